@@ -1,0 +1,33 @@
+//! Every table group cubedb knows how to build, for `cubedb-gen` and for listings.
+
+use crate::progress::Progress;
+use crate::puzzles::rolling;
+use crate::table::{TableError, TableSpec, TableStore};
+
+/// A set of tables built together by one `cubedb-gen` target.
+#[derive(Debug, Clone, Copy)]
+pub struct TableGroup {
+    /// Target name on the `cubedb-gen` command line.
+    pub name: &'static str,
+    /// One line saying what the tables are for.
+    pub about: &'static str,
+    /// The tables of the group.
+    pub specs: fn() -> Vec<TableSpec>,
+    /// Builds and writes every table of the group.
+    pub build: fn(&TableStore, &Progress) -> Result<(), TableError>,
+}
+
+/// All table groups, in build order.
+pub fn groups() -> Vec<TableGroup> {
+    vec![TableGroup {
+        name: rolling::tables::GROUP,
+        about: "cubic eight-puzzle: exact answers for all 531,441 judge inputs, and paths",
+        specs: rolling::tables::specs,
+        build: rolling::tables::build,
+    }]
+}
+
+/// The group called `name`.
+pub fn group(name: &str) -> Option<TableGroup> {
+    groups().into_iter().find(|g| g.name == name)
+}

@@ -1,0 +1,20 @@
+//! cubedb: exact answers to cube puzzles from precomputed state-space tables.
+//!
+//! Crate map:
+//! - [`table`]: the table file format (header, checksum, atomic write, read-only mmap,
+//!   packed entries) and the data directory;
+//! - [`search`]: machinery shared by all puzzles: parallel layered BFS, IDA*;
+//! - [`puzzles`]: one module per puzzle (state, ranking, tables, solvers, judge format);
+//! - [`catalog`]: every table group `cubedb-gen` can build;
+//! - [`judge`]: tokenizer and input errors shared by the judge formats;
+//! - [`progress`]: progress bars on stderr;
+//! - [`engine`], [`rng`]: small shared pieces.
+
+pub mod catalog;
+pub mod engine;
+pub mod judge;
+pub mod progress;
+pub mod puzzles;
+pub mod rng;
+pub mod search;
+pub mod table;

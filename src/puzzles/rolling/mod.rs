@@ -1,0 +1,70 @@
+//! The cubic eight-puzzle (POJ 3131): eight rolling cubes on a 3x3 board.
+//!
+//! - [`state`]: cube orientations, the board, and rolls;
+//! - [`ranking`]: board <-> rank in `0..9 * 6^8`, rolls applied directly to ranks, goal
+//!   patterns of top colours;
+//! - [`tables`]: the answer and path tables, built by the shared BFS;
+//! - [`solver`]: the table engine and the pure-search engine (bidirectional BFS);
+//! - [`judge`]: the judge's input and output format.
+
+pub mod judge;
+pub mod ranking;
+pub mod solver;
+pub mod state;
+pub mod tables;
+
+pub use judge::{parse_judge_input, Query};
+pub use solver::{SearchSolver, Solution, TableSolver};
+pub use state::{Board, Colour, Orientation, Roll};
+pub use tables::RollingTables;
+
+/// The judge's move limit: answers above it print `-1`.
+pub const JUDGE_LIMIT: u32 = 30;
+
+use crate::judge::{AnswerWriter, JudgeError};
+
+/// Either engine, behind one interface.
+#[derive(Debug)]
+pub enum Solver<'a> {
+    /// Table lookups.
+    Table(TableSolver<'a>),
+    /// Bidirectional search from scratch.
+    Search(SearchSolver),
+}
+
+impl Solver<'_> {
+    /// Solves one query, `None` beyond `limit` rolls.
+    pub fn solve(&self, query: &Query, limit: u32, with_path: bool) -> Solution {
+        match self {
+            Solver::Table(s) => s.solve(query, limit, with_path),
+            Solver::Search(s) => s.solve(query, limit, with_path),
+        }
+    }
+}
+
+/// Answers a whole judge input, writing each answer as soon as it is known. On bad input
+/// the answers before the bad data set are written and the error is returned.
+pub fn answer_judge_input(
+    input: &str,
+    solver: &Solver<'_>,
+    with_path: bool,
+    out: impl std::io::Write,
+) -> Result<usize, JudgeError> {
+    let mut writer = AnswerWriter::new(out);
+    let mut answered = 0;
+    for query in parse_judge_input(input) {
+        let query = match query {
+            Ok(q) => q,
+            Err(e) => {
+                writer.flush()?;
+                return Err(e.into());
+            }
+        };
+        let solution = solver.solve(&query, JUDGE_LIMIT, with_path);
+        judge::format_answer(writer.buffer(), &solution, with_path);
+        writer.done()?;
+        answered += 1;
+    }
+    writer.flush()?;
+    Ok(answered)
+}

@@ -1,0 +1,199 @@
+//! The rolling tables: exact answers for every judge query, and depths (mod 3) of every
+//! state from every start, from which optimal paths are read back.
+//!
+//! Both come out of one BFS per start cell over the 15,116,544 ranks.
+
+use super::ranking::{self, roll_rank, RollingSpace, CODES, PATTERNS, PATTERNS_PER_EMPTY, STATES};
+use super::state::{Board, Roll};
+use crate::progress::Progress;
+use crate::search::{layered_bfs, UNREACHED};
+use crate::table::packed::Crumbs;
+use crate::table::{Table, TableError, TableSpec, TableStore};
+use rayon::prelude::*;
+
+/// Name of the `cubedb-gen` target that builds these tables.
+pub const GROUP: &str = "rolling";
+/// Number of start cells.
+pub const STARTS: u32 = 9;
+/// Value in the depth table of a state unreachable from that start.
+const DEPTH_UNREACHED: u8 = 3;
+
+/// `answers[start * PATTERNS + pattern]`: fewest rolls, [`UNREACHED`] if impossible.
+pub fn answers_spec() -> TableSpec {
+    TableSpec {
+        name: "rolling-answers",
+        group: GROUP,
+        puzzle: "rolling",
+        kind: "answers",
+        params: vec![
+            ("starts".into(), STARTS as u64),
+            ("patterns".into(), PATTERNS as u64),
+        ],
+        entries: (STARTS * PATTERNS) as u64,
+        bits_per_entry: 8,
+    }
+}
+
+/// `depths[start * STATES + rank]`: depth mod 3 from that start, 3 if unreachable.
+pub fn depths_spec() -> TableSpec {
+    TableSpec {
+        name: "rolling-depths",
+        group: GROUP,
+        puzzle: "rolling",
+        kind: "depth-mod3",
+        params: vec![
+            ("starts".into(), STARTS as u64),
+            ("states".into(), STATES as u64),
+        ],
+        entries: STARTS as u64 * STATES as u64,
+        bits_per_entry: 2,
+    }
+}
+
+/// All tables of this group.
+pub fn specs() -> Vec<TableSpec> {
+    vec![answers_spec(), depths_spec()]
+}
+
+/// Runs the BFS from every start and writes both tables.
+pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
+    let mut answers = vec![UNREACHED; (STARTS * PATTERNS) as usize];
+    let mut depths = vec![0u8; (STARTS as u64 * STATES as u64 / 4) as usize];
+    let mut depth_histogram: Vec<u64> = Vec::new();
+    let crumbs_per_start = (STATES / 4) as usize;
+    for start in 0..STARTS as usize {
+        let source = ranking::rank(&Board::start(start)) as u64;
+        let label = format!("rolling start {}/{}", start + 1, STARTS);
+        let result = layered_bfs(&RollingSpace, &[source], progress, &label);
+        for (d, &count) in result.histogram.iter().enumerate() {
+            if depth_histogram.len() <= d {
+                depth_histogram.push(0);
+            }
+            depth_histogram[d] += count;
+        }
+        let start_answers = &mut answers[start * PATTERNS as usize..][..PATTERNS as usize];
+        reduce_to_patterns(&result.depths, start_answers);
+        pack_depths_mod3(
+            &result.depths,
+            &mut depths[start * crumbs_per_start..][..crumbs_per_start],
+        );
+    }
+    let mut answer_histogram = vec![0u64; 256];
+    for &a in &answers {
+        answer_histogram[a as usize] += 1;
+    }
+    let used = answer_histogram[..255]
+        .iter()
+        .rposition(|&c| c > 0)
+        .map_or(0, |i| i + 1);
+    answer_histogram.truncate(used);
+    store.write(&answers_spec(), &answers, answer_histogram)?;
+    store.write(&depths_spec(), &depths, depth_histogram)
+}
+
+/// `answers[pattern]` = least depth over the 256 boards showing that pattern.
+fn reduce_to_patterns(depths: &[u8], answers: &mut [u8]) {
+    answers
+        .par_chunks_mut(PATTERNS_PER_EMPTY as usize)
+        .enumerate()
+        .for_each(|(empty, slice)| {
+            let base = empty as u32 * CODES;
+            let offset = empty as u32 * PATTERNS_PER_EMPTY;
+            for code in 0..CODES {
+                let d = depths[(base + code) as usize];
+                let p = (ranking::pattern_of_rank(base + code) - offset) as usize;
+                slice[p] = slice[p].min(d);
+            }
+        });
+}
+
+fn pack_depths_mod3(depths: &[u8], out: &mut [u8]) {
+    out.par_chunks_mut(1 << 14)
+        .zip(depths.par_chunks(4 << 14))
+        .for_each(|(bytes, values)| {
+            for (byte, four) in bytes.iter_mut().zip(values.chunks(4)) {
+                *byte = four.iter().enumerate().fold(0u8, |acc, (i, &d)| {
+                    let v = if d == UNREACHED {
+                        DEPTH_UNREACHED
+                    } else {
+                        d % 3
+                    };
+                    acc | v << (2 * i)
+                });
+            }
+        });
+}
+
+/// The opened, verified rolling tables.
+#[derive(Debug)]
+pub struct RollingTables {
+    answers: Table,
+    depths: Table,
+}
+
+impl RollingTables {
+    /// Opens the tables in `store`, building them first if any is missing. A table that
+    /// exists but fails verification is an error, never rebuilt silently nor trusted.
+    pub fn load_or_build(store: &TableStore, progress: &Progress) -> Result<Self, TableError> {
+        let specs = specs();
+        if specs.iter().any(|spec| !store.exists(spec)) {
+            progress.note(format!(
+                "building the rolling tables ({:.1} MB) in {} ...",
+                specs.iter().map(TableSpec::payload_len).sum::<u64>() as f64 / 1e6,
+                store.dir().display()
+            ));
+            build(store, progress)?;
+        }
+        Ok(Self {
+            answers: store.open(&answers_spec())?,
+            depths: store.open(&depths_spec())?,
+        })
+    }
+
+    /// Fewest rolls from the start with `start` empty to goal `pattern`, `None` if
+    /// impossible.
+    #[inline]
+    pub fn distance(&self, start: usize, pattern: u32) -> Option<u32> {
+        let d = self.answers.payload()[start * PATTERNS as usize + pattern as usize];
+        (d != UNREACHED).then_some(d as u32)
+    }
+
+    fn depth_mod3(&self, start: usize, rank: u32) -> u8 {
+        Crumbs::new(self.depths.payload()).get(start * STATES as usize + rank as usize)
+    }
+
+    /// Walks from `rank` back to the start, one roll per step to a state one closer.
+    /// Returns the rolls taken (from `rank` toward the start), or `None` if unreachable.
+    fn walk_to_start(&self, start: usize, mut rank: u32) -> Option<Vec<Roll>> {
+        let mut here = self.depth_mod3(start, rank);
+        if here == DEPTH_UNREACHED {
+            return None;
+        }
+        let start_rank = ranking::rank(&Board::start(start));
+        let mut rolls = Vec::new();
+        while rank != start_rank {
+            let closer = (here + 2) % 3;
+            let (roll, next) = Roll::ALL
+                .iter()
+                .find_map(|&roll| {
+                    let next = roll_rank(rank, roll)?;
+                    (self.depth_mod3(start, next) == closer).then_some((roll, next))
+                })
+                .expect("a reachable state has a neighbour one roll closer to the start");
+            rolls.push(roll);
+            rank = next;
+            here = closer;
+        }
+        Some(rolls)
+    }
+
+    /// An optimal sequence of rolls from the start to goal `pattern`, `None` if impossible.
+    pub fn path(&self, start: usize, pattern: u32) -> Option<Vec<Roll>> {
+        let distance = self.distance(start, pattern)? as usize;
+        ranking::ranks_of_pattern(pattern)
+            .into_iter()
+            .filter_map(|rank| self.walk_to_start(start, rank))
+            .find(|walk| walk.len() == distance)
+            .map(|walk| walk.into_iter().rev().map(Roll::opposite).collect())
+    }
+}

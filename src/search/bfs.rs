@@ -1,0 +1,296 @@
+//! Parallel layered breadth-first search over a ranked state space.
+//!
+//! Each layer is expanded by rayon on all cores. Small frontiers are kept as explicit lists;
+//! once a layer grows past a fraction of the space the search switches to scanning the
+//! depth array, pushing from the frontier ("top-down") while most states are unseen and
+//! pulling into unseen states ("bottom-up") once few remain.
+
+use crate::progress::Progress;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Depth value of a state the search never reached.
+pub const UNREACHED: u8 = u8::MAX;
+
+/// A state space whose states are numbered `0..size()` ("ranks").
+///
+/// The neighbour relation must be symmetric (every move has an inverse move), which every
+/// cube puzzle's is; the bottom-up phase relies on it.
+pub trait RankedSpace: Sync {
+    /// Number of ranks.
+    fn size(&self) -> u64;
+
+    /// Calls `visit` with the rank of each state one move away from `rank`.
+    fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64));
+}
+
+/// The outcome of a BFS: a depth per rank and the number of states at each depth.
+#[derive(Debug, Clone)]
+pub struct BfsResult {
+    /// Depth of each rank, [`UNREACHED`] if it cannot be reached.
+    pub depths: Vec<u8>,
+    /// `histogram[d]` = number of states at depth `d`.
+    pub histogram: Vec<u64>,
+}
+
+impl BfsResult {
+    /// Number of reachable states.
+    pub fn reached(&self) -> u64 {
+        self.histogram.iter().sum()
+    }
+
+    /// Greatest depth reached.
+    pub fn max_depth(&self) -> usize {
+        self.histogram.len().saturating_sub(1)
+    }
+}
+
+/// Chunk of ranks handed to one rayon task when scanning.
+const SCAN_CHUNK: usize = 1 << 14;
+
+/// Breadth-first search from `sources` over the whole space, all cores, reporting each depth
+/// on a progress counter labelled `label`.
+///
+/// Depths are capped below [`UNREACHED`]; spaces deeper than 254 are not supported.
+pub fn layered_bfs<S: RankedSpace>(
+    space: &S,
+    sources: &[u64],
+    progress: &Progress,
+    label: &str,
+) -> BfsResult {
+    let size = usize::try_from(space.size()).expect("state space fits in memory");
+    bfs_with_list_limit(space, sources, progress, label, (size / 32).max(1 << 12))
+}
+
+/// [`layered_bfs`] with an explicit bound on frontier lists (small bounds exercise the
+/// scanning phases in tests).
+fn bfs_with_list_limit<S: RankedSpace>(
+    space: &S,
+    sources: &[u64],
+    progress: &Progress,
+    label: &str,
+    list_limit: usize,
+) -> BfsResult {
+    let size = space.size() as usize;
+    let depths: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(UNREACHED)).collect();
+    let bar = progress.counter(label);
+    let mut frontier: Option<Vec<u64>> = Some(Vec::new());
+    let mut layer_count = 0u64;
+    for &s in sources {
+        if depths[s as usize].swap(0, Ordering::Relaxed) == UNREACHED {
+            layer_count += 1;
+            if let Some(list) = frontier.as_mut() {
+                list.push(s);
+            }
+        }
+    }
+    let mut histogram = vec![layer_count];
+    let mut unseen = size as u64 - layer_count;
+    let mut depth = 0u8;
+    bar.set_message(depth.to_string());
+    bar.set_position(layer_count);
+    while layer_count > 0 {
+        assert!(depth < UNREACHED - 1, "BFS deeper than a u8 depth can hold");
+        let next = depth + 1;
+        let (found, next_list) = if unseen < layer_count {
+            (pull_layer(space, &depths, depth, next), None)
+        } else {
+            match &frontier {
+                Some(list) => push_list(space, &depths, list, next, list_limit),
+                None => push_scan(space, &depths, depth, next, list_limit),
+            }
+        };
+        frontier = next_list;
+        if found == 0 {
+            break;
+        }
+        histogram.push(found);
+        unseen -= found;
+        layer_count = found;
+        depth = next;
+        bar.set_message(depth.to_string());
+        bar.inc(found);
+    }
+    bar.finish_and_clear();
+    let depths = depths.into_iter().map(AtomicU8::into_inner).collect();
+    BfsResult { depths, histogram }
+}
+
+/// Marks `rank` as found at depth `next` if it was unseen; true if this call marked it.
+#[inline]
+fn claim(depths: &[AtomicU8], rank: u64, next: u8) -> bool {
+    let cell = &depths[rank as usize];
+    cell.load(Ordering::Relaxed) == UNREACHED
+        && cell
+            .compare_exchange(UNREACHED, next, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+}
+
+/// Expands an explicit frontier list. Returns the count found and, if it stayed small
+/// enough, the list of newly found ranks.
+fn push_list<S: RankedSpace>(
+    space: &S,
+    depths: &[AtomicU8],
+    frontier: &[u64],
+    next: u8,
+    list_limit: usize,
+) -> (u64, Option<Vec<u64>>) {
+    let parts: Vec<Vec<u64>> = frontier
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut found = Vec::new();
+            for &rank in chunk {
+                space.for_each_neighbour(rank, |n| {
+                    if claim(depths, n, next) {
+                        found.push(n);
+                    }
+                });
+            }
+            found
+        })
+        .collect();
+    let count: usize = parts.iter().map(Vec::len).sum();
+    let list = (count <= list_limit).then(|| parts.concat());
+    (count as u64, list)
+}
+
+/// Expands every state at `depth` by scanning the whole depth array.
+fn push_scan<S: RankedSpace>(
+    space: &S,
+    depths: &[AtomicU8],
+    depth: u8,
+    next: u8,
+    list_limit: usize,
+) -> (u64, Option<Vec<u64>>) {
+    let found: u64 = depths
+        .par_chunks(SCAN_CHUNK)
+        .enumerate()
+        .map(|(chunk_index, chunk)| {
+            let base = (chunk_index * SCAN_CHUNK) as u64;
+            let mut found = 0u64;
+            for (offset, cell) in chunk.iter().enumerate() {
+                if cell.load(Ordering::Relaxed) == depth {
+                    space.for_each_neighbour(base + offset as u64, |n| {
+                        if claim(depths, n, next) {
+                            found += 1;
+                        }
+                    });
+                }
+            }
+            found
+        })
+        .sum();
+    // A shrinking layer small enough to list again is collected by one more cheap scan.
+    let list = (found as usize <= list_limit / 4).then(|| collect_layer(depths, next));
+    (found, list)
+}
+
+/// Finds unseen states with a neighbour at `depth` (bottom-up); each task writes only its
+/// own chunk.
+fn pull_layer<S: RankedSpace>(space: &S, depths: &[AtomicU8], depth: u8, next: u8) -> u64 {
+    depths
+        .par_chunks(SCAN_CHUNK)
+        .enumerate()
+        .map(|(chunk_index, chunk)| {
+            let base = (chunk_index * SCAN_CHUNK) as u64;
+            let mut found = 0u64;
+            for (offset, cell) in chunk.iter().enumerate() {
+                if cell.load(Ordering::Relaxed) != UNREACHED {
+                    continue;
+                }
+                let mut hit = false;
+                space.for_each_neighbour(base + offset as u64, |n| {
+                    hit |= depths[n as usize].load(Ordering::Relaxed) == depth;
+                });
+                if hit {
+                    cell.store(next, Ordering::Relaxed);
+                    found += 1;
+                }
+            }
+            found
+        })
+        .sum()
+}
+
+fn collect_layer(depths: &[AtomicU8], depth: u8) -> Vec<u64> {
+    depths
+        .par_chunks(SCAN_CHUNK)
+        .enumerate()
+        .flat_map_iter(|(chunk_index, chunk)| {
+            let base = (chunk_index * SCAN_CHUNK) as u64;
+            chunk
+                .iter()
+                .enumerate()
+                .filter(move |(_, cell)| cell.load(Ordering::Relaxed) == depth)
+                .map(move |(offset, _)| base + offset as u64)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cycle of `n` states: depths from 0 are distances around the ring.
+    struct Ring(u64);
+
+    impl RankedSpace for Ring {
+        fn size(&self) -> u64 {
+            self.0
+        }
+        fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+            visit((rank + 1) % self.0);
+            visit((rank + self.0 - 1) % self.0);
+        }
+    }
+
+    /// A 2-D torus, wide enough to trigger the scanning and pulling phases.
+    struct Torus(u64);
+
+    impl RankedSpace for Torus {
+        fn size(&self) -> u64 {
+            self.0 * self.0
+        }
+        fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+            let n = self.0;
+            let (x, y) = (rank % n, rank / n);
+            visit((x + 1) % n + y * n);
+            visit((x + n - 1) % n + y * n);
+            visit(x + ((y + 1) % n) * n);
+            visit(x + ((y + n - 1) % n) * n);
+        }
+    }
+
+    #[test]
+    fn ring_depths_are_distances() {
+        let result = layered_bfs(&Ring(101), &[0], &Progress::hidden(), "ring");
+        for (rank, &d) in result.depths.iter().enumerate() {
+            let rank = rank as u64;
+            assert_eq!(d as u64, rank.min(101 - rank));
+        }
+        assert_eq!(result.reached(), 101);
+        assert_eq!(result.max_depth(), 50);
+    }
+
+    #[test]
+    fn torus_depths_match_manhattan_distance_in_every_phase() {
+        let n = 241u64;
+        let sources = [0, 5 + 7 * n];
+        let lists_only = layered_bfs(&Torus(n), &sources, &Progress::hidden(), "torus");
+        // A tiny list bound forces scanning (push) and, near the end, pulling.
+        let scanning = bfs_with_list_limit(&Torus(n), &sources, &Progress::hidden(), "t", 50);
+        assert_eq!(lists_only.depths, scanning.depths);
+        assert_eq!(lists_only.histogram, scanning.histogram);
+        let result = scanning;
+        let ring = |a: u64, b: u64| {
+            let d = a.abs_diff(b);
+            d.min(n - d)
+        };
+        for rank in 0..n * n {
+            let (x, y) = (rank % n, rank / n);
+            let expected = (ring(x, 0) + ring(y, 0)).min(ring(x, 5) + ring(y, 7));
+            assert_eq!(result.depths[rank as usize] as u64, expected, "rank {rank}");
+        }
+        assert_eq!(result.reached(), n * n);
+    }
+}

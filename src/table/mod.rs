@@ -1,0 +1,415 @@
+//! Table files: a self-describing header, a checksummed payload, atomic writes and
+//! read-only memory mapping.
+//!
+//! Layout of a `.cdb` file:
+//! `MAGIC (8 bytes) | header length (u32 LE) | bincode(TableHeader) | zero padding | payload`,
+//! with the payload starting at a multiple of [`header::PAYLOAD_ALIGN`].
+
+pub mod header;
+mod mmap;
+pub mod packed;
+mod store;
+
+pub use header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
+pub use store::TableStore;
+
+use memmap2::Mmap;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// What a caller expects a table file to be; opening checks the file against it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableSpec {
+    /// File stem under the data directory, e.g. `rolling-answers` -> `rolling-answers.cdb`.
+    pub name: &'static str,
+    /// The `cubedb-gen` target that builds this table, named in every error about it.
+    pub group: &'static str,
+    /// Puzzle the table belongs to.
+    pub puzzle: &'static str,
+    /// What the entries mean.
+    pub kind: &'static str,
+    /// Parameters the contents depend on.
+    pub params: Vec<(String, u64)>,
+    /// Number of entries.
+    pub entries: u64,
+    /// Width of one entry in bits.
+    pub bits_per_entry: u32,
+}
+
+impl TableSpec {
+    /// File name of this table inside a data directory.
+    pub fn file_name(&self) -> String {
+        format!("{}.cdb", self.name)
+    }
+
+    /// Payload length in bytes implied by entries and entry width.
+    pub fn payload_len(&self) -> u64 {
+        packed::packed_len(self.entries, self.bits_per_entry)
+    }
+
+    fn describe_params(params: &[(String, u64)]) -> String {
+        params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// Why a table file cannot be used. Every message names the file and how to rebuild it.
+#[derive(Debug, Error)]
+pub enum TableError {
+    /// The file does not exist.
+    #[error("table {path} is missing; build it with `cubedb-gen {group}`")]
+    Missing { path: PathBuf, group: &'static str },
+    /// Reading or writing failed.
+    #[error("table {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The file does not start with the cubedb magic bytes.
+    #[error(
+        "{path} is not a cubedb table (bad magic); rebuild it with `cubedb-gen {group} --force`"
+    )]
+    NotATable { path: PathBuf, group: &'static str },
+    /// The header could not be decoded.
+    #[error("table {path} has an unreadable header ({reason}); rebuild it with `cubedb-gen {group} --force`")]
+    BadHeader {
+        path: PathBuf,
+        group: &'static str,
+        reason: String,
+    },
+    /// The file was written by another version of the format.
+    #[error("table {path} has format version {found}, this cubedb reads version {expected}; rebuild it with `cubedb-gen {group} --force`")]
+    WrongVersion {
+        path: PathBuf,
+        group: &'static str,
+        found: u32,
+        expected: u32,
+    },
+    /// The header describes a different table than the one asked for.
+    #[error("table {path} holds {found}, expected {expected}; rebuild it with `cubedb-gen {group} --force`")]
+    WrongTable {
+        path: PathBuf,
+        group: &'static str,
+        found: String,
+        expected: String,
+    },
+    /// The file is shorter or longer than its header says.
+    #[error("table {path} is truncated or padded: {actual} bytes, expected {expected}; rebuild it with `cubedb-gen {group} --force`")]
+    WrongLength {
+        path: PathBuf,
+        group: &'static str,
+        actual: u64,
+        expected: u64,
+    },
+    /// The payload does not match its checksum.
+    #[error("table {path} is corrupted (checksum mismatch); rebuild it with `cubedb-gen {group} --force`")]
+    Corrupted { path: PathBuf, group: &'static str },
+}
+
+/// A verified, memory-mapped table file.
+#[derive(Debug)]
+pub struct Table {
+    path: PathBuf,
+    header: TableHeader,
+    map: Mmap,
+    payload_offset: usize,
+}
+
+impl Table {
+    /// Opens `path`, checks it against `spec` and its checksum, and maps it read-only.
+    ///
+    /// Nothing in the payload is looked at before magic, version, identity and length
+    /// have been checked.
+    pub fn open(path: &Path, spec: &TableSpec) -> Result<Self, TableError> {
+        let group = spec.group;
+        let io_err = |source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(TableError::Missing {
+                    path: path.to_path_buf(),
+                    group,
+                })
+            }
+            Err(e) => return Err(io_err(e)),
+        };
+        let map = mmap::map_read_only(&file).map_err(io_err)?;
+        let bytes: &[u8] = &map;
+        let (header, payload_offset) = decode_header(bytes, path, group)?;
+        if header.format_version != FORMAT_VERSION {
+            return Err(TableError::WrongVersion {
+                path: path.to_path_buf(),
+                group,
+                found: header.format_version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        let found = identity(
+            &header.puzzle,
+            &header.kind,
+            &header.params,
+            header.entries,
+            header.bits_per_entry,
+        );
+        let expected = identity(
+            spec.puzzle,
+            spec.kind,
+            &spec.params,
+            spec.entries,
+            spec.bits_per_entry,
+        );
+        if found != expected || header.payload_len != spec.payload_len() {
+            return Err(TableError::WrongTable {
+                path: path.to_path_buf(),
+                group,
+                found,
+                expected,
+            });
+        }
+        let expected_len = payload_offset as u64 + header.payload_len;
+        if bytes.len() as u64 != expected_len {
+            return Err(TableError::WrongLength {
+                path: path.to_path_buf(),
+                group,
+                actual: bytes.len() as u64,
+                expected: expected_len,
+            });
+        }
+        if checksum(&bytes[payload_offset..]) != header.checksum {
+            return Err(TableError::Corrupted {
+                path: path.to_path_buf(),
+                group,
+            });
+        }
+        Ok(Self {
+            path: path.to_path_buf(),
+            header,
+            map,
+            payload_offset,
+        })
+    }
+
+    /// The verified payload bytes.
+    pub fn payload(&self) -> &[u8] {
+        &self.map[self.payload_offset..]
+    }
+
+    /// The table's header.
+    pub fn header(&self) -> &TableHeader {
+        &self.header
+    }
+
+    /// Where the table was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Reads only the header of a table file, without checking it against a spec
+/// (for listings such as `cubedb-gen info`).
+pub fn read_header(path: &Path, group: &'static str) -> Result<(TableHeader, u64), TableError> {
+    use std::io::Read;
+    let io_err = |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(io_err)?;
+    let len = file.metadata().map_err(io_err)?.len();
+    let mut bytes = Vec::new();
+    file.take(1 << 20).read_to_end(&mut bytes).map_err(io_err)?;
+    let (header, _) = decode_header(&bytes, path, group)?;
+    Ok((header, len))
+}
+
+fn identity(puzzle: &str, kind: &str, params: &[(String, u64)], entries: u64, bits: u32) -> String {
+    format!(
+        "{puzzle}/{kind} [{}] {entries} entries x {bits} bits",
+        TableSpec::describe_params(params)
+    )
+}
+
+/// XXH3-64 checksum of a payload.
+pub fn checksum(payload: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(payload)
+}
+
+fn decode_header(
+    bytes: &[u8],
+    path: &Path,
+    group: &'static str,
+) -> Result<(TableHeader, usize), TableError> {
+    let bad = |reason: String| TableError::BadHeader {
+        path: path.to_path_buf(),
+        group,
+        reason,
+    };
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        return Err(TableError::NotATable {
+            path: path.to_path_buf(),
+            group,
+        });
+    }
+    let len_bytes: [u8; 4] = bytes
+        .get(8..12)
+        .and_then(|s| s.try_into().ok())
+        .ok_or_else(|| bad("file ends inside the header".into()))?;
+    let header_len = u32::from_le_bytes(len_bytes) as usize;
+    let encoded = bytes
+        .get(12..12 + header_len)
+        .ok_or_else(|| bad("file ends inside the header".into()))?;
+    let (header, used): (TableHeader, usize) =
+        bincode::serde::decode_from_slice(encoded, bincode::config::standard())
+            .map_err(|e| bad(e.to_string()))?;
+    if used != header_len {
+        return Err(bad("header length does not match its contents".into()));
+    }
+    Ok((header, payload_offset(header_len)))
+}
+
+fn payload_offset(header_len: usize) -> usize {
+    (12 + header_len).next_multiple_of(PAYLOAD_ALIGN as usize)
+}
+
+/// Writes a table atomically: a temporary file in the same folder, synced, then renamed over
+/// `path`. An interrupted write leaves at most a `*.tmp-<pid>` file, never a half table
+/// under the real name.
+pub fn write_table(
+    path: &Path,
+    spec: &TableSpec,
+    payload: &[u8],
+    histogram: Vec<u64>,
+) -> Result<(), TableError> {
+    assert_eq!(
+        payload.len() as u64,
+        spec.payload_len(),
+        "payload of {} has the wrong length",
+        spec.name
+    );
+    let header = TableHeader {
+        format_version: FORMAT_VERSION,
+        puzzle: spec.puzzle.to_string(),
+        kind: spec.kind.to_string(),
+        params: spec.params.clone(),
+        entries: spec.entries,
+        bits_per_entry: spec.bits_per_entry,
+        payload_len: payload.len() as u64,
+        checksum: checksum(payload),
+        histogram,
+    };
+    let encoded = bincode::serde::encode_to_vec(&header, bincode::config::standard())
+        .expect("a table header always encodes");
+    let io_err = |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(io_err)?;
+    let file_name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!("{file_name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        file.write_all(&MAGIC)?;
+        file.write_all(&(encoded.len() as u32).to_le_bytes())?;
+        file.write_all(&encoded)?;
+        let padding = payload_offset(encoded.len()) - 12 - encoded.len();
+        file.write_all(&vec![0u8; padding])?;
+        file.write_all(payload)?;
+        let file = file.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)?;
+        // Make the rename itself durable.
+        File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(io_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> TableSpec {
+        TableSpec {
+            name: "test-table",
+            group: "test",
+            puzzle: "test",
+            kind: "bytes",
+            params: vec![("n".into(), 10_000)],
+            entries: 10_000,
+            bits_per_entry: 8,
+        }
+    }
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cubedb-table-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn write_sample(dir: &Path) -> (PathBuf, Vec<u8>) {
+        let payload: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+        let path = dir.join(spec().file_name());
+        write_table(&path, &spec(), &payload, vec![1, 2, 3]).unwrap();
+        (path, payload)
+    }
+
+    #[test]
+    fn round_trip_is_page_aligned_and_verified() {
+        let dir = temp_dir("round");
+        let (path, payload) = write_sample(&dir);
+        let table = Table::open(&path, &spec()).unwrap();
+        assert_eq!(table.payload(), &payload[..]);
+        assert_eq!(table.header().histogram, vec![1, 2, 3]);
+        let len = fs::metadata(&path).unwrap().len();
+        assert_eq!((len - payload.len() as u64) % PAYLOAD_ALIGN, 0);
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+    }
+
+    #[test]
+    fn every_flipped_payload_byte_and_truncation_is_detected() {
+        let dir = temp_dir("flip");
+        let (path, _) = write_sample(&dir);
+        let good = fs::read(&path).unwrap();
+        for offset in [0, 5, 9, 12, 20, good.len() - 10_000, good.len() - 1] {
+            let mut bad = good.clone();
+            bad[offset] ^= 0x40;
+            fs::write(&path, &bad).unwrap();
+            assert!(
+                Table::open(&path, &spec()).is_err(),
+                "flip at {offset} accepted"
+            );
+        }
+        for cut in [0, 7, 100, good.len() - 1] {
+            fs::write(&path, &good[..cut]).unwrap();
+            assert!(
+                Table::open(&path, &spec()).is_err(),
+                "cut at {cut} accepted"
+            );
+        }
+        fs::write(&path, &good).unwrap();
+        let mut other = spec();
+        other.params = vec![("n".into(), 9_999)];
+        let err = Table::open(&path, &other).unwrap_err();
+        assert!(matches!(err, TableError::WrongTable { .. }), "{err}");
+        fs::remove_file(&path).unwrap();
+        let err = Table::open(&path, &spec()).unwrap_err();
+        assert!(err.to_string().contains("cubedb-gen test"), "{err}");
+    }
+}

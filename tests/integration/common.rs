@@ -1,0 +1,70 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+/// A data folder shared by all tests of this run, so each table group is built once.
+pub fn shared_data_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
+    std::fs::create_dir_all(&dir).expect("create test data folder");
+    dir
+}
+
+/// Serialises table builds across tests in this binary.
+pub fn build_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
+    LOCK.get_or_init(|| Mutex::new(()))
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A fresh empty folder for one test.
+pub fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fresh-{tag}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create fresh folder");
+    dir
+}
+
+/// The sample files of the problem statements.
+pub fn sample(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs the `cubedb` binary with `args`, feeding `stdin`.
+pub fn cubedb(args: &[&str], stdin: &str) -> Output {
+    run_binary(env!("CARGO_BIN_EXE_cubedb"), args, stdin)
+}
+
+/// Runs a binary with `args`, feeding `stdin`, and collects its output.
+pub fn run_binary(binary: &str, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(binary)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start binary");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for binary")
+}
+
+/// Stdout as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Stderr as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}

@@ -1,0 +1,5 @@
+//! Integration tests: judge samples, table-vs-search cross-checks, bad input, table files.
+//! One test binary; one module per puzzle, helpers in `common`.
+
+mod common;
+mod rolling;

@@ -1,0 +1,1 @@
+//! Cubic eight-puzzle: judge sample, all judge inputs against the facts, table vs search.
