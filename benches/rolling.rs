@@ -1,1 +1,85 @@
-fn main() {}
+//! Cubic eight-puzzle: table lookup vs pure search on the same queries, and the time to
+//! build the tables from nothing.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use cubedb::progress::Progress;
+use cubedb::puzzles::rolling::ranking::PATTERNS;
+use cubedb::puzzles::rolling::tables::{self, RollingTables};
+use cubedb::puzzles::rolling::{Query, SearchSolver, Solver, TableSolver, JUDGE_LIMIT};
+use cubedb::rng::SplitMix64;
+use cubedb::table::TableStore;
+use std::hint::black_box;
+use std::path::PathBuf;
+
+fn bench_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join("cubedb-bench-tables");
+    std::fs::create_dir_all(&dir).expect("bench folder");
+    dir
+}
+
+fn queries(tables: &RollingTables) -> (Vec<Query>, Vec<Query>) {
+    let mut rng = SplitMix64::new(2026);
+    let random: Vec<Query> = (0..64)
+        .map(|_| Query {
+            start: rng.below(9) as usize,
+            pattern: rng.below(PATTERNS as u64) as u32,
+        })
+        .collect();
+    let hardest: Vec<Query> = (0..9)
+        .flat_map(|start| (0..PATTERNS).map(move |pattern| Query { start, pattern }))
+        .filter(|q| {
+            tables
+                .distance(q.start, q.pattern)
+                .is_some_and(|d| d > JUDGE_LIMIT)
+        })
+        .step_by(201)
+        .collect();
+    (random, hardest)
+}
+
+fn engines(c: &mut Criterion) {
+    let store = TableStore::new(bench_dir());
+    let tables = RollingTables::load_or_build(&store, &Progress::hidden()).expect("tables");
+    let table = Solver::Table(TableSolver::new(&tables));
+    let search = Solver::Search(SearchSolver);
+    let (random, hardest) = queries(&tables);
+    let mut group = c.benchmark_group("rolling");
+    group.sample_size(10);
+    for (name, set) in [("random", &random), ("hardest", &hardest)] {
+        group.bench_function(format!("table/{name}/{}", set.len()), |b| {
+            b.iter(|| {
+                for q in set {
+                    black_box(table.solve(q, JUDGE_LIMIT, false));
+                }
+            })
+        });
+        group.bench_function(format!("search/{name}/{}", set.len()), |b| {
+            b.iter(|| {
+                for q in set {
+                    black_box(search.solve(q, JUDGE_LIMIT, false));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+fn generation(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rolling-generation");
+    group.sample_size(10);
+    group.bench_function("all tables from nothing", |b| {
+        b.iter_batched(
+            || {
+                let dir = bench_dir().join("fresh");
+                let _ = std::fs::remove_dir_all(&dir);
+                TableStore::new(dir)
+            },
+            |store| tables::build(&store, &Progress::hidden()).expect("build"),
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, engines, generation);
+criterion_main!(benches);

@@ -9,6 +9,7 @@ use cubedb::puzzles::rolling::{
     self, judge::format_query, ranking::PATTERNS, tables::STARTS, Query, RollingTables,
     SearchSolver, Solver, TableSolver, JUDGE_LIMIT,
 };
+use cubedb::puzzles::rotation::{self, judge::format_board, RotationTable};
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
 use std::path::PathBuf;
@@ -19,6 +20,8 @@ use std::time::{Duration, Instant};
 pub enum BenchPuzzle {
     /// Cubic eight-puzzle.
     Rolling,
+    /// Rotation game.
+    Rotation,
 }
 
 /// Arguments of `cubedb bench`.
@@ -35,9 +38,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
 
-    /// How many queries of each set the (slow) search engine answers; spread evenly.
-    #[arg(long, default_value_t = 100, value_name = "N")]
-    search_sample: usize,
+    /// How many queries of each set the (slow) search engine answers, spread evenly
+    /// [default: 100 for rolling; for rotation 100 random, 5 hardest].
+    #[arg(long, value_name = "N")]
+    search_sample: Option<usize>,
 
     /// No progress bars or notes on stderr.
     #[arg(long, short)]
@@ -120,6 +124,7 @@ fn sample<T: Clone>(items: &[T], n: usize) -> Vec<T> {
 pub fn run(args: BenchArgs) -> Result<()> {
     match args.puzzle {
         BenchPuzzle::Rolling => bench_rolling(&args),
+        BenchPuzzle::Rotation => bench_rotation(&args),
     }
 }
 
@@ -162,7 +167,7 @@ fn bench_rolling(args: &BenchArgs) -> Result<()> {
         let table_per_query = time_per_item(&queries, Duration::from_millis(300), |q| {
             std::hint::black_box(table.solve(q, JUDGE_LIMIT, false));
         });
-        let searched = sample(&queries, args.search_sample);
+        let searched = sample(&queries, args.search_sample.unwrap_or(100));
         let search_per_query = time_per_item(&searched, Duration::ZERO, |q| {
             std::hint::black_box(search.solve(q, JUDGE_LIMIT, false));
         });
@@ -199,4 +204,87 @@ fn all_queries() -> Vec<Query> {
     (0..STARTS as usize)
         .flat_map(|start| (0..PATTERNS).map(move |pattern| Query { start, pattern }))
         .collect()
+}
+
+fn bench_rotation(args: &BenchArgs) -> Result<()> {
+    let store = TableStore::locate(args.data.clone());
+    let table = RotationTable::load_or_build(&store, &Progress::stderr(args.quiet))?;
+    let by_table = rotation::Solver::Table(rotation::TableSolver::new(&table));
+    let by_search = rotation::Solver::Search(rotation::SearchSolver);
+    let mut rng = SplitMix64::new(2026);
+    let random_boards: Vec<rotation::Board> = (0..1000)
+        .map(|_| {
+            let mut cells: [u8; 24] = std::array::from_fn(|i| (i / 8) as u8 + 1);
+            for i in (1..24).rev() {
+                cells.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            rotation::Board { cells }
+        })
+        .collect();
+    let sets: Vec<(String, Vec<rotation::Board>, usize)> = match &args.input {
+        Some(path) => {
+            let text = read_input(Some(path))?;
+            let boards = rotation::parse_judge_input(&text)
+                .collect::<Result<Vec<_>, _>>()
+                .with_context(|| format!("in {}", path.display()))?;
+            vec![(
+                path.display().to_string(),
+                boards,
+                args.search_sample.unwrap_or(100),
+            )]
+        }
+        None => vec![
+            (
+                "random".to_string(),
+                random_boards.clone(),
+                args.search_sample.unwrap_or(100),
+            ),
+            (
+                "hardest (13 moves)".to_string(),
+                table.inputs_needing_at_least(13),
+                args.search_sample.unwrap_or(5),
+            ),
+        ],
+    };
+    let mut rows = Vec::new();
+    for (name, boards, search_count) in sets {
+        let table_per_query = time_per_item(&boards, Duration::from_millis(300), |b| {
+            std::hint::black_box(by_table.solve(b));
+        });
+        let searched = sample(&boards, search_count);
+        let search_per_query = time_per_item(&searched, Duration::ZERO, |b| {
+            std::hint::black_box(by_search.solve(b));
+        });
+        let identical = searched
+            .iter()
+            .filter(|b| by_table.solve(b) == by_search.solve(b))
+            .count();
+        rows.push(Row {
+            set: name,
+            queries: boards.len(),
+            table_per_query,
+            searched: searched.len(),
+            search_per_query,
+            identical,
+        });
+    }
+    print_rows("rotation: table engine vs search engine", &rows);
+    if args.input.is_none() {
+        let text: String = random_boards
+            .iter()
+            .cycle()
+            .take(200_000)
+            .map(format_board)
+            .collect::<String>()
+            + "0\n";
+        let started = Instant::now();
+        let answered = rotation::answer_judge_input(&text, &by_table, std::io::sink())?;
+        let elapsed = started.elapsed();
+        println!(
+            "end to end (parse, lookup, print) on {answered} random judge inputs: {}, {:.2} M queries/s",
+            human(elapsed),
+            answered as f64 / elapsed.as_secs_f64() / 1e6
+        );
+    }
+    Ok(())
 }

@@ -1,0 +1,67 @@
+//! Rotation game: table walk vs IDA* on the same inputs (random and 13-move ones), and the
+//! time to build the table.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use cubedb::progress::Progress;
+use cubedb::puzzles::rotation::{tables, Board, RotationTable, SearchSolver, Solver, TableSolver};
+use cubedb::rng::SplitMix64;
+use cubedb::table::TableStore;
+use std::hint::black_box;
+
+fn store() -> TableStore {
+    let dir = std::env::temp_dir().join("cubedb-bench-tables");
+    std::fs::create_dir_all(&dir).expect("bench folder");
+    TableStore::new(dir)
+}
+
+fn engines(c: &mut Criterion) {
+    let table = RotationTable::load_or_build(&store(), &Progress::hidden()).expect("table");
+    let by_table = Solver::Table(TableSolver::new(&table));
+    let by_search = Solver::Search(SearchSolver);
+    let mut rng = SplitMix64::new(9);
+    let random: Vec<Board> = (0..32)
+        .map(|_| {
+            let mut cells: [u8; 24] = std::array::from_fn(|i| (i / 8) as u8 + 1);
+            for i in (1..24).rev() {
+                cells.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            Board { cells }
+        })
+        .collect();
+    let hardest: Vec<Board> = table
+        .inputs_needing_at_least(13)
+        .into_iter()
+        .take(1)
+        .collect();
+    let mut group = c.benchmark_group("rotation");
+    group.sample_size(10);
+    for (name, set) in [("random", &random), ("13-move", &hardest)] {
+        group.bench_function(format!("table/{name}/{}", set.len()), |b| {
+            b.iter(|| set.iter().for_each(|q| drop(black_box(by_table.solve(q)))))
+        });
+        group.bench_function(format!("search/{name}/{}", set.len()), |b| {
+            b.iter(|| set.iter().for_each(|q| drop(black_box(by_search.solve(q)))))
+        });
+    }
+    group.finish();
+}
+
+fn generation(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rotation-generation");
+    group.sample_size(10);
+    group.bench_function("table from nothing", |b| {
+        b.iter_batched(
+            || {
+                let dir = std::env::temp_dir().join("cubedb-bench-rotation-fresh");
+                let _ = std::fs::remove_dir_all(&dir);
+                TableStore::new(dir)
+            },
+            |store| tables::build(&store, &Progress::hidden()).expect("build"),
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, engines, generation);
+criterion_main!(benches);

@@ -1,0 +1,168 @@
+//! The judge format of POJ 2286: one line of 24 digits per case, ended by a line `0`; two
+//! output lines per case (the moves, or `No moves needed`; then the centre digit).
+
+use super::solver::{Solution, Solver};
+use super::state::{Board, CELLS};
+use crate::judge::{AnswerWriter, InputError, JudgeError};
+
+/// Parses judge input lazily, one board per case, stopping after the first error.
+pub fn parse_judge_input(input: &str) -> impl Iterator<Item = Result<Board, InputError>> + '_ {
+    let mut lines = input.lines().enumerate();
+    let mut case = 0usize;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        case += 1;
+        let item = loop {
+            let Some((index, line)) = lines.next() else {
+                break Some(Err(error(
+                    case,
+                    index_after(input),
+                    "input ends without the terminating line `0`".into(),
+                )));
+            };
+            let line_no = index + 1;
+            let text = line.trim();
+            if text.is_empty() {
+                continue;
+            }
+            if text == "0" {
+                break None;
+            }
+            break Some(parse_board(text, case, line_no));
+        };
+        done = !matches!(item, Some(Ok(_)));
+        item
+    })
+}
+
+fn index_after(input: &str) -> usize {
+    input.lines().count() + 1
+}
+
+fn error(case: usize, line: usize, problem: String) -> InputError {
+    InputError {
+        what: "case",
+        case,
+        line,
+        problem,
+    }
+}
+
+fn parse_board(text: &str, case: usize, line: usize) -> Result<Board, InputError> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    if tokens.len() != CELLS {
+        return Err(error(
+            case,
+            line,
+            format!("expected 24 digits, found {} tokens", tokens.len()),
+        ));
+    }
+    let mut cells = [0u8; CELLS];
+    for (i, token) in tokens.iter().enumerate() {
+        cells[i] = match *token {
+            "1" => 1,
+            "2" => 2,
+            "3" => 3,
+            other => {
+                return Err(error(
+                    case,
+                    line,
+                    format!("cell {i} is `{other}`, expected 1, 2 or 3"),
+                ))
+            }
+        };
+    }
+    let counts = [1u8, 2, 3].map(|d| cells.iter().filter(|&&c| c == d).count());
+    if counts != [8, 8, 8] {
+        return Err(error(
+            case,
+            line,
+            format!(
+                "each digit must appear 8 times, found 1: {}, 2: {}, 3: {}",
+                counts[0], counts[1], counts[2]
+            ),
+        ));
+    }
+    Ok(Board { cells })
+}
+
+/// Appends the two answer lines of `solution`.
+pub fn format_answer(out: &mut String, solution: &Solution) {
+    if solution.moves.is_empty() {
+        out.push_str("No moves needed");
+    } else {
+        out.extend(solution.moves.iter().map(|m| m.letter()));
+    }
+    out.push('\n');
+    out.push((b'0' + solution.digit) as char);
+    out.push('\n');
+}
+
+/// Writes `board` as one judge input line.
+pub fn format_board(board: &Board) -> String {
+    let digits: Vec<String> = board.cells.iter().map(|d| d.to_string()).collect();
+    digits.join(" ") + "\n"
+}
+
+/// Answers a whole judge input, writing each answer as soon as it is known. On bad input
+/// the answers before the bad case are written and the error is returned.
+pub fn answer_judge_input(
+    input: &str,
+    solver: &Solver<'_>,
+    out: impl std::io::Write,
+) -> Result<usize, JudgeError> {
+    let mut writer = AnswerWriter::new(out);
+    let mut answered = 0;
+    for board in parse_judge_input(input) {
+        let board = match board {
+            Ok(b) => b,
+            Err(e) => {
+                writer.flush()?;
+                return Err(e.into());
+            }
+        };
+        format_answer(writer.buffer(), &solver.solve(&board));
+        writer.done()?;
+        answered += 1;
+    }
+    writer.flush()?;
+    Ok(answered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3";
+
+    #[test]
+    fn bad_input_names_the_case_and_line() {
+        let cases = [
+            (format!("{GOOD}\n1 2 3\n0\n"), 2, 2, "found 3 tokens"),
+            (
+                format!("{GOOD}\n\n{}\n0\n", GOOD.replace('3', "4")),
+                2,
+                3,
+                "`4`",
+            ),
+            (
+                format!("{}\n0\n", GOOD.replacen('3', "1", 1)),
+                1,
+                1,
+                "found 1: 9",
+            ),
+            (format!("{GOOD}\n"), 2, 2, "terminating"),
+        ];
+        for (input, case, line, needle) in cases {
+            let err = parse_judge_input(&input)
+                .find_map(Result::err)
+                .unwrap_or_else(|| panic!("accepted: {input}"));
+            assert_eq!((err.case, err.line), (case, line), "{err}");
+            assert!(err.to_string().contains(needle), "{err}");
+        }
+        assert_eq!(parse_judge_input(&format!("{GOOD}\n0\n")).count(), 1);
+    }
+}
