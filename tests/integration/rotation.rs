@@ -18,7 +18,13 @@ fn data_dir() -> PathBuf {
         .get_or_init(|| {
             let _guard = build_lock();
             let dir = shared_data_dir();
-            RotationTable::load_or_build(&TableStore::new(&dir), &Progress::hidden())
+            let store = TableStore::new(&dir);
+            // A table cached by an earlier run with another format is rebuilt.
+            if RotationTable::load_or_build(&store, &Progress::hidden()).is_err() {
+                cubedb::puzzles::rotation::tables::build(&store, &Progress::hidden())
+                    .expect("build");
+            }
+            RotationTable::load_or_build(&store, &Progress::hidden())
                 .expect("rotation table builds");
             dir
         })

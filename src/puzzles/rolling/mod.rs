@@ -3,6 +3,7 @@
 //! - [`state`]: cube orientations, the board, and rolls;
 //! - [`ranking`]: board <-> rank in `0..9 * 6^8`, rolls applied directly to ranks, goal
 //!   patterns of top colours;
+//! - [`symmetry`]: the board's 8 symmetries, which let three BFS runs serve nine starts;
 //! - [`tables`]: the answer and path tables, built by the shared BFS;
 //! - [`solver`]: the table engine and the pure-search engine (bidirectional BFS);
 //! - [`judge`]: the judge's input and output format.
@@ -11,6 +12,7 @@ pub mod judge;
 pub mod ranking;
 pub mod solver;
 pub mod state;
+pub mod symmetry;
 pub mod tables;
 
 pub use judge::{parse_judge_input, Query};

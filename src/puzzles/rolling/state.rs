@@ -76,6 +76,12 @@ impl Orientation {
     /// White on top, red facing front: every cube's orientation at the start.
     pub const START: Orientation = Orientation(orientation_index(0, 1));
 
+    /// The orientation with `top` up and `front` facing front (the two must differ).
+    pub fn from_faces(top: Colour, front: Colour) -> Orientation {
+        assert_ne!(top, front, "top and front faces have different colours");
+        Orientation(orientation_index(top as u8, front as u8))
+    }
+
     /// The colour on top.
     pub fn top(self) -> Colour {
         Colour::ALL[(self.0 / 2) as usize]

@@ -1,10 +1,12 @@
 //! The rolling tables: exact answers for every judge query, and depths (mod 3) of every
 //! state from every start, from which optimal paths are read back.
 //!
-//! Both come out of one BFS per start cell over the 15,116,544 ranks.
+//! Both come out of three BFS runs over the 15,116,544 ranks, from a corner, an edge and
+//! the centre start; the board's symmetries carry the answers to the other six starts.
 
 use super::ranking::{self, roll_rank, RollingSpace, CODES, PATTERNS, PATTERNS_PER_EMPTY, STATES};
 use super::state::{Board, Roll};
+use super::symmetry::Symmetry;
 use crate::progress::Progress;
 use crate::search::{layered_bfs, UNREACHED};
 use crate::table::packed::Crumbs;
@@ -15,6 +17,9 @@ use rayon::prelude::*;
 pub const GROUP: &str = "rolling";
 /// Number of start cells.
 pub const STARTS: u32 = 9;
+/// The starts BFS runs from: a corner, an edge and the centre. Every start is the image
+/// of one of them under a board symmetry.
+pub const REPRESENTATIVES: [usize; 3] = [0, 1, 4];
 /// Value in the depth table of a state unreachable from that start.
 const DEPTH_UNREACHED: u8 = 3;
 
@@ -34,7 +39,8 @@ pub fn answers_spec() -> TableSpec {
     }
 }
 
-/// `depths[start * STATES + rank]`: depth mod 3 from that start, 3 if unreachable.
+/// `depths[r * STATES + rank]`: depth mod 3 from representative start `r`, 3 if
+/// unreachable.
 pub fn depths_spec() -> TableSpec {
     TableSpec {
         name: "rolling-depths",
@@ -42,12 +48,22 @@ pub fn depths_spec() -> TableSpec {
         puzzle: "rolling",
         kind: "depth-mod3",
         params: vec![
-            ("starts".into(), STARTS as u64),
+            ("representative_starts".into(), REPRESENTATIVES.len() as u64),
             ("states".into(), STATES as u64),
         ],
-        entries: STARTS as u64 * STATES as u64,
+        entries: REPRESENTATIVES.len() as u64 * STATES as u64,
         bits_per_entry: 2,
     }
+}
+
+/// The representative of `start`'s class (its index and cell) and a symmetry mapping the
+/// representative onto `start`.
+fn representative_of(start: usize) -> (usize, usize, Symmetry) {
+    REPRESENTATIVES
+        .iter()
+        .enumerate()
+        .find_map(|(index, &rep)| Symmetry::mapping(rep, start).map(|g| (index, rep, g)))
+        .expect("every cell is the image of a corner, an edge or the centre")
 }
 
 /// All tables of this group.
@@ -55,15 +71,16 @@ pub fn specs() -> Vec<TableSpec> {
     vec![answers_spec(), depths_spec()]
 }
 
-/// Runs the BFS from every start and writes both tables.
+/// Runs the BFS from each representative start and writes both tables.
 pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
-    let mut answers = vec![UNREACHED; (STARTS * PATTERNS) as usize];
-    let mut depths = vec![0u8; (STARTS as u64 * STATES as u64 / 4) as usize];
+    let patterns = PATTERNS as usize;
+    let mut rep_answers = vec![UNREACHED; REPRESENTATIVES.len() * patterns];
+    let mut depths = vec![0u8; (depths_spec().payload_len()) as usize];
     let mut depth_histogram: Vec<u64> = Vec::new();
     let crumbs_per_start = (STATES / 4) as usize;
-    for start in 0..STARTS as usize {
+    for (index, &start) in REPRESENTATIVES.iter().enumerate() {
         let source = ranking::rank(&Board::start(start)) as u64;
-        let label = format!("rolling start {}/{}", start + 1, STARTS);
+        let label = format!("rolling start {}/{}", index + 1, REPRESENTATIVES.len());
         let result = layered_bfs(&RollingSpace, &[source], progress, &label);
         for (d, &count) in result.histogram.iter().enumerate() {
             if depth_histogram.len() <= d {
@@ -71,13 +88,27 @@ pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> 
             }
             depth_histogram[d] += count;
         }
-        let start_answers = &mut answers[start * PATTERNS as usize..][..PATTERNS as usize];
-        reduce_to_patterns(&result.depths, start_answers);
+        reduce_to_patterns(
+            &result.depths,
+            &mut rep_answers[index * patterns..][..patterns],
+        );
         pack_depths_mod3(
             &result.depths,
-            &mut depths[start * crumbs_per_start..][..crumbs_per_start],
+            &mut depths[index * crumbs_per_start..][..crumbs_per_start],
         );
     }
+    // distance(s, p) = distance(g(s), g(p)): carry each representative's answers over.
+    let mut answers = vec![UNREACHED; STARTS as usize * patterns];
+    answers
+        .par_chunks_mut(patterns)
+        .enumerate()
+        .for_each(|(start, slice)| {
+            let (index, _, g) = representative_of(start);
+            let source = &rep_answers[index * patterns..][..patterns];
+            for (pattern, &d) in source.iter().enumerate() {
+                slice[g.pattern(pattern as u32) as usize] = d;
+            }
+        });
     let mut answer_histogram = vec![0u64; 256];
     for &a in &answers {
         answer_histogram[a as usize] += 1;
@@ -158,18 +189,19 @@ impl RollingTables {
         (d != UNREACHED).then_some(d as u32)
     }
 
-    fn depth_mod3(&self, start: usize, rank: u32) -> u8 {
-        Crumbs::new(self.depths.payload()).get(start * STATES as usize + rank as usize)
+    fn depth_mod3(&self, rep_index: usize, rank: u32) -> u8 {
+        Crumbs::new(self.depths.payload()).get(rep_index * STATES as usize + rank as usize)
     }
 
-    /// Walks from `rank` back to the start, one roll per step to a state one closer.
-    /// Returns the rolls taken (from `rank` toward the start), or `None` if unreachable.
-    fn walk_to_start(&self, start: usize, mut rank: u32) -> Option<Vec<Roll>> {
-        let mut here = self.depth_mod3(start, rank);
+    /// Walks from `rank` back to representative start `rep` (index `rep_index`), one roll
+    /// per step to a state one closer. Returns the rolls taken (from `rank` toward the
+    /// start), or `None` if unreachable.
+    fn walk_to_start(&self, rep_index: usize, rep: usize, mut rank: u32) -> Option<Vec<Roll>> {
+        let mut here = self.depth_mod3(rep_index, rank);
         if here == DEPTH_UNREACHED {
             return None;
         }
-        let start_rank = ranking::rank(&Board::start(start));
+        let start_rank = ranking::rank(&Board::start(rep));
         let mut rolls = Vec::new();
         while rank != start_rank {
             let closer = (here + 2) % 3;
@@ -177,7 +209,7 @@ impl RollingTables {
                 .iter()
                 .find_map(|&roll| {
                     let next = roll_rank(rank, roll)?;
-                    (self.depth_mod3(start, next) == closer).then_some((roll, next))
+                    (self.depth_mod3(rep_index, next) == closer).then_some((roll, next))
                 })
                 .expect("a reachable state has a neighbour one roll closer to the start");
             rolls.push(roll);
@@ -188,12 +220,23 @@ impl RollingTables {
     }
 
     /// An optimal sequence of rolls from the start to goal `pattern`, `None` if impossible.
+    ///
+    /// Solved in the frame of the start's representative, then mapped back.
     pub fn path(&self, start: usize, pattern: u32) -> Option<Vec<Roll>> {
         let distance = self.distance(start, pattern)? as usize;
-        ranking::ranks_of_pattern(pattern)
+        let (index, rep, g) = representative_of(start);
+        let back = Symmetry::all()
+            .find(|h| (0..9).all(|c| h.cell(g.cell(c)) == c))
+            .expect("every symmetry has an inverse");
+        ranking::ranks_of_pattern(back.pattern(pattern))
             .into_iter()
-            .filter_map(|rank| self.walk_to_start(start, rank))
+            .filter_map(|rank| self.walk_to_start(index, rep, rank))
             .find(|walk| walk.len() == distance)
-            .map(|walk| walk.into_iter().rev().map(Roll::opposite).collect())
+            .map(|walk| {
+                walk.into_iter()
+                    .rev()
+                    .map(|r| g.roll(r.opposite()))
+                    .collect()
+            })
     }
 }
