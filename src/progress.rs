@@ -58,7 +58,7 @@ impl Progress {
         let bar = self.multi.add(ProgressBar::new_spinner());
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} {prefix}: depth {msg:>3}  {human_pos:>12} states  {per_sec:>14}  {elapsed}",
+                "{spinner} {prefix}: depth {msg:>3}  {human_pos:>12} states  {elapsed}",
             )
             .expect("valid template"),
         );

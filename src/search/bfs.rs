@@ -59,7 +59,7 @@ pub fn layered_bfs<S: RankedSpace>(
     label: &str,
 ) -> BfsResult {
     let size = usize::try_from(space.size()).expect("state space fits in memory");
-    bfs_with_list_limit(space, sources, progress, label, (size / 32).max(1 << 12))
+    bfs_with_list_limit(space, sources, progress, label, (size / 8).max(1 << 12))
 }
 
 /// [`layered_bfs`] with an explicit bound on frontier lists (small bounds exercise the

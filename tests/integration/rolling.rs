@@ -350,25 +350,26 @@ fn missing_tables_are_built_on_first_use() {
 #[test]
 fn killing_the_build_leaves_no_table_under_its_name() {
     use std::process::{Command, Stdio};
-    let dir = fresh_dir("rolling-kill");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cubedb"))
-        .args(["rolling", "--quiet", "--data", dir.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    child.kill().unwrap(); // SIGKILL
-    let status = child.wait().unwrap();
-    for spec in tables::specs() {
-        let path = dir.join(spec.file_name());
-        if status.success() {
-            continue; // finished before the kill: nothing to check
-        }
-        if path.exists() {
-            // Only a complete table may stand under the real name.
-            TableStore::new(&dir).open(&spec).expect("complete table");
+    for delay_ms in [20, 100, 250, 500] {
+        let dir = fresh_dir(&format!("rolling-kill-{delay_ms}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cubedb"))
+            .args(["rolling", "--quiet", "--data", dir.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        for spec in tables::specs() {
+            let path = dir.join(spec.file_name());
+            if path.exists() {
+                // Only a complete, valid table may stand under the real name.
+                TableStore::new(&dir)
+                    .open(&spec)
+                    .unwrap_or_else(|e| panic!("after {delay_ms} ms: {e}"));
+            }
         }
     }
 }
