@@ -136,3 +136,46 @@ impl<W: std::io::Write> AnswerWriter<W> {
         self.out.flush()
     }
 }
+
+/// Turns a parser of one case (`Ok(None)` at the terminator) into an iterator over the
+/// cases, numbered from 1, that ends after the terminator or the first error.
+pub fn cases<'a, Q: 'a>(
+    mut parse_case: impl FnMut(usize) -> Result<Option<Q>, InputError> + 'a,
+) -> impl Iterator<Item = Result<Q, InputError>> + 'a {
+    let mut case = 0usize;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        case += 1;
+        let item = parse_case(case).transpose();
+        done = !matches!(item, Some(Ok(_)));
+        item
+    })
+}
+
+/// Answers every case as it is parsed, streaming the answers to `out`. On bad input the
+/// answers before the bad case are written and the error is returned.
+pub fn answer_each<Q>(
+    cases: impl Iterator<Item = Result<Q, InputError>>,
+    out: impl std::io::Write,
+    mut answer: impl FnMut(&Q, &mut String),
+) -> Result<usize, JudgeError> {
+    let mut writer = AnswerWriter::new(out);
+    let mut answered = 0;
+    for case in cases {
+        let case = match case {
+            Ok(case) => case,
+            Err(e) => {
+                writer.flush()?;
+                return Err(e.into());
+            }
+        };
+        answer(&case, writer.buffer());
+        writer.done()?;
+        answered += 1;
+    }
+    writer.flush()?;
+    Ok(answered)
+}

@@ -120,6 +120,36 @@ fn sample<T: Clone>(items: &[T], n: usize) -> Vec<T> {
     (0..n).map(|i| items[i * items.len() / n].clone()).collect()
 }
 
+/// Times both engines on `queries` (search on an evenly spread sample of `search_count`)
+/// and checks that they give identical answers on the sample.
+fn compare<Q: Clone, A: PartialEq>(
+    set: String,
+    queries: &[Q],
+    search_count: usize,
+    by_table: impl Fn(&Q) -> A,
+    by_search: impl Fn(&Q) -> A,
+) -> Row {
+    let table_per_query = time_per_item(queries, Duration::from_millis(300), |q| {
+        std::hint::black_box(by_table(q));
+    });
+    let searched = sample(queries, search_count);
+    let search_per_query = time_per_item(&searched, Duration::ZERO, |q| {
+        std::hint::black_box(by_search(q));
+    });
+    let identical = searched
+        .iter()
+        .filter(|q| by_table(q) == by_search(q))
+        .count();
+    Row {
+        set,
+        queries: queries.len(),
+        table_per_query,
+        searched: searched.len(),
+        search_per_query,
+        identical,
+    }
+}
+
 /// Runs the benchmark.
 pub fn run(args: BenchArgs) -> Result<()> {
     match args.puzzle {
@@ -162,28 +192,18 @@ fn bench_rolling(args: &BenchArgs) -> Result<()> {
             ]
         }
     };
-    let mut rows = Vec::new();
-    for (name, queries) in sets {
-        let table_per_query = time_per_item(&queries, Duration::from_millis(300), |q| {
-            std::hint::black_box(table.solve(q, JUDGE_LIMIT, false));
-        });
-        let searched = sample(&queries, args.search_sample.unwrap_or(100));
-        let search_per_query = time_per_item(&searched, Duration::ZERO, |q| {
-            std::hint::black_box(search.solve(q, JUDGE_LIMIT, false));
-        });
-        let identical = searched
-            .iter()
-            .filter(|q| table.solve(q, JUDGE_LIMIT, false) == search.solve(q, JUDGE_LIMIT, false))
-            .count();
-        rows.push(Row {
-            set: name,
-            queries: queries.len(),
-            table_per_query,
-            searched: searched.len(),
-            search_per_query,
-            identical,
-        });
-    }
+    let rows: Vec<Row> = sets
+        .into_iter()
+        .map(|(name, queries)| {
+            compare(
+                name,
+                &queries,
+                args.search_sample.unwrap_or(100),
+                |q| table.solve(q, JUDGE_LIMIT, false),
+                |q| search.solve(q, JUDGE_LIMIT, false),
+            )
+        })
+        .collect();
     print_rows("rolling: table engine vs search engine", &rows);
     if args.input.is_none() {
         let text: String = all_queries().iter().map(format_query).collect::<String>() + "0 0\n";
@@ -246,28 +266,18 @@ fn bench_rotation(args: &BenchArgs) -> Result<()> {
             ),
         ],
     };
-    let mut rows = Vec::new();
-    for (name, boards, search_count) in sets {
-        let table_per_query = time_per_item(&boards, Duration::from_millis(300), |b| {
-            std::hint::black_box(by_table.solve(b));
-        });
-        let searched = sample(&boards, search_count);
-        let search_per_query = time_per_item(&searched, Duration::ZERO, |b| {
-            std::hint::black_box(by_search.solve(b));
-        });
-        let identical = searched
-            .iter()
-            .filter(|b| by_table.solve(b) == by_search.solve(b))
-            .count();
-        rows.push(Row {
-            set: name,
-            queries: boards.len(),
-            table_per_query,
-            searched: searched.len(),
-            search_per_query,
-            identical,
-        });
-    }
+    let rows: Vec<Row> = sets
+        .into_iter()
+        .map(|(name, boards, search_count)| {
+            compare(
+                name,
+                &boards,
+                search_count,
+                |b| by_table.solve(b),
+                |b| by_search.solve(b),
+            )
+        })
+        .collect();
     print_rows("rotation: table engine vs search engine", &rows);
     if args.input.is_none() {
         let text: String = random_boards

@@ -1,7 +1,7 @@
 //! Cubic eight-puzzle: judge sample, every judge input against the published facts, table
 //! engine vs search engine vs an independent brute force, bad input, damaged tables.
 
-use crate::common::{build_lock, cubedb, fresh_dir, sample, shared_data_dir, stderr, stdout};
+use crate::common::{cubedb, data_dir_with, fresh_dir, sample, stderr, stdout};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rolling::judge::{format_query, goal_of_pattern, GoalCell};
 use cubedb::puzzles::rolling::ranking::{PATTERNS, PATTERNS_PER_EMPTY};
@@ -15,21 +15,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 fn data_dir() -> PathBuf {
-    static READY: OnceLock<PathBuf> = OnceLock::new();
-    READY
-        .get_or_init(|| {
-            let _guard = build_lock();
-            let dir = shared_data_dir();
-            let store = TableStore::new(&dir);
-            // A table cached by an earlier run with another format is rebuilt.
-            if RollingTables::load_or_build(&store, &Progress::hidden()).is_err() {
-                tables::build(&store, &Progress::hidden()).expect("build");
-            }
-            RollingTables::load_or_build(&store, &Progress::hidden())
-                .expect("rolling tables build");
-            dir
-        })
-        .clone()
+    data_dir_with("rolling")
 }
 
 fn tables() -> &'static RollingTables {

@@ -1,34 +1,20 @@
 //! Rotation game: judge sample, the 13-move example, table vs IDA* on random inputs, the
 //! published count of 13-move inputs, bad input.
 
-use crate::common::{build_lock, cubedb, sample, shared_data_dir, stderr, stdout};
+use crate::common::{cubedb, data_dir_with, sample, stderr, stdout};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rotation::judge::format_board;
 use cubedb::puzzles::rotation::{Board, RotationTable, SearchSolver, Solver, TableSolver};
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
+use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 const THIRTEEN: &str = "3 3 1 2 2 1 3 3 2 1 3 1 2 3 2 1 2 3 1 2 3 2 1 1\n0\n";
 
 fn data_dir() -> PathBuf {
-    static READY: OnceLock<PathBuf> = OnceLock::new();
-    READY
-        .get_or_init(|| {
-            let _guard = build_lock();
-            let dir = shared_data_dir();
-            let store = TableStore::new(&dir);
-            // A table cached by an earlier run with another format is rebuilt.
-            if RotationTable::load_or_build(&store, &Progress::hidden()).is_err() {
-                cubedb::puzzles::rotation::tables::build(&store, &Progress::hidden())
-                    .expect("build");
-            }
-            RotationTable::load_or_build(&store, &Progress::hidden())
-                .expect("rotation table builds");
-            dir
-        })
-        .clone()
+    data_dir_with("rotation")
 }
 
 fn table() -> &'static RotationTable {
@@ -72,9 +58,21 @@ fn table_and_search_agree_on_thousands_of_random_inputs() {
     let mut input: String = boards.iter().map(format_board).collect();
     input.push_str("0\n");
     let mut by_table = Vec::new();
-    let mut by_search = Vec::new();
     cubedb::puzzles::rotation::answer_judge_input(&input, &table, &mut by_table).unwrap();
-    cubedb::puzzles::rotation::answer_judge_input(&input, &search, &mut by_search).unwrap();
+    // The search engine is slow: answer the same input in two halves on both cores.
+    let halves: Vec<String> = boards
+        .chunks(1000)
+        .map(|chunk| chunk.iter().map(format_board).collect::<String>() + "0\n")
+        .collect();
+    let by_search: Vec<u8> = halves
+        .par_iter()
+        .map(|half| {
+            let mut out = Vec::new();
+            cubedb::puzzles::rotation::answer_judge_input(half, &search, &mut out).unwrap();
+            out
+        })
+        .collect::<Vec<_>>()
+        .concat();
     assert_eq!(
         String::from_utf8(by_table).unwrap(),
         String::from_utf8(by_search).unwrap()

@@ -69,26 +69,7 @@ pub fn format_query(query: &Query) -> String {
 /// Parses judge input lazily: one item per data set, stopping after the first error.
 pub fn parse_judge_input(input: &str) -> impl Iterator<Item = Result<Query, InputError>> + '_ {
     let mut tokens = Tokens::new(input);
-    let mut case = 0usize;
-    let mut done = false;
-    std::iter::from_fn(move || {
-        if done {
-            return None;
-        }
-        case += 1;
-        let result = parse_data_set(&mut tokens, case);
-        match result {
-            Ok(Some(query)) => Some(Ok(query)),
-            Ok(None) => {
-                done = true;
-                None
-            }
-            Err(e) => {
-                done = true;
-                Some(Err(e))
-            }
-        }
-    })
+    crate::judge::cases(move |case| parse_data_set(&mut tokens, case))
 }
 
 fn parse_data_set(tokens: &mut Tokens<'_>, case: usize) -> Result<Option<Query>, InputError> {

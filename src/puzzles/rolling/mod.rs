@@ -23,7 +23,7 @@ pub use tables::RollingTables;
 /// The judge's move limit: answers above it print `-1`.
 pub const JUDGE_LIMIT: u32 = 30;
 
-use crate::judge::{AnswerWriter, JudgeError};
+use crate::judge::JudgeError;
 
 /// Either engine, behind one interface.
 #[derive(Debug)]
@@ -52,21 +52,8 @@ pub fn answer_judge_input(
     with_path: bool,
     out: impl std::io::Write,
 ) -> Result<usize, JudgeError> {
-    let mut writer = AnswerWriter::new(out);
-    let mut answered = 0;
-    for query in parse_judge_input(input) {
-        let query = match query {
-            Ok(q) => q,
-            Err(e) => {
-                writer.flush()?;
-                return Err(e.into());
-            }
-        };
-        let solution = solver.solve(&query, JUDGE_LIMIT, with_path);
-        judge::format_answer(writer.buffer(), &solution, with_path);
-        writer.done()?;
-        answered += 1;
-    }
-    writer.flush()?;
-    Ok(answered)
+    crate::judge::answer_each(parse_judge_input(input), out, |query, buffer| {
+        let solution = solver.solve(query, JUDGE_LIMIT, with_path);
+        judge::format_answer(buffer, &solution, with_path);
+    })
 }

@@ -3,38 +3,27 @@
 
 use super::solver::{Solution, Solver};
 use super::state::{Board, CELLS};
-use crate::judge::{AnswerWriter, InputError, JudgeError};
+use crate::judge::{InputError, JudgeError};
 
 /// Parses judge input lazily, one board per case, stopping after the first error.
 pub fn parse_judge_input(input: &str) -> impl Iterator<Item = Result<Board, InputError>> + '_ {
     let mut lines = input.lines().enumerate();
-    let mut case = 0usize;
-    let mut done = false;
-    std::iter::from_fn(move || {
-        if done {
-            return None;
-        }
-        case += 1;
-        let item = loop {
-            let Some((index, line)) = lines.next() else {
-                break Some(Err(error(
-                    case,
-                    index_after(input),
-                    "input ends without the terminating line `0`".into(),
-                )));
-            };
-            let line_no = index + 1;
+    crate::judge::cases(move |case| {
+        for (index, line) in lines.by_ref() {
             let text = line.trim();
             if text.is_empty() {
                 continue;
             }
             if text == "0" {
-                break None;
+                return Ok(None);
             }
-            break Some(parse_board(text, case, line_no));
-        };
-        done = !matches!(item, Some(Ok(_)));
-        item
+            return parse_board(text, case, index + 1).map(Some);
+        }
+        Err(error(
+            case,
+            index_after(input),
+            "input ends without the terminating line `0`".into(),
+        ))
     })
 }
 
@@ -114,22 +103,9 @@ pub fn answer_judge_input(
     solver: &Solver<'_>,
     out: impl std::io::Write,
 ) -> Result<usize, JudgeError> {
-    let mut writer = AnswerWriter::new(out);
-    let mut answered = 0;
-    for board in parse_judge_input(input) {
-        let board = match board {
-            Ok(b) => b,
-            Err(e) => {
-                writer.flush()?;
-                return Err(e.into());
-            }
-        };
-        format_answer(writer.buffer(), &solver.solve(&board));
-        writer.done()?;
-        answered += 1;
-    }
-    writer.flush()?;
-    Ok(answered)
+    crate::judge::answer_each(parse_judge_input(input), out, |board, buffer| {
+        format_answer(buffer, &solver.solve(board));
+    })
 }
 
 #[cfg(test)]
