@@ -1,5 +1,5 @@
-//! Shared pieces of the judge formats: a whitespace tokenizer that remembers line numbers,
-//! and the error every parser reports.
+//! Shared pieces of the judge formats: lazy input with line numbers, the error every
+//! parser reports, and the loop that answers case after case as input arrives.
 
 use thiserror::Error;
 
@@ -17,72 +17,89 @@ pub struct InputError {
     pub problem: String,
 }
 
-/// One whitespace-separated token and the line it stands on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token<'a> {
-    /// The token's text.
-    pub text: &'a str,
-    /// 1-based line number.
-    pub line: usize,
+/// Judge input read lazily from any buffered reader: whole lines or whitespace-separated
+/// tokens, each with its 1-based line number. Nothing is read before it is asked for, so
+/// answers can be written while the input is still arriving, in constant memory.
+pub struct JudgeInput<R> {
+    reader: R,
+    /// The current line (without its line break).
+    line: String,
+    /// Bytes of `line` already consumed by tokens.
+    consumed: usize,
+    /// Number of the current line; 0 before the first.
+    line_no: usize,
+    /// Whether `line` holds an unconsumed line.
+    loaded: bool,
 }
 
-/// Splits judge input into tokens, tracking line numbers.
-#[derive(Debug, Clone)]
-pub struct Tokens<'a> {
-    rest: &'a str,
-    line: usize,
-}
-
-impl<'a> Tokens<'a> {
-    /// Tokens of `input`.
-    pub fn new(input: &'a str) -> Self {
+impl<R: std::io::BufRead> JudgeInput<R> {
+    /// Input from `reader`.
+    pub fn new(reader: R) -> Self {
         Self {
-            rest: input,
-            line: 1,
+            reader,
+            line: String::new(),
+            consumed: 0,
+            line_no: 0,
+            loaded: false,
         }
     }
 
-    /// The line the next token (or end of input) is on.
-    pub fn line(&self) -> usize {
-        let skipped = self.rest.len() - self.rest.trim_start().len();
-        self.line + self.rest[..skipped].matches('\n').count()
-    }
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = Token<'a>;
-
-    fn next(&mut self) -> Option<Token<'a>> {
-        let trimmed = self.rest.trim_start();
-        self.line += self.rest[..self.rest.len() - trimmed.len()]
-            .matches('\n')
-            .count();
-        if trimmed.is_empty() {
-            self.rest = trimmed;
-            return None;
+    /// Loads the next line; false at end of input.
+    fn load(&mut self) -> std::io::Result<bool> {
+        self.line.clear();
+        self.consumed = 0;
+        if self.reader.read_line(&mut self.line)? == 0 {
+            self.loaded = false;
+            return Ok(false);
         }
-        let end = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
-        let (text, rest) = trimmed.split_at(end);
-        self.rest = rest;
-        Some(Token {
-            text,
-            line: self.line,
-        })
+        let trimmed = self.line.trim_end_matches(['\n', '\r']).len();
+        self.line.truncate(trimmed);
+        self.line_no += 1;
+        self.loaded = true;
+        Ok(true)
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+    /// The rest of the current line if tokens were taken from it, else the next line;
+    /// `None` at end of input.
+    pub fn next_line(&mut self) -> std::io::Result<Option<(usize, &str)>> {
+        if !self.loaded && !self.load()? {
+            return Ok(None);
+        }
+        self.loaded = false;
+        Ok(Some((self.line_no, &self.line[self.consumed..])))
+    }
 
-    #[test]
-    fn tokens_carry_their_line() {
-        let tokens: Vec<_> = Tokens::new("1 2\n\n  W E\nR\n").collect();
-        let lines: Vec<_> = tokens.iter().map(|t| (t.text, t.line)).collect();
-        assert_eq!(lines, [("1", 1), ("2", 1), ("W", 3), ("E", 3), ("R", 4)]);
-        let mut t = Tokens::new("a\n\n b");
-        t.next();
-        assert_eq!(t.line(), 3);
+    /// The next whitespace-separated token and its line; `None` at end of input.
+    pub fn next_token(&mut self) -> std::io::Result<Option<(usize, &str)>> {
+        loop {
+            if self.loaded {
+                let rest = &self.line[self.consumed..];
+                let start = rest.len() - rest.trim_start().len();
+                if start < rest.len() {
+                    let token_len = rest[start..]
+                        .find(char::is_whitespace)
+                        .unwrap_or(rest.len() - start);
+                    let begin = self.consumed + start;
+                    self.consumed = begin + token_len;
+                    return Ok(Some((self.line_no, &self.line[begin..begin + token_len])));
+                }
+                self.loaded = false;
+            }
+            if !self.load()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Number of the last line read (0 before any): where an unexpected end is reported.
+    pub fn line_no(&self) -> usize {
+        self.line_no.max(1)
+    }
+
+    /// Whether the next read would wait for the operating system (nothing is buffered):
+    /// the moment to flush answers written so far.
+    pub fn would_wait(&mut self) -> bool {
+        !self.loaded && self.reader.fill_buf().map_or(true, |b| b.is_empty())
     }
 }
 
@@ -92,9 +109,12 @@ pub enum JudgeError {
     /// The input is malformed; answers before the bad case were written.
     #[error(transparent)]
     Input(#[from] InputError),
+    /// Reading the input failed.
+    #[error("reading input: {0}")]
+    Read(std::io::Error),
     /// Writing the output failed.
     #[error("writing output: {0}")]
-    Output(#[from] std::io::Error),
+    Output(std::io::Error),
 }
 
 /// Writes answers in chunks: each case's text is appended to a buffer that is flushed to
@@ -137,11 +157,24 @@ impl<W: std::io::Write> AnswerWriter<W> {
     }
 }
 
-/// Turns a parser of one case (`Ok(None)` at the terminator) into an iterator over the
-/// cases, numbered from 1, that ends after the terminator or the first error.
-pub fn cases<'a, Q: 'a>(
-    mut parse_case: impl FnMut(usize) -> Result<Option<Q>, InputError> + 'a,
-) -> impl Iterator<Item = Result<Q, InputError>> + 'a {
+/// Parses one case from the input: `Ok(None)` at the terminator (or a clean end of input
+/// where the format has no terminator).
+pub trait CaseParser<R, Q>:
+    FnMut(&mut JudgeInput<R>, usize) -> Result<Option<Q>, JudgeError>
+{
+}
+impl<R, Q, F: FnMut(&mut JudgeInput<R>, usize) -> Result<Option<Q>, JudgeError>> CaseParser<R, Q>
+    for F
+{
+}
+
+/// All cases of an input, numbered from 1, ending after the terminator or the first error
+/// (for tests and benchmarks that want the queries themselves).
+pub fn cases<R: std::io::BufRead, Q>(
+    reader: R,
+    mut parse_case: impl CaseParser<R, Q>,
+) -> impl Iterator<Item = Result<Q, JudgeError>> {
+    let mut input = JudgeInput::new(reader);
     let mut case = 0usize;
     let mut done = false;
     std::iter::from_fn(move || {
@@ -149,33 +182,64 @@ pub fn cases<'a, Q: 'a>(
             return None;
         }
         case += 1;
-        let item = parse_case(case).transpose();
+        let item = parse_case(&mut input, case).transpose();
         done = !matches!(item, Some(Ok(_)));
         item
     })
 }
 
-/// Answers every case as it is parsed, streaming the answers to `out`. On bad input the
-/// answers before the bad case are written and the error is returned.
-pub fn answer_each<Q>(
-    cases: impl Iterator<Item = Result<Q, InputError>>,
+/// Answers every case as soon as it is parsed, streaming the answers to `out`: output is
+/// flushed whenever the input has nothing more buffered (so interactive use sees each
+/// answer at once) and in large chunks otherwise. On bad input the answers before the bad
+/// case are written and the error is returned.
+pub fn answer_each<R: std::io::BufRead, Q>(
+    reader: R,
     out: impl std::io::Write,
+    mut parse_case: impl CaseParser<R, Q>,
     mut answer: impl FnMut(&Q, &mut String),
 ) -> Result<usize, JudgeError> {
+    let mut input = JudgeInput::new(reader);
     let mut writer = AnswerWriter::new(out);
     let mut answered = 0;
-    for case in cases {
-        let case = match case {
-            Ok(case) => case,
-            Err(e) => {
-                writer.flush()?;
-                return Err(e.into());
+    loop {
+        if input.would_wait() {
+            writer.flush().map_err(JudgeError::Output)?;
+        }
+        match parse_case(&mut input, answered + 1) {
+            Ok(Some(case)) => {
+                answer(&case, writer.buffer());
+                writer.done().map_err(JudgeError::Output)?;
+                answered += 1;
             }
-        };
-        answer(&case, writer.buffer());
-        writer.done()?;
-        answered += 1;
+            Ok(None) => break,
+            Err(e) => {
+                writer.flush().map_err(JudgeError::Output)?;
+                return Err(e);
+            }
+        }
     }
-    writer.flush()?;
+    writer.flush().map_err(JudgeError::Output)?;
     Ok(answered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_and_lines_carry_their_line_numbers() {
+        let mut input = JudgeInput::new("1 2\n\n  W E\r\nR\n".as_bytes());
+        let mut tokens = Vec::new();
+        while let Some((line, text)) = input.next_token().unwrap() {
+            tokens.push((text.to_string(), line));
+        }
+        let expected = [("1", 1), ("2", 1), ("W", 3), ("E", 3), ("R", 4)];
+        assert_eq!(tokens, expected.map(|(t, l)| (t.to_string(), l)));
+        let mut input = JudgeInput::new("a b\nc\n".as_bytes());
+        assert_eq!(input.next_token().unwrap(), Some((1, "a")));
+        assert_eq!(input.next_line().unwrap(), Some((1, " b")));
+        assert_eq!(input.next_line().unwrap(), Some((2, "c")));
+        assert_eq!(input.next_line().unwrap(), None);
+        assert_eq!(input.line_no(), 2);
+    }
 }

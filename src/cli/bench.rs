@@ -166,7 +166,7 @@ fn bench_rolling(args: &BenchArgs) -> Result<()> {
     let sets: Vec<(String, Vec<Query>)> = match &args.input {
         Some(path) => {
             let text = read_input(Some(path))?;
-            let queries = rolling::parse_judge_input(&text)
+            let queries = rolling::parse_judge_input(text.as_bytes())
                 .collect::<Result<Vec<_>, _>>()
                 .with_context(|| format!("in {}", path.display()))?;
             vec![(path.display().to_string(), queries)]
@@ -208,7 +208,8 @@ fn bench_rolling(args: &BenchArgs) -> Result<()> {
     if args.input.is_none() {
         let text: String = all_queries().iter().map(format_query).collect::<String>() + "0 0\n";
         let started = Instant::now();
-        let answered = rolling::answer_judge_input(&text, &table, false, std::io::sink())?;
+        let answered =
+            rolling::answer_judge_input(text.as_bytes(), &table, false, std::io::sink())?;
         let elapsed = started.elapsed();
         println!(
             "end to end (parse, lookup, print) on all {answered} judge inputs: {}, {:.2} M queries/s",
@@ -244,7 +245,7 @@ fn bench_rotation(args: &BenchArgs) -> Result<()> {
     let sets: Vec<(String, Vec<rotation::Board>, usize)> = match &args.input {
         Some(path) => {
             let text = read_input(Some(path))?;
-            let boards = rotation::parse_judge_input(&text)
+            let boards = rotation::parse_judge_input(text.as_bytes())
                 .collect::<Result<Vec<_>, _>>()
                 .with_context(|| format!("in {}", path.display()))?;
             vec![(
@@ -288,7 +289,7 @@ fn bench_rotation(args: &BenchArgs) -> Result<()> {
             .collect::<String>()
             + "0\n";
         let started = Instant::now();
-        let answered = rotation::answer_judge_input(&text, &by_table, std::io::sink())?;
+        let answered = rotation::answer_judge_input(text.as_bytes(), &by_table, std::io::sink())?;
         let elapsed = started.elapsed();
         println!(
             "end to end (parse, lookup, print) on {answered} random judge inputs: {}, {:.2} M queries/s",

@@ -1,6 +1,6 @@
 //! `cubedb rolling`: the cubic eight-puzzle in the POJ 3131 judge format.
 
-use super::io::read_input;
+use super::io::open_input;
 use super::CommonArgs;
 use anyhow::Result;
 use clap::Args;
@@ -24,7 +24,7 @@ pub struct RollingArgs {
 
 /// Answers the judge input.
 pub fn run(args: RollingArgs) -> Result<()> {
-    let input = read_input(args.common.input.as_deref())?;
+    let input = open_input(args.common.input.as_deref())?;
     let stdout = std::io::stdout().lock();
     match args.common.engine {
         Engine::Table => {
@@ -32,11 +32,11 @@ pub fn run(args: RollingArgs) -> Result<()> {
             let tables =
                 RollingTables::load_or_build(&store, &Progress::stderr(args.common.quiet))?;
             let solver = Solver::Table(TableSolver::new(&tables));
-            rolling::answer_judge_input(&input, &solver, args.path, stdout)?;
+            rolling::answer_judge_input(input, &solver, args.path, stdout)?;
         }
         Engine::Search => {
             let solver = Solver::Search(SearchSolver);
-            rolling::answer_judge_input(&input, &solver, args.path, stdout)?;
+            rolling::answer_judge_input(input, &solver, args.path, stdout)?;
         }
     }
     Ok(())

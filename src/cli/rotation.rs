@@ -1,6 +1,6 @@
 //! `cubedb rotation`: the rotation game in the POJ 2286 judge format.
 
-use super::io::read_input;
+use super::io::open_input;
 use super::CommonArgs;
 use anyhow::Result;
 use clap::Args;
@@ -18,16 +18,16 @@ pub struct RotationArgs {
 
 /// Answers the judge input.
 pub fn run(args: RotationArgs) -> Result<()> {
-    let input = read_input(args.common.input.as_deref())?;
+    let input = open_input(args.common.input.as_deref())?;
     let stdout = std::io::stdout().lock();
     match args.common.engine {
         Engine::Table => {
             let store = TableStore::locate(args.common.data.clone());
             let table = RotationTable::load_or_build(&store, &Progress::stderr(args.common.quiet))?;
-            rotation::answer_judge_input(&input, &Solver::Table(TableSolver::new(&table)), stdout)?;
+            rotation::answer_judge_input(input, &Solver::Table(TableSolver::new(&table)), stdout)?;
         }
         Engine::Search => {
-            rotation::answer_judge_input(&input, &Solver::Search(SearchSolver), stdout)?;
+            rotation::answer_judge_input(input, &Solver::Search(SearchSolver), stdout)?;
         }
     }
     Ok(())

@@ -226,7 +226,7 @@ fn path_flag_prints_replayable_rolls() {
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 16);
-    let queries: Vec<Query> = cubedb::puzzles::rolling::parse_judge_input(&input)
+    let queries: Vec<Query> = cubedb::puzzles::rolling::parse_judge_input(input.as_bytes())
         .collect::<Result<_, _>>()
         .unwrap();
     for (query, pair) in queries.iter().zip(lines.chunks(2)) {

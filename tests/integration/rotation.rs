@@ -58,7 +58,7 @@ fn table_and_search_agree_on_thousands_of_random_inputs() {
     let mut input: String = boards.iter().map(format_board).collect();
     input.push_str("0\n");
     let mut by_table = Vec::new();
-    cubedb::puzzles::rotation::answer_judge_input(&input, &table, &mut by_table).unwrap();
+    cubedb::puzzles::rotation::answer_judge_input(input.as_bytes(), &table, &mut by_table).unwrap();
     // The search engine is slow: answer the same input in two halves on both cores.
     let halves: Vec<String> = boards
         .chunks(1000)
@@ -68,7 +68,8 @@ fn table_and_search_agree_on_thousands_of_random_inputs() {
         .par_iter()
         .map(|half| {
             let mut out = Vec::new();
-            cubedb::puzzles::rotation::answer_judge_input(half, &search, &mut out).unwrap();
+            cubedb::puzzles::rotation::answer_judge_input(half.as_bytes(), &search, &mut out)
+                .unwrap();
             out
         })
         .collect::<Vec<_>>()

@@ -4,8 +4,9 @@
 use super::ranking::PATTERNS_PER_EMPTY;
 use super::solver::Solution;
 use super::state::Colour;
-use crate::judge::{InputError, Token, Tokens};
+use crate::judge::{InputError, JudgeError, JudgeInput};
 use std::fmt::Write as _;
+use std::io::BufRead;
 
 /// One judge query: the empty cell at the start and the goal pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,59 +68,74 @@ pub fn format_query(query: &Query) -> String {
 }
 
 /// Parses judge input lazily: one item per data set, stopping after the first error.
-pub fn parse_judge_input(input: &str) -> impl Iterator<Item = Result<Query, InputError>> + '_ {
-    let mut tokens = Tokens::new(input);
-    crate::judge::cases(move |case| parse_data_set(&mut tokens, case))
+pub fn parse_judge_input<R: BufRead>(reader: R) -> impl Iterator<Item = Result<Query, JudgeError>> {
+    crate::judge::cases(reader, parse_data_set)
 }
 
-fn parse_data_set(tokens: &mut Tokens<'_>, case: usize) -> Result<Option<Query>, InputError> {
-    let error = |line: usize, problem: String| InputError {
-        what: "data set",
-        case,
-        line,
-        problem,
-    };
-    let mut next = |what: &str| -> Result<Token<'_>, InputError> {
-        let line = tokens.line();
-        tokens.next().ok_or_else(|| {
-            error(
-                line,
-                format!("input ends where {what} was expected (is the `0 0` terminator missing?)"),
-            )
+/// Parses one data set; `Ok(None)` at the `0 0` terminator.
+pub fn parse_data_set<R: BufRead>(
+    input: &mut JudgeInput<R>,
+    case: usize,
+) -> Result<Option<Query>, JudgeError> {
+    let error = |line: usize, problem: String| {
+        JudgeError::Input(InputError {
+            what: "data set",
+            case,
+            line,
+            problem,
         })
     };
-    let x = next("the start column")?;
-    let y = next("the start row")?;
-    if x.text == "0" && y.text == "0" {
-        return Ok(None);
-    }
-    let coordinate = |token: Token<'_>, name: &str| -> Result<usize, InputError> {
-        match token.text.parse::<usize>() {
-            Ok(v @ 1..=3) => Ok(v - 1),
+    let missing = |line: usize, what: &str| {
+        error(
+            line,
+            format!("input ends where {what} was expected (is the `0 0` terminator missing?)"),
+        )
+    };
+    // A start coordinate: 1..=3 as 0..=2, or 0 (only valid as the terminator).
+    let coordinate = |input: &mut JudgeInput<R>, name: &str| {
+        let last_line = input.line_no();
+        let (line, text) = input
+            .next_token()
+            .map_err(JudgeError::Read)?
+            .ok_or_else(|| missing(last_line, &format!("the start {name}")))?;
+        match text.parse::<usize>() {
+            Ok(v @ 0..=3) => Ok((line, v)),
             _ => Err(error(
-                token.line,
-                format!("start {name} `{}` is not 1, 2 or 3", token.text),
+                line,
+                format!("start {name} `{text}` is not 1, 2 or 3"),
             )),
         }
     };
-    let (column, row) = (coordinate(x, "column")?, coordinate(y, "row")?);
+    let (x_line, x) = coordinate(input, "column")?;
+    let (y_line, y) = coordinate(input, "row")?;
+    if (x, y) == (0, 0) {
+        return Ok(None);
+    }
+    if x == 0 {
+        return Err(error(x_line, "start column `0` is not 1, 2 or 3".into()));
+    }
+    if y == 0 {
+        return Err(error(y_line, "start row `0` is not 1, 2 or 3".into()));
+    }
     let mut goal = [GoalCell::Empty; 9];
-    let mut empties = Vec::new();
-    let mut last_line = y.line;
+    let mut empties = 0;
     for (cell, slot) in goal.iter_mut().enumerate() {
-        let token = next("a goal colour (W, R, B or E)")?;
-        last_line = token.line;
-        *slot = match token.text {
+        let last_line = input.line_no();
+        let (line, text) = input
+            .next_token()
+            .map_err(JudgeError::Read)?
+            .ok_or_else(|| missing(last_line, "a goal colour (W, R, B or E)"))?;
+        *slot = match text {
             "W" => GoalCell::Top(Colour::White),
             "R" => GoalCell::Top(Colour::Red),
             "B" => GoalCell::Top(Colour::Blue),
             "E" => {
-                empties.push(cell);
+                empties += 1;
                 GoalCell::Empty
             }
             other => {
                 return Err(error(
-                    token.line,
+                    line,
                     format!(
                         "goal cell (row {}, column {}) is `{other}`, expected W, R, B or E",
                         cell / 3 + 1,
@@ -129,14 +145,14 @@ fn parse_data_set(tokens: &mut Tokens<'_>, case: usize) -> Result<Option<Query>,
             }
         };
     }
-    if empties.len() != 1 {
+    if empties != 1 {
         return Err(error(
-            last_line,
-            format!("the goal must have exactly one E, found {}", empties.len()),
+            input.line_no(),
+            format!("the goal must have exactly one E, found {empties}"),
         ));
     }
     Ok(Some(Query {
-        start: row * 3 + column,
+        start: (y - 1) * 3 + (x - 1),
         pattern: pattern_index(&goal),
     }))
 }
@@ -169,7 +185,9 @@ mod tests {
                 pattern,
             };
             let text = format!("{}0 0\n", format_query(&query));
-            let parsed: Vec<_> = parse_judge_input(&text).collect();
+            let parsed: Vec<_> = parse_judge_input(text.as_bytes())
+                .map(|q| q.map_err(|e| e.to_string()))
+                .collect();
             assert_eq!(parsed, vec![Ok(query)]);
         }
     }
@@ -197,14 +215,15 @@ mod tests {
             ),
             ("4 1\nE W W\nW W W\nW W W\n0 0\n", 1, 1, "column `4`"),
             ("1 0\nE W W\nW W W\nW W W\n0 0\n", 1, 1, "row `0`"),
-            ("1 1\nE W W\nW W W\nW W W\n", 2, 5, "terminator"),
+            ("1 1\nE W W\nW W W\nW W W\n", 2, 4, "terminator"),
             ("1 1\nE W W\nW W", 1, 3, "terminator"),
         ];
         for (input, case, line, needle) in cases {
-            let results: Vec<_> = parse_judge_input(input).collect();
-            let err = results
-                .iter()
-                .find_map(|r| r.as_ref().err())
+            let err = parse_judge_input(input.as_bytes())
+                .find_map(|r| match r {
+                    Err(JudgeError::Input(e)) => Some(e),
+                    _ => None,
+                })
                 .unwrap_or_else(|| panic!("accepted: {input}"));
             assert_eq!((err.case, err.line), (case, line), "{err}");
             assert!(err.to_string().contains(needle), "{err}");

@@ -44,15 +44,15 @@ impl Solver<'_> {
     }
 }
 
-/// Answers a whole judge input, writing each answer as soon as it is known. On bad input
-/// the answers before the bad data set are written and the error is returned.
+/// Answers a whole judge input as it arrives, writing each answer as soon as it is known.
+/// On bad input the answers before the bad data set are written and the error is returned.
 pub fn answer_judge_input(
-    input: &str,
+    input: impl std::io::BufRead,
     solver: &Solver<'_>,
     with_path: bool,
     out: impl std::io::Write,
 ) -> Result<usize, JudgeError> {
-    crate::judge::answer_each(parse_judge_input(input), out, |query, buffer| {
+    crate::judge::answer_each(input, out, judge::parse_data_set, |query, buffer| {
         let solution = solver.solve(query, JUDGE_LIMIT, with_path);
         judge::format_answer(buffer, &solution, with_path);
     })

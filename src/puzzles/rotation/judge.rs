@@ -3,32 +3,36 @@
 
 use super::solver::{Solution, Solver};
 use super::state::{Board, CELLS};
-use crate::judge::{InputError, JudgeError};
+use crate::judge::{InputError, JudgeError, JudgeInput};
+use std::io::BufRead;
 
 /// Parses judge input lazily, one board per case, stopping after the first error.
-pub fn parse_judge_input(input: &str) -> impl Iterator<Item = Result<Board, InputError>> + '_ {
-    let mut lines = input.lines().enumerate();
-    crate::judge::cases(move |case| {
-        for (index, line) in lines.by_ref() {
-            let text = line.trim();
-            if text.is_empty() {
-                continue;
-            }
-            if text == "0" {
-                return Ok(None);
-            }
-            return parse_board(text, case, index + 1).map(Some);
-        }
-        Err(error(
-            case,
-            index_after(input),
-            "input ends without the terminating line `0`".into(),
-        ))
-    })
+pub fn parse_judge_input<R: BufRead>(reader: R) -> impl Iterator<Item = Result<Board, JudgeError>> {
+    crate::judge::cases(reader, parse_case)
 }
 
-fn index_after(input: &str) -> usize {
-    input.lines().count() + 1
+/// Parses one case (a line of 24 digits); `Ok(None)` at the terminating line `0`.
+pub fn parse_case<R: BufRead>(
+    input: &mut JudgeInput<R>,
+    case: usize,
+) -> Result<Option<Board>, JudgeError> {
+    while let Some((line, text)) = input.next_line().map_err(JudgeError::Read)? {
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if text == "0" {
+            return Ok(None);
+        }
+        return parse_board(text, case, line)
+            .map(Some)
+            .map_err(JudgeError::Input);
+    }
+    Err(JudgeError::Input(error(
+        case,
+        input.line_no(),
+        "input ends without the terminating line `0`".into(),
+    )))
 }
 
 fn error(case: usize, line: usize, problem: String) -> InputError {
@@ -96,14 +100,14 @@ pub fn format_board(board: &Board) -> String {
     digits.join(" ") + "\n"
 }
 
-/// Answers a whole judge input, writing each answer as soon as it is known. On bad input
-/// the answers before the bad case are written and the error is returned.
+/// Answers a whole judge input as it arrives, writing each answer as soon as it is known.
+/// On bad input the answers before the bad case are written and the error is returned.
 pub fn answer_judge_input(
-    input: &str,
+    input: impl BufRead,
     solver: &Solver<'_>,
     out: impl std::io::Write,
 ) -> Result<usize, JudgeError> {
-    crate::judge::answer_each(parse_judge_input(input), out, |board, buffer| {
+    crate::judge::answer_each(input, out, parse_case, |board, buffer| {
         format_answer(buffer, &solver.solve(board));
     })
 }
@@ -130,15 +134,21 @@ mod tests {
                 1,
                 "found 1: 9",
             ),
-            (format!("{GOOD}\n"), 2, 2, "terminating"),
+            (format!("{GOOD}\n"), 2, 1, "terminating"),
         ];
         for (input, case, line, needle) in cases {
-            let err = parse_judge_input(&input)
-                .find_map(Result::err)
+            let err = parse_judge_input(input.as_bytes())
+                .find_map(|r| match r {
+                    Err(JudgeError::Input(e)) => Some(e),
+                    _ => None,
+                })
                 .unwrap_or_else(|| panic!("accepted: {input}"));
             assert_eq!((err.case, err.line), (case, line), "{err}");
             assert!(err.to_string().contains(needle), "{err}");
         }
-        assert_eq!(parse_judge_input(&format!("{GOOD}\n0\n")).count(), 1);
+        assert_eq!(
+            parse_judge_input(format!("{GOOD}\n0\n").as_bytes()).count(),
+            1
+        );
     }
 }
