@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 pub enum BenchPuzzle {
     /// Cubic eight-puzzle.
     Rolling,
+    /// Cube on the walk.
+    Walk,
 }
 
 /// Arguments of `cubedb bench`.
@@ -120,6 +122,7 @@ fn sample<T: Clone>(items: &[T], n: usize) -> Vec<T> {
 pub fn run(args: BenchArgs) -> Result<()> {
     match args.puzzle {
         BenchPuzzle::Rolling => bench_rolling(&args),
+        BenchPuzzle::Walk => super::walk::bench(args.input.as_deref()),
     }
 }
 
