@@ -22,6 +22,8 @@ pub enum BenchPuzzle {
     Rolling,
     /// Rotation game.
     Rotation,
+    /// Cube on the walk.
+    Walk,
 }
 
 /// Arguments of `cubedb bench`.
@@ -155,6 +157,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     match args.puzzle {
         BenchPuzzle::Rolling => bench_rolling(&args),
         BenchPuzzle::Rotation => bench_rotation(&args),
+        BenchPuzzle::Walk => super::walk::bench(args.input.as_deref()),
     }
 }
 

@@ -4,6 +4,7 @@ mod bench;
 mod io;
 mod rolling;
 mod rotation;
+mod walk;
 
 use clap::{Args, Parser, Subcommand};
 use cubedb::engine::Engine;
@@ -30,6 +31,8 @@ enum Command {
     Rolling(rolling::RollingArgs),
     /// Rotation game (POJ 2286): fewest line shifts filling the centre with one digit.
     Rotation(rotation::RotationArgs),
+    /// Cube on the walk (Timus 1016): cheapest rolling route between two squares.
+    Walk(walk::WalkArgs),
     /// Run the same queries through both engines and compare time and answers.
     Bench(bench::BenchArgs),
 }
@@ -60,6 +63,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Rolling(args) => rolling::run(args),
         Command::Rotation(args) => rotation::run(args),
+        Command::Walk(args) => return walk::main(args),
         Command::Bench(args) => bench::run(args),
     };
     match result {

@@ -3,3 +3,4 @@
 
 pub mod rolling;
 pub mod rotation;
+pub mod walk;

@@ -4,3 +4,4 @@
 mod common;
 mod rolling;
 mod rotation;
+mod walk;
