@@ -1,7 +1,7 @@
 //! Every table group cubedb knows how to build, for `cubedb-gen` and for listings.
 
 use crate::progress::Progress;
-use crate::puzzles::rolling;
+use crate::puzzles::{rolling, soma};
 use crate::table::{TableError, TableSpec, TableStore};
 
 /// A set of tables built together by one `cubedb-gen` target.
@@ -19,12 +19,20 @@ pub struct TableGroup {
 
 /// All table groups, in build order.
 pub fn groups() -> Vec<TableGroup> {
-    vec![TableGroup {
-        name: rolling::tables::GROUP,
-        about: "cubic eight-puzzle: exact answers for all 531,441 judge inputs, and paths",
-        specs: rolling::tables::specs,
-        build: rolling::tables::build,
-    }]
+    vec![
+        TableGroup {
+            name: rolling::tables::GROUP,
+            about: "cubic eight-puzzle: exact answers for all 531,441 judge inputs, and paths",
+            specs: rolling::tables::specs,
+            build: rolling::tables::build,
+        },
+        TableGroup {
+            name: soma::tables::GROUP,
+            about: "Soma cube: every assembly, indexed by the orientation of piece a",
+            specs: soma::tables::specs,
+            build: soma::tables::build,
+        },
+    ]
 }
 
 /// The group called `name`.
