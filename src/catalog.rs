@@ -1,7 +1,7 @@
 //! Every table group cubedb knows how to build, for `cubedb-gen` and for listings.
 
 use crate::progress::Progress;
-use crate::puzzles::{rolling, rotation};
+use crate::puzzles::{rolling, rotation, soma};
 use crate::table::{TableError, TableSpec, TableStore};
 
 /// A set of tables built together by one `cubedb-gen` target.
@@ -31,6 +31,12 @@ pub fn groups() -> Vec<TableGroup> {
             about: "rotation game: distance to the centre for all C(24,8) digit patterns",
             specs: rotation::tables::specs,
             build: rotation::tables::build,
+        },
+        TableGroup {
+            name: soma::tables::GROUP,
+            about: "Soma cube: every assembly, indexed by the orientation of piece a",
+            specs: soma::tables::specs,
+            build: soma::tables::build,
         },
     ]
 }

@@ -24,6 +24,8 @@ pub enum BenchPuzzle {
     Rotation,
     /// Cube on the walk.
     Walk,
+    /// Soma cube.
+    Soma,
 }
 
 /// Arguments of `cubedb bench`.
@@ -158,6 +160,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchPuzzle::Rolling => bench_rolling(&args),
         BenchPuzzle::Rotation => bench_rotation(&args),
         BenchPuzzle::Walk => super::walk::bench(args.input.as_deref()),
+        BenchPuzzle::Soma => bench_soma(&args),
     }
 }
 
@@ -300,5 +303,90 @@ fn bench_rotation(args: &BenchArgs) -> Result<()> {
             answered as f64 / elapsed.as_secs_f64() / 1e6
         );
     }
+    Ok(())
+}
+
+fn bench_soma(args: &BenchArgs) -> Result<()> {
+    use cubedb::puzzles::soma::{
+        self,
+        assembly::{enumerate_all, enumerate_all_plain},
+        judge::format_query,
+        Geometry, SearchSolver, Solver, SomaTables, TableSolver,
+    };
+    let store = TableStore::locate(args.data.clone());
+    let tables = SomaTables::load_or_build(&store, &Progress::stderr(args.quiet))?;
+    let geometry = soma::geometry();
+    let (set, text) = match &args.input {
+        Some(path) => (path.display().to_string(), read_input(Some(path))?),
+        None => {
+            let every_a = geometry.placements.iter().filter(|p| p.piece == 0);
+            let text: String = every_a.map(|p| format_query(p.mask)).collect();
+            ("every valid input".to_string(), text)
+        }
+    };
+    let queries = soma::parse_judge_input(text.as_bytes(), geometry)
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("in {set}"))?;
+    let table = Solver::Table(TableSolver::new(&tables));
+    let search = Solver::Search(SearchSolver::new());
+    let row = compare(
+        set,
+        &queries,
+        args.search_sample.unwrap_or(144),
+        |q| table.solve(q),
+        |q| search.solve(q),
+    );
+    print_rows(
+        "soma: catalogue lookup vs exact-cover search, per query",
+        &[row],
+    );
+
+    // Every assembly from nothing: placements computed, then the exact cover, with and
+    // without the cube's rotations.
+    let runs = 20;
+    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let threads = rayon::current_num_threads();
+    type Enumerate = fn(&Geometry) -> (Vec<soma::Assembly>, soma::exact_cover::SearchStats);
+    let methods: [(&str, Enumerate); 2] = [
+        ("a fixed, x24 rotations", enumerate_all),
+        ("plain exact cover", enumerate_all_plain),
+    ];
+    println!("enumerate every assembly from nothing (best and mean of {runs} runs):");
+    for (method, enumerate) in methods {
+        let timed = || {
+            let started = Instant::now();
+            let (all, stats) = enumerate(&Geometry::new());
+            (started.elapsed(), all.len(), stats.nodes)
+        };
+        let many: Vec<_> = (0..runs).map(|_| timed()).collect();
+        let one: Vec<_> = single.install(|| (0..runs).map(|_| timed()).collect());
+        for (label, times) in [
+            (format!("{threads} threads"), many),
+            ("1 thread".into(), one),
+        ] {
+            let best = times.iter().map(|t| t.0).min().unwrap_or_default();
+            let mean = times.iter().map(|t| t.0).sum::<Duration>() / runs;
+            println!(
+                "  {method:<24} {label:<10} {} assemblies, {} nodes: best {}, mean {}",
+                times[0].1,
+                times[0].2,
+                human(best),
+                human(mean)
+            );
+        }
+    }
+
+    // The judge path: open and verify the catalogue, parse, look up, format.
+    let started = Instant::now();
+    let tables = SomaTables::load_or_build(&store, &Progress::hidden())?;
+    let loaded = started.elapsed();
+    let table = Solver::Table(TableSolver::new(&tables));
+    let answered = soma::answer_judge_input(text.as_bytes(), &table, std::io::sink())?;
+    println!(
+        "end to end with the catalogue (open + verify {}, then parse, look up, print) on \
+         {answered} inputs: {}",
+        human(loaded),
+        human(started.elapsed())
+    );
     Ok(())
 }

@@ -4,6 +4,7 @@ mod bench;
 mod io;
 mod rolling;
 mod rotation;
+mod soma;
 mod walk;
 
 use clap::{Args, Parser, Subcommand};
@@ -33,6 +34,8 @@ enum Command {
     Rotation(rotation::RotationArgs),
     /// Cube on the walk (Timus 1016): cheapest rolling route between two squares.
     Walk(walk::WalkArgs),
+    /// Soma cube (UVa 197): every assembly with piece a in a given orientation.
+    Soma(soma::SomaArgs),
     /// Run the same queries through both engines and compare time and answers.
     Bench(bench::BenchArgs),
 }
@@ -64,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Rolling(args) => rolling::run(args),
         Command::Rotation(args) => rotation::run(args),
         Command::Walk(args) => return walk::main(args),
+        Command::Soma(args) => soma::run(args),
         Command::Bench(args) => bench::run(args),
     };
     match result {

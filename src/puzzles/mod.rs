@@ -3,4 +3,5 @@
 
 pub mod rolling;
 pub mod rotation;
+pub mod soma;
 pub mod walk;

@@ -50,13 +50,19 @@ pub fn run_binary(binary: &str, args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start binary");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait for binary")
+    // Feed stdin from another thread: the binary answers while it reads, so its output
+    // must be drained at the same time. It may also stop before reading all of its input
+    // (bad input, a damaged table).
+    let mut pipe = child.stdin.take().expect("stdin");
+    let input = stdin.to_string();
+    let feeder = std::thread::spawn(move || {
+        if let Err(e) = pipe.write_all(input.as_bytes()) {
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+        }
+    });
+    let output = child.wait_with_output().expect("wait for binary");
+    feeder.join().expect("stdin feeder");
+    output
 }
 
 /// Stdout as text.

@@ -4,4 +4,5 @@
 mod common;
 mod rolling;
 mod rotation;
+mod soma;
 mod walk;

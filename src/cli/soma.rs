@@ -1,0 +1,65 @@
+//! `cubedb soma`: the Soma cube in the UVa 197 judge format, and `--stats` on the catalogue.
+
+use super::io::open_input;
+use super::CommonArgs;
+use anyhow::Result;
+use clap::Args;
+use cubedb::engine::Engine;
+use cubedb::progress::Progress;
+use cubedb::puzzles::soma::{
+    self, assembly::enumerate_all, geometry, geometry::mask_text, SearchSolver, Solver, SomaTables,
+    Stats, TableSolver,
+};
+use cubedb::table::TableStore;
+
+/// Arguments of `cubedb soma`.
+#[derive(Debug, Args)]
+pub struct SomaArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+
+    /// Instead of answering input, count every assembly: in all, up to rotation, up to
+    /// rotation and mirroring, and by orientation of piece a.
+    #[arg(long, conflicts_with = "input")]
+    stats: bool,
+}
+
+/// Answers the judge input, or prints the statistics.
+pub fn run(args: SomaArgs) -> Result<()> {
+    let progress = Progress::stderr(args.common.quiet);
+    let store = TableStore::locate(args.common.data.clone());
+    if args.stats {
+        let assemblies = match args.common.engine {
+            Engine::Table => SomaTables::load_or_build(&store, &progress)?.all(),
+            Engine::Search => enumerate_all(geometry()).0,
+        };
+        print_stats(&Stats::of(geometry(), &assemblies));
+        return Ok(());
+    }
+    let input = open_input(args.common.input.as_deref())?;
+    let stdout = std::io::stdout().lock();
+    match args.common.engine {
+        Engine::Table => {
+            let tables = SomaTables::load_or_build(&store, &progress)?;
+            soma::answer_judge_input(input, &Solver::Table(TableSolver::new(&tables)), stdout)?;
+        }
+        Engine::Search => {
+            soma::answer_judge_input(input, &Solver::Search(SearchSolver::new()), stdout)?;
+        }
+    }
+    Ok(())
+}
+
+fn print_stats(stats: &Stats) {
+    println!("assemblies: {}", stats.total);
+    println!("classes up to rotation: {}", stats.rotation_classes);
+    println!(
+        "classes up to rotation and mirroring: {}",
+        stats.symmetry_classes
+    );
+    println!("assemblies by orientation of piece a (shown at the corner of the cube):");
+    let orientations = &geometry().piece_a().orientations;
+    for (k, (&shape, &count)) in orientations.iter().zip(&stats.per_orientation).enumerate() {
+        println!("  {k:>2}  {}  {count}", mask_text(shape, b'a'));
+    }
+}
