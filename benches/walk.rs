@@ -44,7 +44,9 @@ fn chessboard(c: &mut Criterion) {
         })
     });
     group.bench_function("parse+solve+print/1000 cases", |b| {
-        b.iter(|| walk::answer_judge_input(&text, &board, std::io::sink()).expect("valid input"))
+        b.iter(|| {
+            walk::answer_judge_input(text.as_bytes(), &board, std::io::sink()).expect("valid input")
+        })
     });
     group.finish();
 }

@@ -109,6 +109,10 @@ pub enum JudgeError {
     /// The input is malformed; answers before the bad case were written.
     #[error(transparent)]
     Input(#[from] InputError),
+    /// A well-formed case that has no answer (e.g. a target walled off); answers before
+    /// it were written.
+    #[error("{0}")]
+    Unanswerable(InputError),
     /// Reading the input failed.
     #[error("reading input: {0}")]
     Read(std::io::Error),
@@ -188,7 +192,8 @@ pub fn cases<R: std::io::BufRead, Q>(
     })
 }
 
-/// Answers every case as soon as it is parsed, streaming the answers to `out`: output is
+/// Answers every case as soon as it is parsed (`answer` appends the case's answer text, or
+/// fails for a case with no answer), streaming the answers to `out`: output is
 /// flushed whenever the input has nothing more buffered (so interactive use sees each
 /// answer at once) and in large chunks otherwise. On bad input the answers before the bad
 /// case are written and the error is returned.
@@ -196,7 +201,7 @@ pub fn answer_each<R: std::io::BufRead, Q>(
     reader: R,
     out: impl std::io::Write,
     mut parse_case: impl CaseParser<R, Q>,
-    mut answer: impl FnMut(&Q, &mut String),
+    mut answer: impl FnMut(&Q, &mut String) -> Result<(), JudgeError>,
 ) -> Result<usize, JudgeError> {
     let mut input = JudgeInput::new(reader);
     let mut writer = AnswerWriter::new(out);
@@ -207,7 +212,10 @@ pub fn answer_each<R: std::io::BufRead, Q>(
         }
         match parse_case(&mut input, answered + 1) {
             Ok(Some(case)) => {
-                answer(&case, writer.buffer());
+                if let Err(e) = answer(&case, writer.buffer()) {
+                    writer.flush().map_err(JudgeError::Output)?;
+                    return Err(e);
+                }
                 writer.done().map_err(JudgeError::Output)?;
                 answered += 1;
             }

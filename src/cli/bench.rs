@@ -159,7 +159,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     match args.puzzle {
         BenchPuzzle::Rolling => bench_rolling(&args),
         BenchPuzzle::Rotation => bench_rotation(&args),
-        BenchPuzzle::Walk => super::walk::bench(args.input.as_deref()),
+        BenchPuzzle::Walk => bench_walk(&args),
         BenchPuzzle::Soma => bench_soma(&args),
     }
 }
@@ -389,4 +389,90 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
         human(started.elapsed())
     );
     Ok(())
+}
+
+/// `bench walk [INPUT]`: end-to-end and solver-only throughput on random 8x8 cases
+/// (or on INPUT), and the time of random cases on a 1000x1000 board.
+fn bench_walk(args: &BenchArgs) -> Result<()> {
+    use super::walk::random_case;
+    use cubedb::puzzles::walk::{self, judge::format_case, Board, BoardSize, Case, Walker};
+    let input = args.input.as_deref();
+    let chess = Board::open(BoardSize::CHESS);
+    let mut rng = SplitMix64::new(1016);
+    println!("walk: Dijkstra (A* potential) over (square, orientation), no tables");
+    println!(
+        "{:<34} {:>9} {:>12} {:>14}",
+        "set", "cases", "time/case", "cases/s"
+    );
+    let text = match input {
+        Some(path) => read_input(Some(path))?,
+        None => {
+            let mut text = String::new();
+            for _ in 0..100_000 {
+                format_case(&mut text, &random_case(&mut rng, BoardSize::CHESS), 8);
+            }
+            text
+        }
+    };
+    let name = input.map_or("random 8x8".to_string(), |p| p.display().to_string());
+    let cases: Vec<Case> = walk::parse_judge_input(text.as_bytes(), &chess)
+        .map(|r| r.map(|l| l.case))
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("in {name}"))?;
+    let mut walker = Walker::new(&chess);
+    let mut squares = Vec::new();
+    let solve_only = time_per_item(&cases, Duration::from_millis(500), |case| {
+        std::hint::black_box(walker.solve_into(case, &mut squares));
+    });
+    print_walk_row(&format!("{name}: solve only"), cases.len(), solve_only);
+    let started = Instant::now();
+    let mut passes = 0u32;
+    while passes == 0 || started.elapsed() < Duration::from_millis(500) {
+        walk::answer_judge_input(text.as_bytes(), &chess, std::io::sink())?;
+        passes += 1;
+    }
+    let end_to_end = started.elapsed() / (passes * cases.len().max(1) as u32);
+    print_walk_row(
+        &format!("{name}: parse+solve+print"),
+        cases.len(),
+        end_to_end,
+    );
+
+    let size = BoardSize {
+        width: 1000,
+        height: 1000,
+    };
+    let big = Board::open(size);
+    let mut walker = Walker::new(&big);
+    let mut corner = random_case(&mut rng, size);
+    (corner.start, corner.end) = (0, size.squares() as u32 - 1);
+    let mut big_cases = vec![corner];
+    big_cases.extend((0..4).map(|_| random_case(&mut rng, size)));
+    for (i, case) in big_cases.iter().enumerate() {
+        let started = Instant::now();
+        let cost = walker.solve_into(case, &mut squares);
+        let elapsed = started.elapsed();
+        let label = if i == 0 {
+            "1000x1000 corner to corner".to_string()
+        } else {
+            format!("1000x1000 random #{i}")
+        };
+        print_walk_row(&label, 1, elapsed);
+        println!(
+            "    {} -> {}: sum {}, {} squares",
+            size.name(case.start),
+            size.name(case.end),
+            cost.map_or("unreachable".to_string(), |c| c.to_string()),
+            squares.len()
+        );
+    }
+    Ok(())
+}
+
+fn print_walk_row(set: &str, cases: usize, per_case: Duration) {
+    println!(
+        "{set:<34} {cases:>9} {:>12} {:>14.0}",
+        human(per_case),
+        1.0 / per_case.as_secs_f64()
+    );
 }

@@ -10,11 +10,14 @@ mod walk;
 use clap::{Args, Parser, Subcommand};
 use cubedb::engine::Engine;
 use cubedb::judge::{InputError, JudgeError};
+use cubedb::puzzles::walk::board::BlockedFileError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Exit code for malformed input.
+/// Exit code for malformed input (judge input, or a file given by an option).
 const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code for a well-formed case that has no answer (a walled-off walk target).
+const EXIT_NO_ANSWER: u8 = 3;
 
 /// Exact answers to cube puzzles in their judge formats.
 ///
@@ -66,7 +69,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Rolling(args) => rolling::run(args),
         Command::Rotation(args) => rotation::run(args),
-        Command::Walk(args) => return walk::main(args),
+        Command::Walk(args) => walk::run(args),
         Command::Soma(args) => soma::run(args),
         Command::Bench(args) => bench::run(args),
     };
@@ -74,21 +77,24 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("cubedb: error: {err:#}");
-            if is_bad_input(&err) {
-                ExitCode::from(EXIT_BAD_INPUT)
-            } else {
-                ExitCode::FAILURE
-            }
+            ExitCode::from(exit_code(&err))
         }
     }
 }
 
-fn is_bad_input(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause.downcast_ref::<InputError>().is_some()
-            || matches!(
-                cause.downcast_ref::<JudgeError>(),
-                Some(JudgeError::Input(_))
-            )
-    })
+/// 2 for bad input, 3 for a case without an answer, 1 for anything else.
+fn exit_code(err: &anyhow::Error) -> u8 {
+    for cause in err.chain() {
+        if cause.downcast_ref::<InputError>().is_some()
+            || cause.downcast_ref::<BlockedFileError>().is_some()
+        {
+            return EXIT_BAD_INPUT;
+        }
+        match cause.downcast_ref::<JudgeError>() {
+            Some(JudgeError::Input(_)) => return EXIT_BAD_INPUT,
+            Some(JudgeError::Unanswerable(_)) => return EXIT_NO_ANSWER,
+            _ => {}
+        }
+    }
+    1
 }

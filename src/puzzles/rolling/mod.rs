@@ -55,5 +55,6 @@ pub fn answer_judge_input(
     crate::judge::answer_each(input, out, judge::parse_data_set, |query, buffer| {
         let solution = solver.solve(query, JUDGE_LIMIT, with_path);
         judge::format_answer(buffer, &solution, with_path);
+        Ok(())
     })
 }

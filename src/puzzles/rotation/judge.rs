@@ -109,6 +109,7 @@ pub fn answer_judge_input(
 ) -> Result<usize, JudgeError> {
     crate::judge::answer_each(input, out, parse_case, |board, buffer| {
         format_answer(buffer, &solver.solve(board));
+        Ok(())
     })
 }
 

@@ -63,6 +63,9 @@ pub fn answer_judge_input(
         input,
         out,
         |input: &mut crate::judge::JudgeInput<_>, case| judge::parse_case(input, case, geometry),
-        |query, buffer| solver.write_answer(query, buffer),
+        |query, buffer| {
+            solver.write_answer(query, buffer);
+            Ok(())
+        },
     )
 }

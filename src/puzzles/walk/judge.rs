@@ -5,7 +5,8 @@
 use super::board::{push_square_name, Board};
 use super::cube::FACES;
 use super::solver::{Case, MAX_VALUE};
-use crate::judge::InputError;
+use crate::judge::{InputError, JudgeError, JudgeInput};
+use std::io::BufRead;
 
 /// How the format calls one case in error messages.
 pub const WHAT: &str = "case";
@@ -26,29 +27,37 @@ pub struct Located {
 
 /// Parses judge input lazily, one item per non-blank line, stopping after the first error.
 /// Squares are checked against `board` (on it, not blocked) and start must differ from end.
-pub fn parse_judge_input<'a>(
-    input: &'a str,
+pub fn parse_judge_input<'a, R: BufRead + 'a>(
+    reader: R,
     board: &'a Board,
-) -> impl Iterator<Item = Result<Located, InputError>> + 'a {
-    let mut lines = input.split('\n').enumerate();
-    let mut number = 0;
-    let mut failed = false;
-    std::iter::from_fn(move || {
-        if failed {
-            return None;
-        }
-        let (index, text) = lines.find(|(_, text)| !text.trim_ascii().is_empty())?;
-        number += 1;
-        let line = index + 1;
-        let parsed = parse_case(text, board).map_err(|problem| InputError {
-            what: WHAT,
-            case: number,
-            line,
-            problem,
-        });
-        failed = parsed.is_err();
-        Some(parsed.map(|case| Located { case, number, line }))
+) -> impl Iterator<Item = Result<Located, JudgeError>> + 'a {
+    crate::judge::cases(reader, move |input: &mut JudgeInput<R>, number| {
+        parse_next(input, number, board)
     })
+}
+
+/// Parses the next non-blank line as case `number`; `Ok(None)` at the end of input.
+pub fn parse_next<R: BufRead>(
+    input: &mut JudgeInput<R>,
+    number: usize,
+    board: &Board,
+) -> Result<Option<Located>, JudgeError> {
+    while let Some((line, text)) = input.next_line().map_err(JudgeError::Read)? {
+        if text.trim_ascii().is_empty() {
+            continue;
+        }
+        return parse_case(text, board)
+            .map(|case| Some(Located { case, number, line }))
+            .map_err(|problem| {
+                JudgeError::Input(InputError {
+                    what: WHAT,
+                    case: number,
+                    line,
+                    problem,
+                })
+            });
+    }
+    Ok(None)
 }
 
 /// Parses one non-blank line.
@@ -157,7 +166,9 @@ mod tests {
         let mut text = String::new();
         format_case(&mut text, &case, 30);
         assert_eq!(text, "d1 ad12 0 1000 7 42 999 10\n");
-        let parsed: Vec<_> = parse_judge_input(&text, &board).collect();
+        let parsed: Vec<_> = parse_judge_input(text.as_bytes(), &board)
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect();
         assert_eq!(
             parsed,
             vec![Ok(Located {
@@ -175,8 +186,8 @@ mod tests {
     fn blank_lines_are_skipped_and_cases_counted() {
         let board = Board::open(BoardSize::CHESS);
         let input = "\n a1 h8 1 2 3 4 5 6\r\n\n\nb2 b3 0 0 0 0 0 0";
-        let parsed: Vec<_> = parse_judge_input(input, &board)
-            .map(|r| r.map(|l| (l.number, l.line)))
+        let parsed: Vec<_> = parse_judge_input(input.as_bytes(), &board)
+            .map(|r| r.map(|l| (l.number, l.line)).map_err(|e| e.to_string()))
             .collect();
         assert_eq!(parsed, vec![Ok((1, 2)), Ok((2, 5))]);
     }
@@ -204,10 +215,13 @@ mod tests {
             ("d4 c1 1 2 3 4 5 6\n", 1, 1, "end square c1 is blocked"),
         ];
         for (input, case, line, needle) in cases {
-            let results: Vec<_> = parse_judge_input(input, &board).collect();
+            let results: Vec<_> = parse_judge_input(input.as_bytes(), &board).collect();
             let err = results
                 .iter()
-                .find_map(|r| r.as_ref().err())
+                .find_map(|r| match r {
+                    Err(JudgeError::Input(e)) => Some(e),
+                    _ => None,
+                })
                 .unwrap_or_else(|| panic!("accepted: {input}"));
             assert_eq!((err.case, err.line), (case, line), "{err}");
             assert!(err.to_string().contains(needle), "{err}");
