@@ -346,7 +346,12 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
     let runs = 20;
     let single = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let threads = rayon::current_num_threads();
-    type Enumerate = fn(&Geometry) -> (Vec<soma::Assembly>, soma::exact_cover::SearchStats);
+    type Enumerate = fn(
+        &Geometry,
+    ) -> (
+        Vec<soma::Assembly>,
+        cubedb::search::exact_cover::SearchStats,
+    );
     let methods: [(&str, Enumerate); 2] = [
         ("a fixed, x24 rotations", enumerate_all),
         ("plain exact cover", enumerate_all_plain),

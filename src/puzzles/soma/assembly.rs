@@ -4,8 +4,8 @@
 //! The exact-cover items are the 27 cells followed by one item per piece (so each piece is
 //! used exactly once); the rows are the pieces' placements.
 
-use super::exact_cover::{ExactCover, SearchStats};
 use super::geometry::{cells_of, Geometry, Placement, CELLS, PIECES, PIECE_A};
+use crate::search::exact_cover::{ExactCover, SearchStats};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fmt;

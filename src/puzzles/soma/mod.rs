@@ -3,14 +3,12 @@
 //!
 //! - [`geometry`]: cells, the 48 symmetries, pieces, orientations and placements (only the
 //!   pieces' cells are data; everything else is computed);
-//! - [`exact_cover`]: a general exact-cover solver (Algorithm X on bit masks);
 //! - [`assembly`]: assemblies found by exact cover, and their symmetry classes;
 //! - [`tables`]: the catalogue of every assembly, indexed by the orientation of `a`;
 //! - [`solver`]: the catalogue engine and the exact-cover search engine;
 //! - [`judge`]: the judge's input and output format.
 
 pub mod assembly;
-pub mod exact_cover;
 pub mod geometry;
 pub mod judge;
 pub mod solver;
