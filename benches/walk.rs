@@ -7,26 +7,11 @@ use cubedb::puzzles::walk::{self, Board, BoardSize, Case, Walker};
 use cubedb::rng::SplitMix64;
 use std::hint::black_box;
 
-/// A random case on `size`: distinct squares, numbers in 0..=1000.
-fn random_case(rng: &mut SplitMix64, size: BoardSize) -> Case {
-    let squares = size.squares() as u64;
-    let start = rng.below(squares) as u32;
-    let mut end = rng.below(squares - 1) as u32;
-    if end >= start {
-        end += 1;
-    }
-    Case {
-        start,
-        end,
-        values: std::array::from_fn(|_| rng.below(1001) as u16),
-    }
-}
-
 fn chessboard(c: &mut Criterion) {
     let board = Board::open(BoardSize::CHESS);
     let mut rng = SplitMix64::new(1016);
     let cases: Vec<Case> = (0..1000)
-        .map(|_| random_case(&mut rng, BoardSize::CHESS))
+        .map(|_| Case::random(&mut rng, BoardSize::CHESS))
         .collect();
     let mut text = String::new();
     for case in &cases {
@@ -58,7 +43,7 @@ fn thousand(c: &mut Criterion) {
     };
     let board = Board::open(size);
     let mut rng = SplitMix64::new(7);
-    let mut case = random_case(&mut rng, size);
+    let mut case = Case::random(&mut rng, size);
     (case.start, case.end) = (0, size.squares() as u32 - 1);
     let mut walker = Walker::new(&board);
     let mut squares = Vec::new();

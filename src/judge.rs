@@ -230,6 +230,17 @@ pub fn answer_each<R: std::io::BufRead, Q>(
     Ok(answered)
 }
 
+/// The first input error among parsed cases, for parser tests.
+#[cfg(test)]
+pub(crate) fn first_input_error<Q>(
+    mut cases: impl Iterator<Item = Result<Q, JudgeError>>,
+) -> Option<InputError> {
+    cases.find_map(|r| match r {
+        Err(JudgeError::Input(e)) => Some(e),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

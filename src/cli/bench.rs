@@ -399,7 +399,6 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
 /// `bench walk [INPUT]`: end-to-end and solver-only throughput on random 8x8 cases
 /// (or on INPUT), and the time of random cases on a 1000x1000 board.
 fn bench_walk(args: &BenchArgs) -> Result<()> {
-    use super::walk::random_case;
     use cubedb::puzzles::walk::{self, judge::format_case, Board, BoardSize, Case, Walker};
     let input = args.input.as_deref();
     let chess = Board::open(BoardSize::CHESS);
@@ -414,7 +413,7 @@ fn bench_walk(args: &BenchArgs) -> Result<()> {
         None => {
             let mut text = String::new();
             for _ in 0..100_000 {
-                format_case(&mut text, &random_case(&mut rng, BoardSize::CHESS), 8);
+                format_case(&mut text, &Case::random(&mut rng, BoardSize::CHESS), 8);
             }
             text
         }
@@ -449,10 +448,10 @@ fn bench_walk(args: &BenchArgs) -> Result<()> {
     };
     let big = Board::open(size);
     let mut walker = Walker::new(&big);
-    let mut corner = random_case(&mut rng, size);
+    let mut corner = Case::random(&mut rng, size);
     (corner.start, corner.end) = (0, size.squares() as u32 - 1);
     let mut big_cases = vec![corner];
-    big_cases.extend((0..4).map(|_| random_case(&mut rng, size)));
+    big_cases.extend((0..4).map(|_| Case::random(&mut rng, size)));
     for (i, case) in big_cases.iter().enumerate() {
         let started = Instant::now();
         let cost = walker.solve_into(case, &mut squares);

@@ -5,8 +5,7 @@ use super::io::open_input;
 use anyhow::{Context, Result};
 use clap::Args;
 use cubedb::puzzles::walk::board::parse_blocked;
-use cubedb::puzzles::walk::{self, Board, BoardSize, Case};
-use cubedb::rng::SplitMix64;
+use cubedb::puzzles::walk::{self, Board, BoardSize};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `cubedb walk`.
@@ -56,19 +55,4 @@ fn load_board(size: BoardSize, blocked: Option<&Path>) -> Result<Board> {
     let squares = parse_blocked(&text, size)
         .with_context(|| format!("in blocked-squares file {}", path.display()))?;
     Ok(Board::with_blocked(size, &squares))
-}
-
-/// A random case on a board of `size`: distinct squares, numbers in 0..=1000.
-pub fn random_case(rng: &mut SplitMix64, size: BoardSize) -> Case {
-    let squares = size.squares() as u64;
-    let start = rng.below(squares) as u32;
-    let mut end = rng.below(squares - 1) as u32;
-    if end >= start {
-        end += 1;
-    }
-    Case {
-        start,
-        end,
-        values: std::array::from_fn(|_| rng.below(1001) as u16),
-    }
 }

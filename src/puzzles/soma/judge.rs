@@ -191,11 +191,7 @@ mod tests {
             ),
         ];
         for (input, case, line, needle) in cases {
-            let err = parse_judge_input(input.as_bytes(), g)
-                .find_map(|r| match r {
-                    Err(JudgeError::Input(e)) => Some(e),
-                    _ => None,
-                })
+            let err = crate::judge::first_input_error(parse_judge_input(input.as_bytes(), g))
                 .unwrap_or_else(|| panic!("accepted: {input}"));
             assert_eq!((err.case, err.line), (case, line), "{err}");
             assert!(err.to_string().contains(needle), "{err}");

@@ -39,6 +39,24 @@ pub struct Case {
     pub values: [u16; FACES],
 }
 
+impl Case {
+    /// A random case on a board of `size` (at least 2 squares): distinct squares, numbers
+    /// in 0..=1000 (for benchmarks and tests).
+    pub fn random(rng: &mut crate::rng::SplitMix64, size: super::BoardSize) -> Case {
+        let squares = size.squares() as u64;
+        let start = rng.below(squares) as u32;
+        let mut end = rng.below(squares - 1) as u32;
+        if end >= start {
+            end += 1;
+        }
+        Case {
+            start,
+            end,
+            values: std::array::from_fn(|_| rng.below(MAX_VALUE as u64 + 1) as u16),
+        }
+    }
+}
+
 /// A cheapest route: its cost (bottom numbers summed, start and end included) and the
 /// squares from start to end.
 #[derive(Debug, Clone, PartialEq, Eq)]
