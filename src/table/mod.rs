@@ -383,6 +383,20 @@ mod tests {
     }
 
     #[test]
+    fn leftovers_of_killed_builds_are_removed_by_the_next_build() {
+        let dir = temp_dir("stale");
+        let store = TableStore::new(&dir);
+        let stale = dir.join(format!("{}.tmp-4000000000", spec().file_name()));
+        let other = dir.join("unrelated.cdb.tmp-4000000000");
+        fs::write(&stale, b"half a table").unwrap();
+        fs::write(&other, b"someone else's").unwrap();
+        store.write(&spec(), &vec![7u8; 10_000], Vec::new()).unwrap();
+        assert_eq!(!stale.exists(), cfg!(target_os = "linux"));
+        assert!(other.exists());
+        assert!(store.open(&spec()).is_ok());
+    }
+
+    #[test]
     fn every_flipped_payload_byte_and_truncation_is_detected() {
         let dir = temp_dir("flip");
         let (path, _) = write_sample(&dir);

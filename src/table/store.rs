@@ -46,13 +46,39 @@ impl TableStore {
         Table::open(&self.path_of(spec), spec)
     }
 
-    /// Writes a table atomically under its name.
+    /// Writes a table atomically under its name (and first removes temporary files that
+    /// interrupted builds of it left behind).
     pub fn write(
         &self,
         spec: &TableSpec,
         payload: &[u8],
         histogram: Vec<u64>,
     ) -> Result<(), TableError> {
+        self.remove_stale_temporaries(spec);
         super::write_table(&self.path_of(spec), spec, payload, histogram)
+    }
+
+    /// Deletes `NAME.cdb.tmp-PID` files of processes that no longer run (Linux only, where
+    /// /proc tells; elsewhere they are left for the user).
+    fn remove_stale_temporaries(&self, spec: &TableSpec) {
+        if !cfg!(target_os = "linux") {
+            return;
+        }
+        let prefix = format!("{}.tmp-", spec.file_name());
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+                continue;
+            };
+            let dead = pid.parse::<u32>().is_ok_and(|pid| {
+                pid != std::process::id() && !Path::new("/proc").join(pid.to_string()).exists()
+            });
+            if dead {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
 }
