@@ -390,7 +390,9 @@ mod tests {
         let other = dir.join("unrelated.cdb.tmp-4000000000");
         fs::write(&stale, b"half a table").unwrap();
         fs::write(&other, b"someone else's").unwrap();
-        store.write(&spec(), &vec![7u8; 10_000], Vec::new()).unwrap();
+        store
+            .write(&spec(), &vec![7u8; 10_000], Vec::new())
+            .unwrap();
         assert_eq!(!stale.exists(), cfg!(target_os = "linux"));
         assert!(other.exists());
         assert!(store.open(&spec()).is_ok());
