@@ -1,7 +1,7 @@
 //! Every table group cubedb knows how to build, for `cubedb-gen` and for listings.
 
 use crate::progress::Progress;
-use crate::puzzles::rolling;
+use crate::puzzles::{rolling, rubik};
 use crate::table::{TableError, TableSpec, TableStore};
 
 /// A set of tables built together by one `cubedb-gen` target.
@@ -19,12 +19,21 @@ pub struct TableGroup {
 
 /// All table groups, in build order.
 pub fn groups() -> Vec<TableGroup> {
-    vec![TableGroup {
-        name: rolling::tables::GROUP,
-        about: "cubic eight-puzzle: exact answers for all 531,441 judge inputs, and paths",
-        specs: rolling::tables::specs,
-        build: rolling::tables::build,
-    }]
+    vec![
+        TableGroup {
+            name: rolling::tables::GROUP,
+            about: "cubic eight-puzzle: exact answers for all 531,441 judge inputs, and paths",
+            specs: rolling::tables::specs,
+            build: rolling::tables::build,
+        },
+        TableGroup {
+            name: rubik::near::GROUP,
+            about:
+                "Rubik's cube: every position within 7 quarter turns, with an optimal first move",
+            specs: rubik::near::specs,
+            build: rubik::near::build,
+        },
+    ]
 }
 
 /// The group called `name`.

@@ -3,6 +3,7 @@
 mod bench;
 mod io;
 mod rolling;
+mod rubik;
 
 use clap::{Args, Parser, Subcommand};
 use cubedb::engine::Engine;
@@ -27,6 +28,8 @@ struct Cli {
 enum Command {
     /// Cubic eight-puzzle (POJ 3131): fewest rolls to a pattern of top colours.
     Rolling(rolling::RollingArgs),
+    /// Rubik's cube (ZOJ 2477): fewest quarter turns; `solve` for any scramble.
+    Rubik(rubik::RubikArgs),
     /// Run the same queries through both engines and compare time and answers.
     Bench(bench::BenchArgs),
 }
@@ -56,6 +59,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Rolling(args) => rolling::run(args),
+        Command::Rubik(args) => rubik::run(args),
         Command::Bench(args) => bench::run(args),
     };
     match result {

@@ -2,3 +2,4 @@
 //! solver (table engine and search engine), judge format.
 
 pub mod rolling;
+pub mod rubik;

@@ -3,3 +3,4 @@
 
 mod common;
 mod rolling;
+mod rubik;
