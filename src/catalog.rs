@@ -33,6 +33,19 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::near::specs,
             build: rubik::near::build,
         },
+        TableGroup {
+            name: "rubik",
+            about: "Rubik's cube, small preset: corner + two 6-edge pattern databases, QTM and HTM",
+            specs: rubik::korf::small_specs,
+            build: rubik::korf::build_small,
+        },
+        TableGroup {
+            name: "rubik-medium",
+            about:
+                "Rubik's cube, medium preset: corner + two 7-edge pattern databases, QTM and HTM",
+            specs: rubik::korf::medium_specs,
+            build: rubik::korf::build_medium,
+        },
     ]
 }
 

@@ -344,3 +344,101 @@ fn a_bad_table_file_is_reported_not_trusted() {
         stderr(&output)
     );
 }
+
+fn small_pdbs(metric: Metric) -> cubedb::puzzles::rubik::Pdbs {
+    let _lock = build_lock();
+    cubedb::puzzles::rubik::Pdbs::load_or_build(
+        &TableStore::new(shared_data_dir()),
+        cubedb::puzzles::rubik::Preset::Small,
+        metric,
+        &Progress::hidden(),
+    )
+    .expect("small pattern databases")
+}
+
+#[test]
+fn pattern_database_search_is_optimal_in_quarter_turns() {
+    use cubedb::puzzles::rubik::KorfSolver;
+    let ball = brute_force(5, &quarter_turns());
+    let pdbs = small_pdbs(Metric::Qtm);
+    let near = near();
+    // Without the near table, so the pattern databases alone must be right.
+    let korf = KorfSolver::new(&pdbs, None);
+    let reference = TableSolver::new(&near);
+    let mut rng = SplitMix64::new(16);
+    for i in 0..300 {
+        let cube = Cube::from_moves(&random_scramble(&mut rng, i % 9));
+        let moves = korf.solve(&cube, 26).moves.unwrap();
+        assert!(cube.apply_all(&moves).is_solved());
+        assert_eq!(moves.len() as u32, brute_distance(&ball, &cube), "{i}");
+    }
+    // Deeper: against IDA* over the near table (exact within 7, an independent method).
+    for i in 0..24 {
+        let cube = Cube::from_moves(&random_scramble(&mut rng, 9 + i % 3));
+        let moves = korf.solve(&cube, 26).moves.unwrap();
+        let with_near = KorfSolver::new(&pdbs, Some(&near))
+            .solve(&cube, 26)
+            .moves
+            .unwrap();
+        let other = reference.solve(&cube, Metric::Qtm, 11).moves.unwrap();
+        assert!(cube.apply_all(&moves).is_solved() && cube.apply_all(&with_near).is_solved());
+        assert_eq!(moves.len(), other.len(), "{i}");
+        assert_eq!(with_near.len(), other.len(), "{i}");
+    }
+}
+
+#[test]
+fn pattern_database_search_is_optimal_in_half_turns() {
+    use cubedb::puzzles::rubik::KorfSolver;
+    let all: Vec<Move> = Move::all().collect();
+    let ball = brute_force(4, &all);
+    let pdbs = small_pdbs(Metric::Htm);
+    let korf = KorfSolver::new(&pdbs, None);
+    let mut rng = SplitMix64::new(18);
+    for i in 0..300 {
+        let scramble: Vec<Move> = (0..i % 7).map(|_| all[rng.below(18) as usize]).collect();
+        let cube = Cube::from_moves(&scramble);
+        let moves = korf.solve(&cube, 20).moves.unwrap();
+        assert!(cube.apply_all(&moves).is_solved());
+        // Exact within 5 (a solution of m <= 5 moves is within 4 after one move), else 6.
+        let mut exact = ball.get(&cube).copied();
+        for &a in &all {
+            if let Some(&d) = ball.get(&cube.apply(a)) {
+                exact = Some(exact.map_or(d + 1, |e| e.min(d + 1)));
+            }
+        }
+        assert_eq!(moves.len() as u32, exact.unwrap_or(6), "{i}");
+    }
+}
+
+#[test]
+fn solve_uses_the_pattern_databases_in_both_metrics() {
+    let data = data_arg();
+    let _ = small_pdbs(Metric::Qtm);
+    let _ = small_pdbs(Metric::Htm);
+    let input = "F U' R2 D B' L2 U F' R D2 B L'\nR U R' U'\n\n";
+    for (metric, lengths) in [("qtm", [15, 4, 0]), ("htm", [12, 4, 0])] {
+        let output = cubedb(
+            &[
+                "rubik", "solve", "--data", &data, "--tables", "small", "--metric", metric,
+            ],
+            input,
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        for ((line, scramble), expected) in lines.iter().zip(input.lines()).zip(lengths) {
+            let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+            let moves = parse_moves(line).unwrap();
+            assert!(cube.apply_all(&moves).is_solved(), "{line}");
+            let metric = if metric == "qtm" {
+                Metric::Qtm
+            } else {
+                Metric::Htm
+            };
+            assert_eq!(metric.length(&moves), expected, "{line}");
+        }
+        assert!(stderr(&output).contains("nodes/s"));
+    }
+}

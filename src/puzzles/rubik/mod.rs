@@ -5,20 +5,25 @@
 //! - [`notation`]: Singmaster move sequences;
 //! - [`coord`]: permutation ranks and the 67-bit position key;
 //! - [`near`]: the table of all positions within a few quarter turns of solved;
-//! - [`solver`]: table lookups and IDA*;
+//! - [`pdb`]: pattern databases (corners, edge subsets) for both metrics;
+//! - [`korf`]: optimal solving of any position by IDA* over the pattern databases;
+//! - [`solver`]: near-table lookups and plain IDA*;
 //! - [`judge`]: the judge's input and output format.
 
 pub mod coord;
 pub mod cube;
 pub mod facelets;
 pub mod judge;
+pub mod korf;
 pub mod near;
 pub mod notation;
+pub mod pdb;
 pub mod solver;
 
 pub use cube::{Cube, CubeError, Face, Move};
 pub use facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};
 pub use judge::{parse_judge_input, Query};
+pub use korf::{KorfSolver, Pdbs, Preset};
 pub use near::NearTable;
 pub use notation::{format_moves, merge_quarter_pairs, parse_moves, NotationError};
 pub use solver::{Metric, SearchSolver, Solved, Solver, TableSolver};
