@@ -2,7 +2,8 @@
 //! quarter-turn or half-turn metric.
 //!
 //! - heuristic: the max of every pattern database looked up on the position and on its
-//!   inverse (same distance), and in QTM the near table's exact distances close to solved;
+//!   inverse (same distance); a position in the near table (QTM) is answered from it
+//!   directly (inside the search it cut few nodes for its cost, so it is not used there);
 //! - canonical sequences only ([`qtm_may_follow`], [`htm_may_follow`]);
 //! - QTM parity: a position's distance has the parity of its corner permutation, so bounds
 //!   and heuristic values are raised to that parity;
@@ -141,8 +142,8 @@ struct Search<'a> {
 }
 
 impl<'a> KorfSolver<'a> {
-    /// A solver over tables of one metric; `near` (QTM only) adds exact distances near
-    /// solved.
+    /// A solver over tables of one metric; `near` (QTM only) answers positions within
+    /// its depth directly.
     pub fn new(pdbs: &'a Pdbs, near: Option<&'a NearTable>) -> Self {
         Self { pdbs, near }
     }
@@ -179,6 +180,38 @@ impl<'a> KorfSolver<'a> {
             }
         }
         Ok(h)
+    }
+
+    /// Lower bounds of many positions (`(move, cube, inverse)`), all table indices
+    /// computed before any entry is read so the reads overlap; in QTM raised to the parity
+    /// of `budget`.
+    fn bounds(&self, kids: &[(Move, Cube, Cube)], budget: u32, out: &mut [u32]) {
+        const MAX_TABLES: usize = 4;
+        let tables = &self.pdbs.tables;
+        let per = tables.len().min(MAX_TABLES);
+        let mut index = [[0usize; 2 * MAX_TABLES]; 18];
+        for (slot, (_, cube, inv)) in index.iter_mut().zip(kids) {
+            for (t, table) in tables.iter().take(per).enumerate() {
+                slot[2 * t] = table.pattern().index(cube);
+                slot[2 * t + 1] = table.pattern().index(inv);
+            }
+        }
+        for (h, slot) in out.iter_mut().zip(&index) {
+            let mut best = 0;
+            for (t, table) in tables.iter().take(per).enumerate() {
+                best = best.max(table.value(slot[2 * t]).max(table.value(slot[2 * t + 1])));
+            }
+            *h = best;
+        }
+        let qtm = self.pdbs.metric == Metric::Qtm;
+        for (h, (_, cube, inv)) in out.iter_mut().zip(kids) {
+            for table in tables.iter().skip(per) {
+                *h = (*h).max(table.bound(cube)).max(table.bound(inv));
+            }
+            if qtm && (*h ^ budget) & 1 == 1 {
+                *h += 1;
+            }
+        }
     }
 
     fn may_follow(&self, before: Option<Move>, previous: Option<Move>, mv: Move) -> bool {
@@ -343,26 +376,36 @@ impl Search<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return Step::Exceeded(u32::MAX);
         }
+        // All children first, then all their table entries (independent memory reads
+        // that overlap), then the search below the promising ones.
+        let mut kids = [(Move::from_index(0), Cube::SOLVED, Cube::SOLVED); 18];
+        let mut n = 0;
+        for &mv in &self.moves {
+            if self.solver.may_follow(before, previous, mv) {
+                kids[n] = (
+                    mv,
+                    cube.apply(mv),
+                    MOVE_CUBES[mv.inverse().index()].then(inv),
+                );
+                n += 1;
+            }
+        }
+        self.nodes += n as u64;
+        let budget = bound - g - 1;
+        let mut bounds = [0u32; 18];
+        self.solver.bounds(&kids[..n], budget, &mut bounds[..n]);
         let mut least = u32::MAX;
-        for i in 0..self.moves.len() {
-            let mv = self.moves[i];
-            if !self.solver.may_follow(before, previous, mv) {
+        for (&(mv, child, child_inv), &h) in kids[..n].iter().zip(&bounds[..n]) {
+            if h > budget {
+                least = least.min(g + 1 + h);
                 continue;
             }
-            self.nodes += 1;
-            let child = cube.apply(mv);
-            let child_inv = MOVE_CUBES[mv.inverse().index()].then(inv);
-            match self.solver.bound(&child, &child_inv, bound - g - 1) {
-                Err(h) => least = least.min(g + 1 + h),
-                Ok(_) => {
-                    path.push(mv);
-                    match self.dfs(&child, &child_inv, g + 1, bound, previous, Some(mv), path) {
-                        Step::Found => return Step::Found,
-                        Step::Exceeded(f) => least = least.min(f),
-                    }
-                    path.pop();
-                }
+            path.push(mv);
+            match self.dfs(&child, &child_inv, g + 1, bound, previous, Some(mv), path) {
+                Step::Found => return Step::Found,
+                Step::Exceeded(f) => least = least.min(f),
             }
+            path.pop();
         }
         Step::Exceeded(least)
     }

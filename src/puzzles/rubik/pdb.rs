@@ -316,6 +316,12 @@ impl Pdb {
         Nibbles::new(self.table.payload()).get(self.pattern.index(cube)) as u32
     }
 
+    /// The entry at a projection index (from [`Pattern::index`]).
+    #[inline]
+    pub fn value(&self, index: usize) -> u32 {
+        Nibbles::new(self.table.payload()).get(index) as u32
+    }
+
     /// The projection.
     pub fn pattern(&self) -> Pattern {
         self.pattern
