@@ -104,7 +104,7 @@ fn rank_partial(slots: &[u8]) -> usize {
     let mut seen = 0u32;
     let mut rank = 0u64;
     for (i, &s) in slots.iter().enumerate() {
-        let smaller_unused = s as u32 - (seen & ((1u32 << s) - 1)).count_ones();
+        let smaller_unused = s as u32 - coord::BITS12[(seen & ((1u32 << s) - 1)) as usize] as u32;
         rank += smaller_unused as u64 * falling(11 - i as u64, k - 1 - i as u64);
         seen |= 1 << s;
     }
