@@ -192,8 +192,8 @@ impl<'a> KorfSolver<'a> {
         let mut index = [[0usize; 2 * MAX_TABLES]; 18];
         for (slot, (_, cube, inv)) in index.iter_mut().zip(kids) {
             for (t, table) in tables.iter().take(per).enumerate() {
-                slot[2 * t] = table.pattern().index(cube);
-                slot[2 * t + 1] = table.pattern().index(inv);
+                slot[2 * t] = table.pattern().index_with_inverse(cube, inv);
+                slot[2 * t + 1] = table.pattern().index_with_inverse(inv, cube);
             }
         }
         for (h, slot) in out.iter_mut().zip(&index) {

@@ -72,6 +72,15 @@ impl Pattern {
         }
     }
 
+    /// Index of a cube's projection, given also its inverse `inv` (faster for edges).
+    #[inline]
+    pub fn index_with_inverse(self, cube: &Cube, inv: &Cube) -> usize {
+        match self {
+            Pattern::Corners => coord::corner_coord(cube) as usize,
+            Pattern::Edges { first, count } => edge_index_from_inverse(inv, first, count),
+        }
+    }
+
     /// Index of a cube's projection.
     #[inline]
     pub fn index(self, cube: &Cube) -> usize {
@@ -80,6 +89,18 @@ impl Pattern {
             Pattern::Edges { first, count } => edge_index(cube, first, count),
         }
     }
+}
+
+/// Index of the edges `first..first + count` of a cube, read without branches from its
+/// inverse (`inv.ep[cubie]` is the cubie's slot, `inv.eo[cubie]` its flip).
+#[inline]
+fn edge_index_from_inverse(inv: &Cube, first: u8, count: u8) -> usize {
+    let (first, count) = (first as usize, count as usize);
+    let mut flips = 0usize;
+    for k in 0..count {
+        flips |= (inv.eo[first + k] as usize) << k;
+    }
+    (rank_partial(&inv.ep[first..first + count]) << count) | flips
 }
 
 /// Index of the edges `first..first + count` of `cube`.
@@ -97,15 +118,31 @@ fn edge_index(cube: &Cube, first: u8, count: u8) -> usize {
     (rank_partial(&slots[..count as usize]) << count) | flips
 }
 
-/// Rank of a partial permutation: `slots` distinct values below 12, in order.
+/// `WEIGHTS[k][i] = falling(11 - i, k - 1 - i)`: place values of a partial permutation
+/// of `k` out of 12.
+const WEIGHTS: [[u64; 8]; 9] = {
+    let mut w = [[0u64; 8]; 9];
+    let mut k = 1;
+    while k <= 8 {
+        let mut i = 0;
+        while i < k {
+            w[k][i] = falling(11 - i as u64, (k - 1 - i) as u64);
+            i += 1;
+        }
+        k += 1;
+    }
+    w
+};
+
+/// Rank of a partial permutation: `slots` distinct values below 12, in order (at most 8).
 #[inline]
 fn rank_partial(slots: &[u8]) -> usize {
-    let k = slots.len() as u64;
+    let weights = &WEIGHTS[slots.len()];
     let mut seen = 0u32;
     let mut rank = 0u64;
     for (i, &s) in slots.iter().enumerate() {
         let smaller_unused = s as u32 - coord::BITS12[(seen & ((1u32 << s) - 1)) as usize] as u32;
-        rank += smaller_unused as u64 * falling(11 - i as u64, k - 1 - i as u64);
+        rank += smaller_unused as u64 * weights[i];
         seen |= 1 << s;
     }
     rank as usize
@@ -279,10 +316,24 @@ pub fn build_one(
 }
 
 /// An opened pattern database.
+///
+/// Lookups are random reads all over the table, so the payload is copied into anonymous
+/// memory advised to use huge pages (far fewer TLB misses than the file mapping's 4 KiB
+/// pages); if that memory cannot be had, the verified file mapping is read directly.
 #[derive(Debug)]
 pub struct Pdb {
     pattern: Pattern,
     table: Table,
+    resident: Option<memmap2::MmapMut>,
+}
+
+/// A copy of `bytes` in anonymous memory advised for huge pages, if available.
+fn resident_copy(bytes: &[u8]) -> Option<memmap2::MmapMut> {
+    let mut copy = memmap2::MmapMut::map_anon(bytes.len()).ok()?;
+    #[cfg(target_os = "linux")]
+    let _ = copy.advise(memmap2::Advice::HugePage);
+    copy.copy_from_slice(bytes);
+    Some(copy)
 }
 
 impl Pdb {
@@ -304,22 +355,33 @@ impl Pdb {
             ));
             build_one(store, pattern, metric, group, progress)?;
         }
+        let table = store.open(&spec)?;
+        let resident = resident_copy(table.payload());
         Ok(Self {
             pattern,
-            table: store.open(&spec)?,
+            table,
+            resident,
         })
     }
 
     /// Lower bound (exact for the projection) of a cube's distance.
     #[inline]
     pub fn bound(&self, cube: &Cube) -> u32 {
-        Nibbles::new(self.table.payload()).get(self.pattern.index(cube)) as u32
+        self.value(self.pattern.index(cube))
+    }
+
+    #[inline]
+    fn payload(&self) -> &[u8] {
+        match &self.resident {
+            Some(copy) => copy,
+            None => self.table.payload(),
+        }
     }
 
     /// The entry at a projection index (from [`Pattern::index`]).
     #[inline]
     pub fn value(&self, index: usize) -> u32 {
-        Nibbles::new(self.table.payload()).get(index) as u32
+        Nibbles::new(self.payload()).get(index) as u32
     }
 
     /// The projection.
@@ -358,6 +420,7 @@ mod tests {
                 let cube = Cube::from_moves(&moves);
                 let index = pattern.index(&cube);
                 assert!((index as u64) < pattern.size());
+                assert_eq!(pattern.index_with_inverse(&cube, &cube.inverse()), index);
                 let mut neighbours = Vec::new();
                 space.for_each_neighbour(index as u64, |n| neighbours.push(n as usize));
                 for mv in Move::all() {
