@@ -1,7 +1,7 @@
 //! Every table group cubedb knows how to build, for `cubedb-gen` and for listings.
 
 use crate::progress::Progress;
-use crate::puzzles::{rolling, rotation, soma};
+use crate::puzzles::{rolling, rotation, rubik, soma};
 use crate::table::{TableError, TableSpec, TableStore};
 
 /// A set of tables built together by one `cubedb-gen` target.
@@ -37,6 +37,26 @@ pub fn groups() -> Vec<TableGroup> {
             about: "Soma cube: every assembly, indexed by the orientation of piece a",
             specs: soma::tables::specs,
             build: soma::tables::build,
+        },
+        TableGroup {
+            name: rubik::near::GROUP,
+            about:
+                "Rubik's cube: every position within 7 quarter turns, with an optimal first move",
+            specs: rubik::near::specs,
+            build: rubik::near::build,
+        },
+        TableGroup {
+            name: "rubik",
+            about: "Rubik's cube, small preset: corner + two 6-edge pattern databases, QTM and HTM",
+            specs: rubik::korf::small_specs,
+            build: rubik::korf::build_small,
+        },
+        TableGroup {
+            name: "rubik-medium",
+            about:
+                "Rubik's cube, medium preset: corner + two 7-edge pattern databases, QTM and HTM",
+            specs: rubik::korf::medium_specs,
+            build: rubik::korf::build_medium,
         },
     ]
 }

@@ -26,6 +26,8 @@ pub enum BenchPuzzle {
     Walk,
     /// Soma cube.
     Soma,
+    /// Rubik's cube: near-table lookup vs IDA* on depth-5 positions.
+    Rubik,
 }
 
 /// Arguments of `cubedb bench`.
@@ -53,16 +55,16 @@ pub struct BenchArgs {
 }
 
 /// One line of the results table.
-struct Row {
-    set: String,
-    queries: usize,
-    table_per_query: Duration,
-    searched: usize,
-    search_per_query: Duration,
-    identical: usize,
+pub(super) struct Row {
+    pub(super) set: String,
+    pub(super) queries: usize,
+    pub(super) table_per_query: Duration,
+    pub(super) searched: usize,
+    pub(super) search_per_query: Duration,
+    pub(super) identical: usize,
 }
 
-fn print_rows(title: &str, rows: &[Row]) {
+pub(super) fn print_rows(title: &str, rows: &[Row]) {
     println!("{title}");
     println!(
         "{:<22} {:>8} {:>13} {:>14} {:>12}  identical",
@@ -89,7 +91,7 @@ fn print_rows(title: &str, rows: &[Row]) {
 }
 
 /// A duration with a unit that suits it.
-fn human(d: Duration) -> String {
+pub(super) fn human(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s >= 1.0 {
         format!("{s:.2} s")
@@ -103,7 +105,7 @@ fn human(d: Duration) -> String {
 }
 
 /// Mean time of `f` over `items`, repeating the whole pass until at least `min_time`.
-fn time_per_item<T>(items: &[T], min_time: Duration, mut f: impl FnMut(&T)) -> Duration {
+pub(super) fn time_per_item<T>(items: &[T], min_time: Duration, mut f: impl FnMut(&T)) -> Duration {
     let started = Instant::now();
     let mut passes = 0u32;
     loop {
@@ -117,7 +119,7 @@ fn time_per_item<T>(items: &[T], min_time: Duration, mut f: impl FnMut(&T)) -> D
 }
 
 /// Evenly spread sample of at most `n` items.
-fn sample<T: Clone>(items: &[T], n: usize) -> Vec<T> {
+pub(super) fn sample<T: Clone>(items: &[T], n: usize) -> Vec<T> {
     if items.len() <= n {
         return items.to_vec();
     }
@@ -161,6 +163,12 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchPuzzle::Rotation => bench_rotation(&args),
         BenchPuzzle::Walk => bench_walk(&args),
         BenchPuzzle::Soma => bench_soma(&args),
+        BenchPuzzle::Rubik => super::rubik::bench(
+            args.input.as_deref(),
+            args.data.clone(),
+            args.search_sample.unwrap_or(100),
+            args.quiet,
+        ),
     }
 }
 

@@ -4,6 +4,7 @@ mod bench;
 mod io;
 mod rolling;
 mod rotation;
+mod rubik;
 mod soma;
 mod walk;
 
@@ -39,6 +40,8 @@ enum Command {
     Walk(walk::WalkArgs),
     /// Soma cube (UVa 197): every assembly with piece a in a given orientation.
     Soma(soma::SomaArgs),
+    /// Rubik's cube (ZOJ 2477): fewest quarter turns; `solve` for any scramble.
+    Rubik(rubik::RubikArgs),
     /// Run the same queries through both engines and compare time and answers.
     Bench(bench::BenchArgs),
 }
@@ -71,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Rotation(args) => rotation::run(args),
         Command::Walk(args) => walk::run(args),
         Command::Soma(args) => soma::run(args),
+        Command::Rubik(args) => rubik::run(args),
         Command::Bench(args) => bench::run(args),
     };
     match result {

@@ -3,5 +3,6 @@
 
 pub mod rolling;
 pub mod rotation;
+pub mod rubik;
 pub mod soma;
 pub mod walk;

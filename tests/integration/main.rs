@@ -4,5 +4,6 @@
 mod common;
 mod rolling;
 mod rotation;
+mod rubik;
 mod soma;
 mod walk;

@@ -1,0 +1,155 @@
+//! Rubik's cube benchmarks.
+//!
+//! 1. Criterion: near-table lookup vs IDA* (cubie heuristic) on the same depth-5 positions.
+//! 2. A table printed first: optimal QTM solves of random scrambles of 10, 12, ..., 18
+//!    quarter turns (median time and nodes) for each pattern-database preset whose tables
+//!    are present, and for IDA* with the plain cubie-count heuristic (misplaced corners and
+//!    edges) where it finishes. `RUBIK_BENCH_SAMPLES` sets scrambles per depth (default 5),
+//!    `RUBIK_BENCH_MAX_DEPTH` the deepest row (default 16).
+//!
+//! Tables come from `$CUBEDB_DATA` (else `./data`); the near table is built if missing,
+//! pattern databases never (build them with `cubedb-gen rubik` / `rubik-medium`).
+
+use criterion::{criterion_group, Criterion};
+use cubedb::progress::Progress;
+use cubedb::puzzles::rubik::pdb::spec;
+use cubedb::puzzles::rubik::{
+    Cube, KorfSolver, Metric, Move, NearTable, Pdbs, Preset, SearchSolver, Solver, TableSolver,
+};
+use cubedb::rng::SplitMix64;
+use cubedb::table::TableStore;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+fn depth_five(near: &NearTable, count: usize) -> Vec<Cube> {
+    let quarter: Vec<Move> = Move::quarter_turns().collect();
+    let mut rng = SplitMix64::new(42);
+    let mut cubes = Vec::new();
+    while cubes.len() < count {
+        let cube = (0..5).fold(Cube::SOLVED, |c, _| {
+            c.apply(quarter[rng.below(12) as usize])
+        });
+        if near.distance(&cube) == Some(5) {
+            cubes.push(cube);
+        }
+    }
+    cubes
+}
+
+/// A random scramble of `n` quarter turns with no `X X'` and no `X X X`.
+fn scramble(rng: &mut SplitMix64, n: usize) -> Vec<Move> {
+    let quarter: Vec<Move> = Move::quarter_turns().collect();
+    let mut moves: Vec<Move> = Vec::new();
+    while moves.len() < n {
+        let mv = quarter[rng.below(12) as usize];
+        let k = moves.len();
+        if k >= 1 && moves[k - 1] == mv.inverse() {
+            continue;
+        }
+        if k >= 2 && moves[k - 1] == mv && moves[k - 2] == mv {
+            continue;
+        }
+        moves.push(mv);
+    }
+    moves
+}
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn deep_report(store: &TableStore, near: &NearTable) {
+    let samples = env("RUBIK_BENCH_SAMPLES", 5);
+    let max_depth = env("RUBIK_BENCH_MAX_DEPTH", 16);
+    println!("| heuristic | QTM scramble | median time | median nodes | samples |");
+    println!("|---|---|---|---|---|");
+    for preset in [Preset::Small, Preset::Medium, Preset::Large] {
+        let present = preset
+            .patterns()
+            .into_iter()
+            .all(|p| store.exists(&spec(p, Metric::Qtm, preset.group())));
+        if !present {
+            continue;
+        }
+        let pdbs = Pdbs::load_or_build(store, preset, Metric::Qtm, &Progress::hidden())
+            .expect("pattern databases");
+        let solver = KorfSolver::new(&pdbs, Some(near));
+        for depth in (10..=max_depth).step_by(2) {
+            let mut rng = SplitMix64::new(depth as u64);
+            let (mut times, mut nodes) = (Vec::new(), Vec::new());
+            for _ in 0..samples {
+                let cube = Cube::from_moves(&scramble(&mut rng, depth));
+                let started = Instant::now();
+                let solved = solver.solve(&cube, 26);
+                times.push(started.elapsed().as_secs_f64());
+                nodes.push(solved.nodes as f64);
+                assert!(cube.apply_all(&solved.moves.expect("solved")).is_solved());
+            }
+            println!(
+                "| {preset:?} pattern databases | {depth} | {:.3} s | {:.0} | {samples} |",
+                median(times),
+                median(nodes)
+            );
+        }
+    }
+    // The plain heuristic only where it finishes in reasonable time.
+    for depth in [8usize, 10] {
+        let mut rng = SplitMix64::new(depth as u64);
+        let (mut times, mut nodes) = (Vec::new(), Vec::new());
+        for _ in 0..samples.min(3) {
+            let cube = Cube::from_moves(&scramble(&mut rng, depth));
+            let started = Instant::now();
+            let solved = SearchSolver.solve(&cube, Metric::Qtm, 26);
+            times.push(started.elapsed().as_secs_f64());
+            nodes.push(solved.nodes as f64);
+        }
+        println!(
+            "| cubie count (no tables) | {depth} | {:.3} s | {:.0} | {} |",
+            median(times),
+            median(nodes),
+            samples.min(3)
+        );
+    }
+}
+
+fn rubik(c: &mut Criterion) {
+    let store = TableStore::locate(None);
+    let near = NearTable::load_or_build(&store, &Progress::stderr(false)).expect("near table");
+    deep_report(&store, &near);
+    let cubes = depth_five(&near, 64);
+    let table = Solver::Table(TableSolver::new(&near));
+    let search = Solver::Search(SearchSolver);
+    let mut group = c.benchmark_group("rubik depth 5 (64 positions)");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("near table lookup", |b| {
+        b.iter(|| {
+            for cube in &cubes {
+                black_box(table.solve(cube, Metric::Qtm, 5));
+            }
+        })
+    });
+    group.bench_function("IDA* cubie heuristic", |b| {
+        b.iter(|| {
+            for cube in &cubes {
+                black_box(search.solve(cube, Metric::Qtm, 5));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, rubik);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

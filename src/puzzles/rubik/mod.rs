@@ -1,0 +1,110 @@
+//! The Rubik's cube 3x3x3 (ZOJ 2477 "Magic Cube"), optimal in quarter or half turns.
+//!
+//! - [`cube`]: cubie-level positions, the 18 face turns, validity rules;
+//! - [`facelets`]: sticker geometry, facelet strings, the ZOJ net, stickers <-> cubies;
+//! - [`notation`]: Singmaster move sequences;
+//! - [`coord`]: permutation ranks and the 67-bit position key;
+//! - [`near`]: the table of all positions within a few quarter turns of solved;
+//! - [`pdb`]: pattern databases (corners, edge subsets) for both metrics;
+//! - [`korf`]: optimal solving of any position by IDA* over the pattern databases;
+//! - [`solver`]: near-table lookups and plain IDA*;
+//! - [`judge`]: the judge's input and output format.
+
+pub mod coord;
+pub mod cube;
+pub mod facelets;
+pub mod judge;
+pub mod korf;
+pub mod near;
+pub mod notation;
+pub mod pdb;
+pub mod solver;
+
+pub use cube::{Cube, CubeError, Face, Move};
+pub use facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};
+pub use judge::{parse_judge_input, Query};
+pub use korf::{KorfSolver, Pdbs, Preset};
+pub use near::NearTable;
+pub use notation::{format_moves, merge_quarter_pairs, parse_moves, NotationError};
+pub use solver::{Metric, SearchSolver, Solved, Solver, TableSolver};
+
+use crate::judge::{AnswerWriter, JudgeError, JudgeInput};
+
+/// The judge's limit: positions needing more quarter turns are answered `-1`.
+pub const JUDGE_LIMIT: u32 = 5;
+
+/// Cases solved together (in parallel) before their answers are written.
+const BATCH: usize = 2048;
+
+/// Answers a whole judge input as it arrives, with answers of at most `max_depth`
+/// quarter turns. Cases are parsed in order and solved in parallel batches (a batch ends
+/// early when the input has nothing more buffered, so interactive use is answered at
+/// once); answers are written in order. A net that is no solvable cube is answered `-1`
+/// with a warning naming the case and the rule written to `warnings`. On malformed input
+/// the answers before the bad case are written and the error is returned.
+pub fn answer_judge_input(
+    input: impl std::io::BufRead,
+    solver: &Solver<'_>,
+    max_depth: u32,
+    out: impl std::io::Write,
+    mut warnings: impl std::io::Write,
+) -> Result<usize, JudgeError> {
+    use rayon::prelude::*;
+    let mut input = JudgeInput::new(input);
+    let mut parser = judge::JudgeParser::default();
+    let mut writer = AnswerWriter::new(out);
+    let mut answered = 0;
+    let mut finished = false;
+    while !finished {
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut error = None;
+        while batch.len() < BATCH && (batch.is_empty() || !input.would_wait()) {
+            match parser.next(&mut input) {
+                Ok(Some(q)) => batch.push(q),
+                Ok(None) => {
+                    finished = true;
+                    break;
+                }
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        let answers: Vec<String> = batch
+            .par_iter()
+            .map(|query| {
+                let mut text = String::new();
+                let moves = match &query.cube {
+                    Ok(cube) => solver.solve(cube, Metric::Qtm, max_depth).moves,
+                    Err(_) => None,
+                };
+                judge::format_answer(&mut text, moves.as_deref());
+                text
+            })
+            .collect();
+        for (query, answer) in batch.iter().zip(answers) {
+            if let Err(rule) = &query.cube {
+                writer.flush().map_err(JudgeError::Output)?;
+                writeln!(
+                    warnings,
+                    "cubedb: warning: case {} (line {}): not a solvable cube: {rule}; answered -1",
+                    query.case, query.line
+                )
+                .map_err(JudgeError::Output)?;
+            }
+            writer.buffer().push_str(&answer);
+            writer.done().map_err(JudgeError::Output)?;
+            answered += 1;
+        }
+        if let Some(e) = error {
+            writer.flush().map_err(JudgeError::Output)?;
+            return Err(e);
+        }
+        if input.would_wait() {
+            writer.flush().map_err(JudgeError::Output)?;
+        }
+    }
+    writer.flush().map_err(JudgeError::Output)?;
+    Ok(answered)
+}

@@ -1,0 +1,444 @@
+//! Rubik's cube: judge sample, random scrambles against brute force (optimal lengths,
+//! solutions that solve), position counts, unsolvable and malformed input, `solve`.
+
+use crate::common::{build_lock, cubedb, fresh_dir, sample, shared_data_dir, stderr, stdout};
+use cubedb::progress::Progress;
+use cubedb::puzzles::rubik::facelets::{faces_of_cube, ZOJ_ORDER};
+use cubedb::puzzles::rubik::judge::parse_answer;
+use cubedb::puzzles::rubik::{
+    self, parse_moves, Cube, Metric, Move, NearTable, SearchSolver, Solver, TableSolver,
+};
+use cubedb::rng::SplitMix64;
+use cubedb::table::TableStore;
+use std::collections::HashMap;
+
+fn near() -> NearTable {
+    let _lock = build_lock();
+    NearTable::load_or_build(&TableStore::new(shared_data_dir()), &Progress::hidden())
+        .expect("near table")
+}
+
+fn data_arg() -> String {
+    let _ = near();
+    shared_data_dir().display().to_string()
+}
+
+/// Brute force: every position within `depth` moves of `moves`, with its distance.
+fn brute_force(depth: u32, moves: &[Move]) -> HashMap<Cube, u32> {
+    let mut seen = HashMap::from([(Cube::SOLVED, 0)]);
+    let mut layer = vec![Cube::SOLVED];
+    for d in 1..=depth {
+        let mut next = Vec::new();
+        for cube in &layer {
+            for &mv in moves {
+                let child = cube.apply(mv);
+                if let std::collections::hash_map::Entry::Vacant(slot) = seen.entry(child) {
+                    slot.insert(d);
+                    next.push(child);
+                }
+            }
+        }
+        layer = next;
+    }
+    seen
+}
+
+fn quarter_turns() -> Vec<Move> {
+    Move::quarter_turns().collect()
+}
+
+/// Exact QTM distance of a cube scrambled by at most 8 quarter turns, from the
+/// brute-force ball of radius 5: any solution of length m <= 7 passes within 5 of solved
+/// after its first m - 5 moves, so if none is found within 7 the distance is 8.
+fn brute_distance(ball: &HashMap<Cube, u32>, cube: &Cube) -> u32 {
+    let q = quarter_turns();
+    let mut best = ball.get(cube).copied();
+    for &a in &q {
+        let c1 = cube.apply(a);
+        if let Some(&d) = ball.get(&c1) {
+            best = Some(best.map_or(d + 1, |b| b.min(d + 1)));
+        }
+        for &b in &q {
+            if let Some(&d) = ball.get(&c1.apply(b)) {
+                best = Some(best.map_or(d + 2, |x| x.min(d + 2)));
+            }
+        }
+    }
+    best.unwrap_or(8)
+}
+
+fn random_scramble(rng: &mut SplitMix64, n: usize) -> Vec<Move> {
+    let q = quarter_turns();
+    (0..n).map(|_| q[rng.below(12) as usize]).collect()
+}
+
+/// A judge net of `cube` with six random distinct colour characters.
+fn random_net(rng: &mut SplitMix64, cube: &Cube) -> String {
+    let mut alphabet: Vec<char> =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#*+"
+            .chars()
+            .collect();
+    let mut colours = ['\0'; 6];
+    for c in colours.iter_mut() {
+        *c = alphabet.swap_remove(rng.below(alphabet.len() as u64) as usize);
+    }
+    let faces = faces_of_cube(cube);
+    let mut out = String::from("\n");
+    for (k, &facelet) in ZOJ_ORDER.iter().enumerate() {
+        out.push(colours[faces[facelet] as usize]);
+        let end_of_row = matches!(k, 2 | 5 | 8 | 20 | 32 | 44 | 47 | 50 | 53);
+        out.push(if end_of_row { '\n' } else { ' ' });
+    }
+    out
+}
+
+#[test]
+fn judge_sample() {
+    let data = data_arg();
+    let output = cubedb(&["rubik", "--data", &data, "-q"], &sample("magic-cube.in"));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "0\n1\n1 1\n");
+    let output = cubedb(&["rubik", "--engine", "search"], &sample("magic-cube.in"));
+    assert_eq!(stdout(&output), "0\n1\n1 1\n");
+}
+
+#[test]
+fn positions_by_distance_match_the_published_counts() {
+    let ball = brute_force(5, &quarter_turns());
+    let mut counts = vec![0u64; 6];
+    ball.values().for_each(|&d| counts[d as usize] += 1);
+    assert_eq!(counts, [1, 12, 114, 1068, 10011, 93840]);
+    let near = near();
+    assert_eq!(
+        near.histogram(),
+        [1, 12, 114, 1068, 10011, 93840, 878880, 8221632]
+    );
+    // The table agrees with brute force on every position of the ball.
+    for (cube, &d) in &ball {
+        assert_eq!(near.distance(cube), Some(d));
+    }
+}
+
+#[test]
+fn judge_answers_random_scrambles_optimally() {
+    let ball = brute_force(5, &quarter_turns());
+    let mut rng = SplitMix64::new(2477);
+    let cubes: Vec<Cube> = (0..3000)
+        .map(|i| Cube::from_moves(&random_scramble(&mut rng, i % 9)))
+        .collect();
+    let mut input = format!("{}\n", cubes.len());
+    for cube in &cubes {
+        input.push_str(&random_net(&mut rng, cube));
+    }
+    let data = data_arg();
+    for max_depth in ["5", "8"] {
+        let output = cubedb(
+            &["rubik", "--data", &data, "-q", "--max-depth", max_depth],
+            &input,
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        let mut lines = text.lines().peekable();
+        let limit: u32 = max_depth.parse().unwrap();
+        for (i, cube) in cubes.iter().enumerate() {
+            let n: i64 = lines.peek().unwrap().parse().unwrap();
+            let count = if n < 0 { 1 } else { n as usize + 1 };
+            let answer: Vec<&str> = (0..count).map(|_| lines.next().unwrap()).collect();
+            let moves = parse_answer(&(answer.join("\n") + "\n")).expect("answer format");
+            let exact = brute_distance(&ball, cube);
+            match moves {
+                None => assert!(exact > limit, "case {}: -1 but distance {exact}", i + 1),
+                Some(moves) => {
+                    assert_eq!(moves.len() as u32, exact, "case {}", i + 1);
+                    assert!(cube.apply_all(&moves).is_solved(), "case {}", i + 1);
+                }
+            }
+        }
+        assert!(lines.next().is_none());
+    }
+}
+
+#[test]
+fn table_and_search_engines_agree() {
+    let near = near();
+    let table = Solver::Table(TableSolver::new(&near));
+    let search = Solver::Search(SearchSolver);
+    let mut rng = SplitMix64::new(99);
+    for i in 0..120 {
+        let cube = Cube::from_moves(&random_scramble(&mut rng, i % 6));
+        let a = table.solve(&cube, Metric::Qtm, 5).moves.unwrap();
+        let b = search.solve(&cube, Metric::Qtm, 5).moves.unwrap();
+        assert_eq!(a.len(), b.len());
+        assert!(cube.apply_all(&a).is_solved() && cube.apply_all(&b).is_solved());
+        // IDA* over the near table beyond its depth agrees with the lookup.
+        let ida = rubik::solver::ida(&cube, Metric::Qtm, Some(&near), 8)
+            .moves
+            .unwrap();
+        assert_eq!(ida.len(), a.len());
+    }
+}
+
+#[test]
+fn half_turn_solutions_are_optimal() {
+    let all: Vec<Move> = Move::all().collect();
+    let ball = brute_force(3, &all);
+    let near = near();
+    let solver = Solver::Table(TableSolver::new(&near));
+    let mut rng = SplitMix64::new(5);
+    for i in 0..200 {
+        let moves: Vec<Move> = (0..i % 5).map(|_| all[rng.below(18) as usize]).collect();
+        let cube = Cube::from_moves(&moves);
+        let solution = solver.solve(&cube, Metric::Htm, 20).moves.unwrap();
+        assert!(cube.apply_all(&solution).is_solved());
+        match ball.get(&cube) {
+            Some(&d) => assert_eq!(solution.len() as u32, d),
+            None => assert_eq!(solution.len(), 4),
+        }
+    }
+}
+
+#[test]
+fn unsolvable_nets_answer_minus_one_with_the_rule() {
+    let solved = {
+        let mut rng = SplitMix64::new(1);
+        random_net(&mut rng, &Cube::SOLVED)
+    };
+    let tokens: Vec<&str> = solved.split_whitespace().collect();
+    let render = |t: &[&str]| format!("\n{}\n", t.join(" "));
+    // Corner URF's stickers: U bottom-right (token 8), F top-right (14), R top-left (15).
+    let mut twisted = tokens.clone();
+    let (u, f, r) = (twisted[8], twisted[14], twisted[15]);
+    twisted[8] = f;
+    twisted[14] = r;
+    twisted[15] = u;
+    // Edge UF: U bottom-middle (7) and F top-middle (13).
+    let mut flipped = tokens.clone();
+    flipped.swap(7, 13);
+    let input = format!("3\n{}{}{}", render(&twisted), solved, render(&flipped));
+    let data = data_arg();
+    let output = cubedb(&["rubik", "--data", &data, "-q"], &input);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "-1\n0\n-1\n");
+    let err = stderr(&output);
+    assert!(
+        err.contains("case 1") && err.contains("twisted corner"),
+        "{err}"
+    );
+    assert!(
+        err.contains("case 3") && err.contains("flipped edge"),
+        "{err}"
+    );
+}
+
+#[test]
+fn malformed_input_is_an_error_after_earlier_answers() {
+    let data = data_arg();
+    let sample = sample("magic-cube.in");
+    let cases = [
+        (sample.replacen('2', "3", 1), "case 3", "input ends"),
+        (
+            sample.replacen("w w w", "w w x", 1),
+            "case 1",
+            "7 different colours",
+        ),
+        (
+            sample.replacen("w w w\nw w w\n", "w w w\nw g w\n", 1),
+            "case 1",
+            "centres",
+        ),
+    ];
+    for (input, case, needle) in cases {
+        let output = cubedb(&["rubik", "--data", &data, "-q"], &input);
+        assert_eq!(output.status.code(), Some(2), "{input}");
+        let err = stderr(&output);
+        assert!(err.contains(case) && err.contains(needle), "{err}");
+    }
+    let output = cubedb(
+        &["rubik", "--data", &data, "-q"],
+        &sample.replacen('2', "3", 1),
+    );
+    assert_eq!(stdout(&output), "0\n1\n1 1\n");
+}
+
+#[test]
+fn solve_prints_one_optimal_line_per_cube() {
+    let data = data_arg();
+    let ball = brute_force(5, &quarter_turns());
+    let mut rng = SplitMix64::new(8);
+    let scrambles: Vec<Vec<Move>> = (0..60).map(|i| random_scramble(&mut rng, i % 9)).collect();
+    let mut input: String = scrambles
+        .iter()
+        .map(|s| rubik::format_moves(s) + "\n")
+        .collect();
+    let superflip_free = Cube::from_moves(&parse_moves("R U R' U' R2 F2").unwrap());
+    input.push_str(&rubik::facelet_string(&superflip_free));
+    input.push('\n');
+    let output = cubedb(&["rubik", "solve", "--data", &data], &input);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.split('\n').collect();
+    assert_eq!(lines.len(), 62, "61 lines and a final newline");
+    for (i, scramble) in scrambles.iter().enumerate() {
+        let cube = Cube::from_moves(scramble);
+        let moves = parse_moves(lines[i]).unwrap();
+        assert!(cube.apply_all(&moves).is_solved(), "{}", lines[i]);
+        assert_eq!(
+            Metric::Qtm.length(&moves),
+            brute_distance(&ball, &cube),
+            "{}",
+            lines[i]
+        );
+    }
+    let moves = parse_moves(lines[60]).unwrap();
+    assert!(superflip_free.apply_all(&moves).is_solved());
+    assert!(stderr(&output).contains("quarter turns"));
+    // Options, half turns, a solved cube, and refusals naming the rule.
+    let output = cubedb(
+        &[
+            "rubik",
+            "solve",
+            "--data",
+            &data,
+            "--metric",
+            "htm",
+            "--scramble",
+            "R2 U2' F",
+        ],
+        "",
+    );
+    assert_eq!(stdout(&output), "F' U2 R2\n");
+    let output = cubedb(&["rubik", "solve", "--data", &data, "--scramble", ""], "");
+    assert_eq!(stdout(&output), "\n");
+    let mut flipped: Vec<char> = rubik::facelet_string(&Cube::SOLVED).chars().collect();
+    flipped.swap(7, 19);
+    let flipped: String = flipped.into_iter().collect();
+    let output = cubedb(
+        &["rubik", "solve", "--data", &data, "--facelets", &flipped],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("flipped edge"),
+        "{}",
+        stderr(&output)
+    );
+    let output = cubedb(&["rubik", "solve", "--data", &data], "R U\nR Q\n");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "U' R'\n");
+    assert!(stderr(&output).contains("cube 2"), "{}", stderr(&output));
+}
+
+#[test]
+fn a_bad_table_file_is_reported_not_trusted() {
+    let dir = fresh_dir("rubik-bad-table");
+    for name in ["rubik-near-index.cdb", "rubik-near-keys.cdb"] {
+        std::fs::write(dir.join(name), b"not a table").unwrap();
+    }
+    let data = dir.display().to_string();
+    let output = cubedb(&["rubik", "--data", &data], &sample("magic-cube.in"));
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "");
+    assert!(
+        stderr(&output).contains("cubedb-gen rubik-near"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+fn small_pdbs(metric: Metric) -> cubedb::puzzles::rubik::Pdbs {
+    let _lock = build_lock();
+    cubedb::puzzles::rubik::Pdbs::load_or_build(
+        &TableStore::new(shared_data_dir()),
+        cubedb::puzzles::rubik::Preset::Small,
+        metric,
+        &Progress::hidden(),
+    )
+    .expect("small pattern databases")
+}
+
+#[test]
+fn pattern_database_search_is_optimal_in_quarter_turns() {
+    use cubedb::puzzles::rubik::KorfSolver;
+    let ball = brute_force(5, &quarter_turns());
+    let pdbs = small_pdbs(Metric::Qtm);
+    let near = near();
+    // Without the near table, so the pattern databases alone must be right.
+    let korf = KorfSolver::new(&pdbs, None);
+    let reference = TableSolver::new(&near);
+    let mut rng = SplitMix64::new(16);
+    for i in 0..300 {
+        let cube = Cube::from_moves(&random_scramble(&mut rng, i % 9));
+        let moves = korf.solve(&cube, 26).moves.unwrap();
+        assert!(cube.apply_all(&moves).is_solved());
+        assert_eq!(moves.len() as u32, brute_distance(&ball, &cube), "{i}");
+    }
+    // Deeper: against IDA* over the near table (exact within 7, an independent method).
+    for i in 0..24 {
+        let cube = Cube::from_moves(&random_scramble(&mut rng, 9 + i % 3));
+        let moves = korf.solve(&cube, 26).moves.unwrap();
+        let with_near = KorfSolver::new(&pdbs, Some(&near))
+            .solve(&cube, 26)
+            .moves
+            .unwrap();
+        let other = reference.solve(&cube, Metric::Qtm, 11).moves.unwrap();
+        assert!(cube.apply_all(&moves).is_solved() && cube.apply_all(&with_near).is_solved());
+        assert_eq!(moves.len(), other.len(), "{i}");
+        assert_eq!(with_near.len(), other.len(), "{i}");
+    }
+}
+
+#[test]
+fn pattern_database_search_is_optimal_in_half_turns() {
+    use cubedb::puzzles::rubik::KorfSolver;
+    let all: Vec<Move> = Move::all().collect();
+    let ball = brute_force(4, &all);
+    let pdbs = small_pdbs(Metric::Htm);
+    let korf = KorfSolver::new(&pdbs, None);
+    let mut rng = SplitMix64::new(18);
+    for i in 0..300 {
+        let scramble: Vec<Move> = (0..i % 7).map(|_| all[rng.below(18) as usize]).collect();
+        let cube = Cube::from_moves(&scramble);
+        let moves = korf.solve(&cube, 20).moves.unwrap();
+        assert!(cube.apply_all(&moves).is_solved());
+        // Exact within 5 (a solution of m <= 5 moves is within 4 after one move), else 6.
+        let mut exact = ball.get(&cube).copied();
+        for &a in &all {
+            if let Some(&d) = ball.get(&cube.apply(a)) {
+                exact = Some(exact.map_or(d + 1, |e| e.min(d + 1)));
+            }
+        }
+        assert_eq!(moves.len() as u32, exact.unwrap_or(6), "{i}");
+    }
+}
+
+#[test]
+fn solve_uses_the_pattern_databases_in_both_metrics() {
+    let data = data_arg();
+    let _ = small_pdbs(Metric::Qtm);
+    let _ = small_pdbs(Metric::Htm);
+    let input = "F U' R2 D B' L2 U F' R D2 B L'\nR U R' U'\n\n";
+    for (metric, lengths) in [("qtm", [15, 4, 0]), ("htm", [12, 4, 0])] {
+        let output = cubedb(
+            &[
+                "rubik", "solve", "--data", &data, "--tables", "small", "--metric", metric,
+            ],
+            input,
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        for ((line, scramble), expected) in lines.iter().zip(input.lines()).zip(lengths) {
+            let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+            let moves = parse_moves(line).unwrap();
+            assert!(cube.apply_all(&moves).is_solved(), "{line}");
+            let metric = if metric == "qtm" {
+                Metric::Qtm
+            } else {
+                Metric::Htm
+            };
+            assert_eq!(metric.length(&moves), expected, "{line}");
+        }
+        assert!(stderr(&output).contains("nodes/s"));
+    }
+}
