@@ -307,6 +307,40 @@ fn check_permutation(p: &[u8], names: &[&str], what: &str) -> Result<(), CubeErr
     Ok(())
 }
 
+/// A whole-cube half-turn rotation (x2, y2 or z2) as slot maps; conjugating a position by
+/// it gives a position at the same distance in both metrics.
+#[derive(Debug, Clone, Copy)]
+pub struct HalfTurnSymmetry {
+    corners: [u8; CORNERS],
+    edges: [u8; EDGES],
+}
+
+impl HalfTurnSymmetry {
+    /// The rotation about axis 0 (x, through R), 1 (y, through U) or 2 (z, through F).
+    pub fn new(axis: usize) -> Self {
+        let (corners, edges) = super::facelets::half_turn_rotation(axis);
+        Self { corners, edges }
+    }
+
+    /// The position seen after rotating the whole cube: slots and cubie names mapped,
+    /// twists and flips kept (these rotations keep reference faces on reference faces).
+    #[inline]
+    pub fn conjugate(&self, c: &Cube) -> Cube {
+        let mut out = Cube::SOLVED;
+        for s in 0..CORNERS {
+            let t = self.corners[s] as usize;
+            out.cp[t] = self.corners[c.cp[s] as usize];
+            out.co[t] = c.co[s];
+        }
+        for s in 0..EDGES {
+            let t = self.edges[s] as usize;
+            out.ep[t] = self.edges[c.ep[s] as usize];
+            out.eo[t] = c.eo[s];
+        }
+        out
+    }
+}
+
 /// The cube of every move applied to the solved cube, by move index.
 pub static MOVE_CUBES: LazyLock<[Cube; MOVE_COUNT]> = LazyLock::new(|| {
     let mut cubes = [Cube::SOLVED; MOVE_COUNT];
@@ -420,6 +454,34 @@ mod tests {
         for k in 1..=6 {
             c = c.apply_all(&sexy);
             assert_eq!(c.is_solved(), k == 6);
+        }
+    }
+
+    #[test]
+    fn half_turn_rotations_map_moves_to_moves() {
+        let mut rng = SplitMix64::new(23);
+        for axis in 0..3 {
+            let sym = HalfTurnSymmetry::new(axis);
+            for mv in Move::all() {
+                let image = sym.conjugate(&MOVE_CUBES[mv.index()]);
+                let found = Move::all().find(|m| MOVE_CUBES[m.index()] == image);
+                let found = found.unwrap_or_else(|| panic!("axis {axis}: {mv} maps to no move"));
+                assert_eq!(found.turns() == 2, mv.turns() == 2, "metric kept");
+            }
+            for _ in 0..100 {
+                let a = Cube::from_moves(&[Move::from_index(rng.below(18) as usize)]);
+                let moves: Vec<Move> = (0..15)
+                    .map(|_| Move::from_index(rng.below(18) as usize))
+                    .collect();
+                let c = Cube::from_moves(&moves);
+                assert!(sym.conjugate(&c).validate().is_ok());
+                assert_eq!(
+                    sym.conjugate(&c.then(&a)),
+                    sym.conjugate(&c).then(&sym.conjugate(&a))
+                );
+                assert_eq!(sym.conjugate(&c.inverse()), sym.conjugate(&c).inverse());
+                assert_eq!(sym.conjugate(&sym.conjugate(&c)), c);
+            }
         }
     }
 

@@ -156,6 +156,34 @@ pub(crate) fn quarter_turn_cube(face: Face) -> Cube {
     cube_from_faces(&turned).expect("a face turn of the solved cube is a cube")
 }
 
+/// Slot maps of the half-turn rotation of the whole cube about axis `axis` (0 = x through
+/// R, 1 = y through U, 2 = z through F): where each corner slot and edge slot goes. These
+/// rotations keep every twist and flip reference face on a reference face.
+pub(crate) fn half_turn_rotation(axis: usize) -> ([u8; CORNERS], [u8; EDGES]) {
+    let rotate =
+        |p: Vec3| -> Vec3 { std::array::from_fn(|k| if k == axis { p[k] } else { -p[k] }) };
+    let position = |faces: &[Face]| {
+        faces
+            .iter()
+            .fold([0, 0, 0], |acc, f| add(acc, NORMAL[f.index()]))
+    };
+    let corners = std::array::from_fn(|i| {
+        let target = rotate(position(&CORNER_FACES[i]));
+        CORNER_FACES
+            .iter()
+            .position(|f| position(f) == target)
+            .expect("a rotated corner slot is a corner slot") as u8
+    });
+    let edges = std::array::from_fn(|i| {
+        let target = rotate(position(&EDGE_FACES[i]));
+        EDGE_FACES
+            .iter()
+            .position(|f| position(f) == target)
+            .expect("a rotated edge slot is an edge slot") as u8
+    });
+    (corners, edges)
+}
+
 /// The face (URFDLB index) of every sticker of the solved cube.
 pub fn solved_faces() -> [u8; STICKERS] {
     std::array::from_fn(|i| (i / 9) as u8)

@@ -9,7 +9,9 @@
 //!   and heuristic values are raised to that parity;
 //! - both cores: each iteration's subtrees below the first two moves run in parallel.
 
-use super::cube::{htm_may_follow, permutation_parity, qtm_may_follow, Cube, Move, MOVE_CUBES};
+use super::cube::{
+    htm_may_follow, permutation_parity, qtm_may_follow, Cube, HalfTurnSymmetry, Move, MOVE_CUBES,
+};
 use super::near::{NearTable, NEAR_DEPTH};
 use super::pdb::{metric_moves, Pattern, Pdb};
 use super::solver::{Metric, Solved};
@@ -17,7 +19,10 @@ use crate::progress::Progress;
 use crate::table::{TableError, TableSpec, TableStore};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
+
+/// Rotated lookups used by default (see [`KorfSolver::with_symmetries`]).
+const DEFAULT_SYMMETRIES: usize = 0;
 
 /// Table sets: bigger ones make deep solves faster; every one gives optimal answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -125,7 +130,15 @@ impl Pdbs {
 pub struct KorfSolver<'a> {
     pdbs: &'a Pdbs,
     near: Option<&'a NearTable>,
+    symmetries: &'static [HalfTurnSymmetry],
 }
+
+/// The whole-cube half turns y2, x2, z2, in the order they are used.
+static SYMMETRIES: LazyLock<[HalfTurnSymmetry; 3]> =
+    LazyLock::new(|| [1, 0, 2].map(HalfTurnSymmetry::new));
+
+/// Largest number of table reads per position.
+const MAX_READS: usize = 32;
 
 /// Outcome of searching one subtree.
 enum Step {
@@ -145,7 +158,18 @@ impl<'a> KorfSolver<'a> {
     /// A solver over tables of one metric; `near` (QTM only) answers positions within
     /// its depth directly.
     pub fn new(pdbs: &'a Pdbs, near: Option<&'a NearTable>) -> Self {
-        Self { pdbs, near }
+        Self {
+            pdbs,
+            near,
+            symmetries: &SYMMETRIES[..DEFAULT_SYMMETRIES],
+        }
+    }
+
+    /// The same solver also looking the edge tables up on the position turned by the first
+    /// `n` (0..=3) whole-cube half turns y2, x2, z2 (and their inverses).
+    pub fn with_symmetries(mut self, n: usize) -> Self {
+        self.symmetries = &SYMMETRIES[..n.min(3)];
+        self
     }
 
     /// Lower bound on the distance of `cube` (inverse `inv`), or `None` as soon as it is
@@ -186,31 +210,54 @@ impl<'a> KorfSolver<'a> {
     /// computed before any entry is read so the reads overlap; in QTM raised to the parity
     /// of `budget`.
     fn bounds(&self, kids: &[(Move, Cube, Cube)], budget: u32, out: &mut [u32]) {
-        const MAX_TABLES: usize = 4;
         let tables = &self.pdbs.tables;
-        let per = tables.len().min(MAX_TABLES);
-        let mut index = [[0usize; 2 * MAX_TABLES]; 18];
-        for (slot, (_, cube, inv)) in index.iter_mut().zip(kids) {
-            for (t, table) in tables.iter().take(per).enumerate() {
-                slot[2 * t] = table.pattern().index_with_inverse(cube, inv);
-                slot[2 * t + 1] = table.pattern().index_with_inverse(inv, cube);
+        // Which table each read goes to: every table on the position and its inverse,
+        // then the edge tables on each rotated position and its inverse.
+        let mut plan = [0usize; MAX_READS];
+        let mut reads = 0;
+        for t in 0..tables.len() {
+            plan[reads] = t;
+            plan[reads + 1] = t;
+            reads += 2;
+        }
+        let edge_tables: Vec<usize> = (0..tables.len())
+            .filter(|&t| tables[t].pattern() != Pattern::Corners)
+            .collect();
+        for _ in self.symmetries {
+            for &t in &edge_tables {
+                plan[reads] = t;
+                plan[reads + 1] = t;
+                reads += 2;
             }
         }
-        for (h, slot) in out.iter_mut().zip(&index) {
-            let mut best = 0;
-            for (t, table) in tables.iter().take(per).enumerate() {
-                best = best.max(table.value(slot[2 * t]).max(table.value(slot[2 * t + 1])));
+        assert!(reads <= MAX_READS, "too many table reads per position");
+        let mut index = [[0usize; MAX_READS]; 18];
+        for (slot, (_, cube, inv)) in index.iter_mut().zip(kids) {
+            let mut r = 0;
+            for table in tables {
+                slot[r] = table.pattern().index_with_inverse(cube, inv);
+                slot[r + 1] = table.pattern().index_with_inverse(inv, cube);
+                r += 2;
             }
-            *h = best;
+            for sym in self.symmetries {
+                let (c, i) = (sym.conjugate(cube), sym.conjugate(inv));
+                for &t in &edge_tables {
+                    slot[r] = tables[t].pattern().index_with_inverse(&c, &i);
+                    slot[r + 1] = tables[t].pattern().index_with_inverse(&i, &c);
+                    r += 2;
+                }
+            }
         }
         let qtm = self.pdbs.metric == Metric::Qtm;
-        for (h, (_, cube, inv)) in out.iter_mut().zip(kids) {
-            for table in tables.iter().skip(per) {
-                *h = (*h).max(table.bound(cube)).max(table.bound(inv));
+        for (h, slot) in out.iter_mut().zip(&index) {
+            let mut best = 0;
+            for r in 0..reads {
+                best = best.max(tables[plan[r]].value(slot[r]));
             }
-            if qtm && (*h ^ budget) & 1 == 1 {
-                *h += 1;
+            if qtm && (best ^ budget) & 1 == 1 {
+                best += 1;
             }
+            *h = best;
         }
     }
 
