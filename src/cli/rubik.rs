@@ -1,7 +1,7 @@
 //! `cubedb rubik`: the Rubik's cube in the ZOJ 2477 judge format, and `cubedb rubik solve`
 //! for optimal solutions of scrambles and facelet strings.
 
-use super::io::{open_input, read_input};
+use super::io::open_input;
 use super::CommonArgs;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -12,7 +12,6 @@ use cubedb::puzzles::rubik::{
     self, format_moves, merge_quarter_pairs, parse_facelets, parse_moves, solver::MAX_SOLUTION,
     Cube, KorfSolver, Metric, NearTable, Pdbs, Preset, SearchSolver, Solver, TableSolver,
 };
-use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -162,111 +161,6 @@ fn run_solve(args: SolveArgs) -> Result<()> {
                 solve_one(&line?, i + 1)?;
             }
         }
-    }
-    Ok(())
-}
-
-/// Random positions at exactly `depth` quarter turns (by the near table).
-fn positions_at(near: &NearTable, depth: u32, count: usize, seed: u64) -> Vec<Cube> {
-    let quarter: Vec<_> = cubedb::puzzles::rubik::Move::quarter_turns().collect();
-    let mut rng = SplitMix64::new(seed);
-    let mut cubes = Vec::with_capacity(count);
-    while cubes.len() < count {
-        let mut cube = Cube::SOLVED;
-        for _ in 0..depth {
-            cube = cube.apply(quarter[rng.below(quarter.len() as u64) as usize]);
-        }
-        if near.distance(&cube) == Some(depth) {
-            cubes.push(cube);
-        }
-    }
-    cubes
-}
-
-/// `cubedb bench rubik`: near-table lookups vs IDA* (cubie heuristic) on the same depth-5
-/// positions, then the judge end to end on 100,000 depth-5 nets.
-pub fn bench(
-    input: Option<&std::path::Path>,
-    data: Option<PathBuf>,
-    search_sample: usize,
-    quiet: bool,
-) -> Result<()> {
-    use super::bench::{human, print_rows, sample, time_per_item, Row};
-    use anyhow::Context;
-    use std::time::Duration;
-    let store = TableStore::locate(data);
-    let near = NearTable::load_or_build(&store, &Progress::stderr(quiet))?;
-    let table = Solver::Table(TableSolver::new(&near));
-    let search = Solver::Search(SearchSolver);
-    let limit = rubik::JUDGE_LIMIT;
-    let (name, cubes) = match input {
-        Some(path) => {
-            let text = read_input(Some(path))?;
-            let cubes = rubik::parse_judge_input(text.as_bytes())
-                .filter_map(|q| q.map(|q| q.cube.ok()).transpose())
-                .collect::<Result<Vec<_>, _>>()
-                .with_context(|| format!("in {}", path.display()))?;
-            (path.display().to_string(), cubes)
-        }
-        None => (
-            "depth 5 (random)".to_string(),
-            positions_at(&near, 5, 2000, 2477),
-        ),
-    };
-    let table_per_query = time_per_item(&cubes, Duration::from_millis(300), |c| {
-        std::hint::black_box(table.solve(c, Metric::Qtm, limit));
-    });
-    let searched = sample(&cubes, search_sample);
-    let search_per_query = time_per_item(&searched, Duration::ZERO, |c| {
-        std::hint::black_box(search.solve(c, Metric::Qtm, limit));
-    });
-    let identical = searched
-        .iter()
-        .filter(|c| {
-            let a = table.solve(c, Metric::Qtm, limit).moves;
-            let b = search.solve(c, Metric::Qtm, limit).moves;
-            match (a, b) {
-                (Some(a), Some(b)) => {
-                    a.len() == b.len() && c.apply_all(&a).is_solved() && c.apply_all(&b).is_solved()
-                }
-                (None, None) => true,
-                _ => false,
-            }
-        })
-        .count();
-    print_rows(
-        "rubik: near-table lookup vs IDA* (cubie heuristic); identical = same optimal length, both solve",
-        &[Row {
-            set: name,
-            queries: cubes.len(),
-            table_per_query,
-            searched: searched.len(),
-            search_per_query,
-            identical,
-        }],
-    );
-    if input.is_none() {
-        let cubes = positions_at(&near, 5, 100_000, 5);
-        let colours = ['w', 'r', 'g', 'y', 'o', 'b'];
-        let mut text = format!("{}\n", cubes.len());
-        for cube in &cubes {
-            text.push('\n');
-            text.push_str(&cubedb::puzzles::rubik::facelets::zoj_net(cube, &colours));
-        }
-        let started = Instant::now();
-        let answered = rubik::answer_judge_input(
-            text.as_bytes(),
-            &table,
-            limit,
-            std::io::sink(),
-            std::io::sink(),
-        )?;
-        let elapsed = started.elapsed();
-        println!(
-            "judge end to end (parse, validate, lookup, print) on {answered} depth-5 nets: {}, {:.0} cubes/s",
-            human(elapsed),
-            answered as f64 / elapsed.as_secs_f64()
-        );
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Rubik's cube: judge sample, random scrambles against brute force (optimal lengths,
 //! solutions that solve), position counts, unsolvable and malformed input, `solve`.
 
-use crate::common::{build_lock, cubedb, fresh_dir, sample, shared_data_dir, stderr, stdout};
+use crate::common::{cubedb, data_dir_with, fresh_dir, sample, stderr, stdout};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::facelets::{faces_of_cube, ZOJ_ORDER};
 use cubedb::puzzles::rubik::judge::parse_answer;
@@ -13,14 +13,15 @@ use cubedb::table::TableStore;
 use std::collections::HashMap;
 
 fn near() -> NearTable {
-    let _lock = build_lock();
-    NearTable::load_or_build(&TableStore::new(shared_data_dir()), &Progress::hidden())
-        .expect("near table")
+    NearTable::load_or_build(
+        &TableStore::new(data_dir_with("rubik-near")),
+        &Progress::hidden(),
+    )
+    .expect("near table")
 }
 
 fn data_arg() -> String {
-    let _ = near();
-    shared_data_dir().display().to_string()
+    data_dir_with("rubik-near").display().to_string()
 }
 
 /// Brute force: every position within `depth` moves of `moves`, with its distance.
@@ -346,9 +347,8 @@ fn a_bad_table_file_is_reported_not_trusted() {
 }
 
 fn small_pdbs(metric: Metric) -> cubedb::puzzles::rubik::Pdbs {
-    let _lock = build_lock();
     cubedb::puzzles::rubik::Pdbs::load_or_build(
-        &TableStore::new(shared_data_dir()),
+        &TableStore::new(data_dir_with("rubik")),
         cubedb::puzzles::rubik::Preset::Small,
         metric,
         &Progress::hidden(),

@@ -2,7 +2,7 @@
 //! assembly against an independent tiling check, catalogue vs search, statistics, bad
 //! input, and a damaged catalogue.
 
-use super::common::{build_lock, cubedb, fresh_dir, sample, shared_data_dir, stderr, stdout};
+use super::common::{cubedb, data_dir_with, fresh_dir, sample, stderr, stdout};
 use cubedb::catalog;
 use cubedb::progress::Progress;
 use cubedb::puzzles::soma::{tables, SomaTables};
@@ -10,13 +10,9 @@ use cubedb::table::TableStore;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-/// The shared data folder, with the soma catalogue built in it (under the build lock).
+/// The shared data folder, with a valid soma catalogue in it.
 fn data_dir() -> String {
-    let _lock = build_lock();
-    let dir = shared_data_dir();
-    SomaTables::load_or_build(&TableStore::new(&dir), &Progress::hidden())
-        .expect("build the soma catalogue");
-    dir.display().to_string()
+    data_dir_with("soma").display().to_string()
 }
 
 type Cell = [i32; 3];

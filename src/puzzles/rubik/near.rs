@@ -302,3 +302,22 @@ impl NearTable {
         Some(moves)
     }
 }
+impl NearTable {
+    /// `count` random positions at exactly `depth` quarter turns from solved (random walks
+    /// kept when the table confirms their distance), for benchmarks and tests.
+    pub fn random_positions_at(&self, depth: u32, count: usize, seed: u64) -> Vec<Cube> {
+        let quarter: Vec<_> = super::cube::Move::quarter_turns().collect();
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut cubes = Vec::with_capacity(count);
+        while cubes.len() < count {
+            let mut cube = Cube::SOLVED;
+            for _ in 0..depth {
+                cube = cube.apply(quarter[rng.below(quarter.len() as u64) as usize]);
+            }
+            if self.distance(&cube) == Some(depth) {
+                cubes.push(cube);
+            }
+        }
+        cubes
+    }
+}
