@@ -151,7 +151,7 @@ fn info(store: &TableStore) -> Result<ExitCode> {
             let path = store.path_of(&spec);
             if !path.exists() {
                 println!(
-                    "  {:<24} missing ({:.1} MB when built)",
+                    "  {:<32} missing ({:.1} MB when built)",
                     spec.file_name(),
                     spec.payload_len() as f64 / 1e6
                 );
@@ -160,7 +160,7 @@ fn info(store: &TableStore) -> Result<ExitCode> {
             match table::read_header(&path, group.name) {
                 Ok((header, len)) => {
                     println!(
-                        "  {:<24} {:>10.1} MB  {} entries x {} bits  ({}/{})",
+                        "  {:<32} {:>10.1} MB  {} entries x {} bits  ({}/{})",
                         spec.file_name(),
                         len as f64 / 1e6,
                         header.entries,
