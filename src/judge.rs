@@ -48,7 +48,15 @@ impl<R: std::io::BufRead> JudgeInput<R> {
     fn load(&mut self) -> std::io::Result<bool> {
         self.line.clear();
         self.consumed = 0;
-        if self.reader.read_line(&mut self.line)? == 0 {
+        let read = self.reader.read_line(&mut self.line).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::InvalidData {
+                let line = self.line_no + 1;
+                std::io::Error::new(e.kind(), format!("line {line} is not valid UTF-8 text"))
+            } else {
+                e
+            }
+        })?;
+        if read == 0 {
             self.loaded = false;
             return Ok(false);
         }
@@ -113,7 +121,7 @@ pub enum JudgeError {
     /// it were written.
     #[error("{0}")]
     Unanswerable(InputError),
-    /// Reading the input failed.
+    /// Reading the input failed (or it is not UTF-8 text).
     #[error("reading input: {0}")]
     Read(std::io::Error),
     /// Writing the output failed.
@@ -260,5 +268,14 @@ mod tests {
         assert_eq!(input.next_line().unwrap(), Some((2, "c")));
         assert_eq!(input.next_line().unwrap(), None);
         assert_eq!(input.line_no(), 2);
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_reported_with_its_line() {
+        let mut input = JudgeInput::new(&b"ok\nbad \xff\n"[..]);
+        assert_eq!(input.next_token().unwrap(), Some((1, "ok")));
+        let err = input.next_token().unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        assert!(err.to_string().contains("line 2"), "{err}");
     }
 }

@@ -96,6 +96,9 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         }
         match cause.downcast_ref::<JudgeError>() {
             Some(JudgeError::Input(_)) => return EXIT_BAD_INPUT,
+            Some(JudgeError::Read(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                return EXIT_BAD_INPUT
+            }
             Some(JudgeError::Unanswerable(_)) => return EXIT_NO_ANSWER,
             _ => {}
         }

@@ -59,9 +59,10 @@ struct SolveArgs {
     engine: Engine,
 
     /// Pattern-database preset: bigger ones make deep solves faster (small 173 MB,
-    /// medium 1.1 GB, large 10 GB for both metrics; only the metric asked for is loaded).
-    #[arg(long, value_enum, default_value_t = Preset::Small)]
-    tables: Preset,
+    /// medium 1.1 GB, large 10 GB for both metrics; only the metric asked for is loaded)
+    /// [default: the largest preset already built, else small].
+    #[arg(long, value_enum)]
+    tables: Option<Preset>,
 
     /// Folder of table files [default: $CUBEDB_DATA, else ./data].
     #[arg(long, value_name = "DIR")]
@@ -118,7 +119,10 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         Engine::Table => {
             let store = TableStore::locate(args.data.clone());
             let near = NearTable::load_or_build(&store, &progress)?;
-            let pdbs = Pdbs::load_or_build(&store, args.tables, args.metric, &progress)?;
+            let preset = args
+                .tables
+                .unwrap_or_else(|| Preset::largest_present(&store, args.metric));
+            let pdbs = Pdbs::load_or_build(&store, preset, args.metric, &progress)?;
             Some((near, pdbs))
         }
         Engine::Search => None,

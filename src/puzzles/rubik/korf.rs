@@ -36,6 +36,20 @@ pub enum Preset {
 }
 
 impl Preset {
+    /// The largest preset whose tables for `metric` are all present in `store`, else the
+    /// small one (built on first use): bigger presets only make solving faster.
+    pub fn largest_present(store: &TableStore, metric: Metric) -> Preset {
+        [Preset::Large, Preset::Medium]
+            .into_iter()
+            .find(|preset| {
+                preset
+                    .patterns()
+                    .into_iter()
+                    .all(|p| store.exists(&super::pdb::spec(p, metric, preset.group())))
+            })
+            .unwrap_or(Preset::Small)
+    }
+
     /// The pattern databases of this preset.
     pub fn patterns(self) -> Vec<Pattern> {
         let edges = |first, count| Pattern::Edges { first, count };
