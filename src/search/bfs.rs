@@ -59,7 +59,9 @@ pub fn layered_bfs<S: RankedSpace>(
     label: &str,
 ) -> BfsResult {
     let size = usize::try_from(space.size()).expect("state space fits in memory");
-    bfs_with_list_limit(space, sources, progress, label, (size / 8).max(1 << 12))
+    // Lists stay below 512 MB however large the space: beyond that, scanning is cheaper.
+    let list_limit = (size / 8).clamp(1 << 12, 1 << 26);
+    bfs_with_list_limit(space, sources, progress, label, list_limit)
 }
 
 /// [`layered_bfs`] with an explicit bound on frontier lists (small bounds exercise the
