@@ -1,21 +1,14 @@
 //! Cubic eight-puzzle: table lookup vs pure search on the same queries, and the time to
 //! build the tables from nothing.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+mod common;
+use criterion::{criterion_group, criterion_main, Criterion};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rolling::ranking::PATTERNS;
-use cubedb::puzzles::rolling::tables::{self, RollingTables};
+use cubedb::puzzles::rolling::tables::RollingTables;
 use cubedb::puzzles::rolling::{Query, SearchSolver, Solver, TableSolver, JUDGE_LIMIT};
 use cubedb::rng::SplitMix64;
-use cubedb::table::TableStore;
 use std::hint::black_box;
-use std::path::PathBuf;
-
-fn bench_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join("cubedb-bench-tables");
-    std::fs::create_dir_all(&dir).expect("bench folder");
-    dir
-}
 
 fn queries(tables: &RollingTables) -> (Vec<Query>, Vec<Query>) {
     let mut rng = SplitMix64::new(2026);
@@ -38,7 +31,7 @@ fn queries(tables: &RollingTables) -> (Vec<Query>, Vec<Query>) {
 }
 
 fn engines(c: &mut Criterion) {
-    let store = TableStore::new(bench_dir());
+    let store = common::bench_store();
     let tables = RollingTables::load_or_build(&store, &Progress::hidden()).expect("tables");
     let table = Solver::Table(TableSolver::new(&tables));
     let search = Solver::Search(SearchSolver);
@@ -65,20 +58,7 @@ fn engines(c: &mut Criterion) {
 }
 
 fn generation(c: &mut Criterion) {
-    let mut group = c.benchmark_group("rolling-generation");
-    group.sample_size(10);
-    group.bench_function("all tables from nothing", |b| {
-        b.iter_batched(
-            || {
-                let dir = bench_dir().join("fresh");
-                let _ = std::fs::remove_dir_all(&dir);
-                TableStore::new(dir)
-            },
-            |store| tables::build(&store, &Progress::hidden()).expect("build"),
-            BatchSize::PerIteration,
-        )
-    });
-    group.finish();
+    common::generation(c, "rolling");
 }
 
 criterion_group!(benches, engines, generation);

@@ -1,21 +1,16 @@
 //! Rotation game: table walk vs IDA* on the same inputs (random and 13-move ones), and the
 //! time to build the table.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+mod common;
+use criterion::{criterion_group, criterion_main, Criterion};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rotation::{tables, Board, RotationTable, SearchSolver, Solver, TableSolver};
+use cubedb::puzzles::rotation::{Board, RotationTable, SearchSolver, Solver, TableSolver};
 use cubedb::rng::SplitMix64;
-use cubedb::table::TableStore;
 use std::hint::black_box;
 
-fn store() -> TableStore {
-    let dir = std::env::temp_dir().join("cubedb-bench-tables");
-    std::fs::create_dir_all(&dir).expect("bench folder");
-    TableStore::new(dir)
-}
-
 fn engines(c: &mut Criterion) {
-    let table = RotationTable::load_or_build(&store(), &Progress::hidden()).expect("table");
+    let table =
+        RotationTable::load_or_build(&common::bench_store(), &Progress::hidden()).expect("table");
     let by_table = Solver::Table(TableSolver::new(&table));
     let by_search = Solver::Search(SearchSolver);
     let mut rng = SplitMix64::new(9);
@@ -47,20 +42,7 @@ fn engines(c: &mut Criterion) {
 }
 
 fn generation(c: &mut Criterion) {
-    let mut group = c.benchmark_group("rotation-generation");
-    group.sample_size(10);
-    group.bench_function("table from nothing", |b| {
-        b.iter_batched(
-            || {
-                let dir = std::env::temp_dir().join("cubedb-bench-rotation-fresh");
-                let _ = std::fs::remove_dir_all(&dir);
-                TableStore::new(dir)
-            },
-            |store| tables::build(&store, &Progress::hidden()).expect("build"),
-            BatchSize::PerIteration,
-        )
-    });
-    group.finish();
+    common::generation(c, "rotation");
 }
 
 criterion_group!(benches, engines, generation);

@@ -322,8 +322,10 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
     let (set, text) = match &args.input {
         Some(path) => (path.display().to_string(), read_input(Some(path))?),
         None => {
-            let every_a = geometry.placements.iter().filter(|p| p.piece == 0);
-            let text: String = every_a.map(|p| format_query(p.mask)).collect();
+            let text: String = soma::judge::every_valid_query(geometry)
+                .iter()
+                .map(|q| format_query(q.cells))
+                .collect();
             ("every valid input".to_string(), text)
         }
     };

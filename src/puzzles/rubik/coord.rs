@@ -104,27 +104,26 @@ pub fn key(cube: &Cube) -> u128 {
 /// Sets the corners of `cube` from a corner state number.
 pub fn set_corners(cube: &mut Cube, coord: u32) {
     unrank_permutation((coord / CORNER_TWISTS) as u64, &mut cube.cp);
-    let mut t = coord % CORNER_TWISTS;
-    let mut sum = 0;
-    for i in (0..CORNERS - 1).rev() {
-        cube.co[i] = (t % 3) as u8;
-        sum += t % 3;
-        t /= 3;
-    }
-    cube.co[CORNERS - 1] = ((3 - sum % 3) % 3) as u8;
+    set_orientations((coord % CORNER_TWISTS) as u64, 3, &mut cube.co);
 }
 
 /// Sets the edges of `cube` from an edge state number.
 pub fn set_edges(cube: &mut Cube, coord: u64) {
     unrank_permutation(coord / EDGE_FLIPS, &mut cube.ep);
-    let mut f = coord % EDGE_FLIPS;
+    set_orientations(coord % EDGE_FLIPS, 2, &mut cube.eo);
+}
+
+/// Decodes the orientations of all but the last cubie from `value` (base `modulus`, the
+/// first cubie most significant) and sets the last so the total is 0 mod `modulus`.
+fn set_orientations(mut value: u64, modulus: u64, orientations: &mut [u8]) {
+    let last = orientations.len() - 1;
     let mut sum = 0;
-    for i in (0..EDGES - 1).rev() {
-        cube.eo[i] = (f % 2) as u8;
-        sum += f % 2;
-        f /= 2;
+    for o in orientations[..last].iter_mut().rev() {
+        *o = (value % modulus) as u8;
+        sum += value % modulus;
+        value /= modulus;
     }
-    cube.eo[EDGES - 1] = (sum % 2) as u8;
+    orientations[last] = ((modulus - sum % modulus) % modulus) as u8;
 }
 
 /// The position with key `key`.

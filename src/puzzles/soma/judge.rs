@@ -103,6 +103,19 @@ pub fn format_answer(out: &mut String, assemblies: &[Assembly]) {
     out.push('\n');
 }
 
+/// Every valid query: piece a in each of its placements (144), in placement order.
+pub fn every_valid_query(geometry: &Geometry) -> Vec<Query> {
+    geometry
+        .placements
+        .iter()
+        .filter(|p| p.piece == PIECE_A as u8)
+        .map(|p| Query {
+            orientation: p.orientation as usize,
+            cells: p.mask,
+        })
+        .collect()
+}
+
 /// A query in the judge input format (one line).
 pub fn format_query(cells: u32) -> String {
     super::geometry::mask_text(cells, b'a') + "\n"
@@ -116,24 +129,11 @@ mod tests {
     #[test]
     fn every_placement_of_a_parses_to_its_orientation() {
         let g = geometry();
-        let input: String = g
-            .placements
-            .iter()
-            .filter(|p| p.piece == 0)
-            .map(|p| format_query(p.mask))
-            .collect();
+        let expected = every_valid_query(g);
+        let input: String = expected.iter().map(|q| format_query(q.cells)).collect();
         let parsed: Vec<_> = parse_judge_input(input.as_bytes(), g)
             .collect::<Result<_, _>>()
             .unwrap();
-        let expected: Vec<_> = g
-            .placements
-            .iter()
-            .filter(|p| p.piece == 0)
-            .map(|p| Query {
-                orientation: p.orientation as usize,
-                cells: p.mask,
-            })
-            .collect();
         assert_eq!(parsed, expected);
         assert_eq!(parsed.len(), 144);
     }
