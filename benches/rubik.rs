@@ -5,10 +5,13 @@
 //!    quarter turns (median time and nodes) for each pattern-database preset whose tables
 //!    are present, and for IDA* with the plain cubie-count heuristic (misplaced corners and
 //!    edges) where it finishes. `RUBIK_BENCH_SAMPLES` sets scrambles per depth (default 5),
-//!    `RUBIK_BENCH_MAX_DEPTH` the deepest row (default 16).
+//!    `RUBIK_BENCH_MAX_DEPTH` the deepest row (default 16). `RUBIK_BENCH_RANDOM=N` adds a
+//!    row of N uniformly random positions (seed 2026) solved with the largest preset
+//!    present (minutes each with the large preset).
 //!
 //! Tables come from `$CUBEDB_DATA` (else `./data`); the near table is built if missing,
-//! pattern databases never (build them with `cubedb-gen rubik` / `rubik-medium`).
+//! pattern databases never (build them with `cubedb-gen rubik` / `rubik-medium` /
+//! `rubik-large`).
 
 use criterion::{criterion_group, Criterion};
 use cubedb::progress::Progress;
@@ -99,6 +102,35 @@ fn deep_report(store: &TableStore, near: &NearTable) {
                 median(nodes)
             );
         }
+    }
+    let random = env("RUBIK_BENCH_RANDOM", 0);
+    let largest = Preset::largest_present(store, Metric::Qtm);
+    if random > 0 {
+        let pdbs = Pdbs::load_or_build(store, largest, Metric::Qtm, &Progress::hidden())
+            .expect("pattern databases");
+        let solver = KorfSolver::new(&pdbs, Some(near));
+        let mut rng = SplitMix64::new(2026);
+        let (mut times, mut nodes) = (Vec::new(), Vec::new());
+        for _ in 0..random {
+            let cube = Cube::random(&mut rng);
+            let started = Instant::now();
+            let solved = solver.solve(&cube, 26);
+            times.push(started.elapsed().as_secs_f64());
+            nodes.push(solved.nodes as f64);
+            let moves = solved.moves.expect("solved");
+            assert!(cube.apply_all(&moves).is_solved());
+            eprintln!(
+                "random state: {} quarter turns, {:.1} s, {} nodes",
+                moves.len(),
+                times[times.len() - 1],
+                solved.nodes
+            );
+        }
+        println!(
+            "| {largest:?} pattern databases | random | {:.1} s | {:.0} | {random} |",
+            median(times),
+            median(nodes)
+        );
     }
     // The plain heuristic only where it finishes in reasonable time.
     for depth in [8usize, 10] {

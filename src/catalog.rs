@@ -15,6 +15,9 @@ pub struct TableGroup {
     pub specs: fn() -> Vec<TableSpec>,
     /// Builds and writes every table of the group.
     pub build: fn(&TableStore, &Progress) -> Result<(), TableError>,
+    /// Whether `cubedb-gen` with no group named builds it (big, slow groups are built
+    /// only when named).
+    pub by_default: bool,
 }
 
 /// All table groups, in build order.
@@ -25,18 +28,21 @@ pub fn groups() -> Vec<TableGroup> {
             about: "cubic eight-puzzle: exact answers for all 531,441 judge inputs, and paths",
             specs: rolling::tables::specs,
             build: rolling::tables::build,
+            by_default: true,
         },
         TableGroup {
             name: rotation::tables::GROUP,
             about: "rotation game: distance to the centre for all C(24,8) digit patterns",
             specs: rotation::tables::specs,
             build: rotation::tables::build,
+            by_default: true,
         },
         TableGroup {
             name: soma::tables::GROUP,
             about: "Soma cube: every assembly, indexed by the orientation of piece a",
             specs: soma::tables::specs,
             build: soma::tables::build,
+            by_default: true,
         },
         TableGroup {
             name: rubik::near::GROUP,
@@ -44,12 +50,14 @@ pub fn groups() -> Vec<TableGroup> {
                 "Rubik's cube: every position within 7 quarter turns, with an optimal first move",
             specs: rubik::near::specs,
             build: rubik::near::build,
+            by_default: true,
         },
         TableGroup {
             name: "rubik",
             about: "Rubik's cube, small preset: corner + two 6-edge pattern databases, QTM and HTM",
             specs: rubik::korf::small_specs,
             build: rubik::korf::build_small,
+            by_default: true,
         },
         TableGroup {
             name: "rubik-medium",
@@ -57,6 +65,14 @@ pub fn groups() -> Vec<TableGroup> {
                 "Rubik's cube, medium preset: corner + two 7-edge pattern databases, QTM and HTM",
             specs: rubik::korf::medium_specs,
             build: rubik::korf::build_medium,
+            by_default: true,
+        },
+        TableGroup {
+            name: "rubik-large",
+            about: "Rubik's cube, large preset: the medium tables + the flip-slice-twist table (16 symmetries), QTM and HTM",
+            specs: rubik::korf::large_specs,
+            build: rubik::korf::build_large,
+            by_default: false,
         },
     ]
 }

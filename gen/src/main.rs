@@ -19,7 +19,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// Table groups to build (default: all). See `cubedb-gen info` for the list.
+    /// Table groups to build (default: all but `rubik-large`). See `cubedb-gen info` for the list.
     tables: Vec<String>,
 
     /// Rebuild even if the tables are present and valid.
@@ -67,7 +67,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 fn selected_groups(names: &[String]) -> Result<Vec<TableGroup>> {
     if names.is_empty() {
-        return Ok(catalog::groups());
+        return Ok(catalog::groups()
+            .into_iter()
+            .filter(|g| g.by_default)
+            .collect());
     }
     names
         .iter()

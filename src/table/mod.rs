@@ -336,6 +336,17 @@ pub fn write_table(
     result.map_err(io_err)
 }
 
+/// A copy of `bytes` in anonymous memory advised to use huge pages, if such memory can be
+/// had: tables read at random are far bigger than what the TLB covers with 4 KiB pages,
+/// and each miss costs a page walk (two, on a virtual machine).
+pub fn resident_copy(bytes: &[u8]) -> Option<memmap2::MmapMut> {
+    let mut copy = memmap2::MmapMut::map_anon(bytes.len()).ok()?;
+    #[cfg(target_os = "linux")]
+    let _ = copy.advise(memmap2::Advice::HugePage);
+    copy.copy_from_slice(bytes);
+    Some(copy)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -246,6 +246,34 @@ impl Cube {
         Cube::SOLVED.apply_all(moves)
     }
 
+    /// A uniformly random reachable position (every one of the 4.3 * 10^19 equally likely):
+    /// random permutations of equal parity, random twists and flips summing to zero.
+    pub fn random(rng: &mut crate::rng::SplitMix64) -> Cube {
+        fn shuffle(rng: &mut crate::rng::SplitMix64, p: &mut [u8]) {
+            for i in (1..p.len()).rev() {
+                p.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+        }
+        fn orient(rng: &mut crate::rng::SplitMix64, o: &mut [u8], modulus: u8) {
+            let last = o.len() - 1;
+            let mut sum = 0;
+            for x in &mut o[..last] {
+                *x = rng.below(modulus as u64) as u8;
+                sum += *x as u32;
+            }
+            o[last] = ((modulus as u32 - sum % modulus as u32) % modulus as u32) as u8;
+        }
+        let mut cube = Cube::SOLVED;
+        shuffle(rng, &mut cube.cp);
+        shuffle(rng, &mut cube.ep);
+        if permutation_parity(&cube.cp) != permutation_parity(&cube.ep) {
+            cube.ep.swap(EDGES - 2, EDGES - 1);
+        }
+        orient(rng, &mut cube.co, 3);
+        orient(rng, &mut cube.eo, 2);
+        cube
+    }
+
     /// Checks that this is a reachable position: permutations, twist, flip and parity.
     pub fn validate(&self) -> Result<(), CubeError> {
         check_permutation(&self.cp, &CORNER_NAMES, "corner")?;
@@ -305,40 +333,6 @@ fn check_permutation(p: &[u8], names: &[&str], what: &str) -> Result<(), CubeErr
         )));
     }
     Ok(())
-}
-
-/// A whole-cube half-turn rotation (x2, y2 or z2) as slot maps; conjugating a position by
-/// it gives a position at the same distance in both metrics.
-#[derive(Debug, Clone, Copy)]
-pub struct HalfTurnSymmetry {
-    corners: [u8; CORNERS],
-    edges: [u8; EDGES],
-}
-
-impl HalfTurnSymmetry {
-    /// The rotation about axis 0 (x, through R), 1 (y, through U) or 2 (z, through F).
-    pub fn new(axis: usize) -> Self {
-        let (corners, edges) = super::facelets::half_turn_rotation(axis);
-        Self { corners, edges }
-    }
-
-    /// The position seen after rotating the whole cube: slots and cubie names mapped,
-    /// twists and flips kept (these rotations keep reference faces on reference faces).
-    #[inline]
-    pub fn conjugate(&self, c: &Cube) -> Cube {
-        let mut out = Cube::SOLVED;
-        for s in 0..CORNERS {
-            let t = self.corners[s] as usize;
-            out.cp[t] = self.corners[c.cp[s] as usize];
-            out.co[t] = c.co[s];
-        }
-        for s in 0..EDGES {
-            let t = self.edges[s] as usize;
-            out.ep[t] = self.edges[c.ep[s] as usize];
-            out.eo[t] = c.eo[s];
-        }
-        out
-    }
 }
 
 /// The cube of every move applied to the solved cube, by move index.
@@ -458,31 +452,17 @@ mod tests {
     }
 
     #[test]
-    fn half_turn_rotations_map_moves_to_moves() {
-        let mut rng = SplitMix64::new(23);
-        for axis in 0..3 {
-            let sym = HalfTurnSymmetry::new(axis);
-            for mv in Move::all() {
-                let image = sym.conjugate(&MOVE_CUBES[mv.index()]);
-                let found = Move::all().find(|m| MOVE_CUBES[m.index()] == image);
-                let found = found.unwrap_or_else(|| panic!("axis {axis}: {mv} maps to no move"));
-                assert_eq!(found.turns() == 2, mv.turns() == 2, "metric kept");
-            }
-            for _ in 0..100 {
-                let a = Cube::from_moves(&[Move::from_index(rng.below(18) as usize)]);
-                let moves: Vec<Move> = (0..15)
-                    .map(|_| Move::from_index(rng.below(18) as usize))
-                    .collect();
-                let c = Cube::from_moves(&moves);
-                assert!(sym.conjugate(&c).validate().is_ok());
-                assert_eq!(
-                    sym.conjugate(&c.then(&a)),
-                    sym.conjugate(&c).then(&sym.conjugate(&a))
-                );
-                assert_eq!(sym.conjugate(&c.inverse()), sym.conjugate(&c).inverse());
-                assert_eq!(sym.conjugate(&sym.conjugate(&c)), c);
-            }
-        }
+    fn random_positions_are_reachable_and_varied() {
+        let mut rng = SplitMix64::new(29);
+        let cubes: Vec<Cube> = (0..1000).map(|_| Cube::random(&mut rng)).collect();
+        assert!(cubes.iter().all(|c| c.validate().is_ok()));
+        let odd = cubes
+            .iter()
+            .filter(|c| permutation_parity(&c.cp) == 1)
+            .count();
+        assert!((400..600).contains(&odd), "{odd} odd of 1000");
+        let twisted_first = cubes.iter().filter(|c| c.co[0] == 1).count();
+        assert!((250..420).contains(&twisted_first), "{twisted_first}");
     }
 
     #[test]

@@ -156,32 +156,80 @@ pub(crate) fn quarter_turn_cube(face: Face) -> Cube {
     cube_from_faces(&turned).expect("a face turn of the solved cube is a cube")
 }
 
-/// Slot maps of the half-turn rotation of the whole cube about axis `axis` (0 = x through
-/// R, 1 = y through U, 2 = z through F): where each corner slot and edge slot goes. These
-/// rotations keep every twist and flip reference face on a reference face.
-pub(crate) fn half_turn_rotation(axis: usize) -> ([u8; CORNERS], [u8; EDGES]) {
-    let rotate =
-        |p: Vec3| -> Vec3 { std::array::from_fn(|k| if k == axis { p[k] } else { -p[k] }) };
-    let position = |faces: &[Face]| {
-        faces
-            .iter()
-            .fold([0, 0, 0], |acc, f| add(acc, NORMAL[f.index()]))
+/// A whole-cube symmetry (rotation or reflection, given as a signed permutation matrix
+/// on x = R, y = U, z = F) as it acts on slots: `corner_slot[i]` is where corner slot `i`
+/// goes and `corner_shift[i]` which of that slot's stickers (in [`CORNER_FACES`] order)
+/// its reference sticker lands on; the same for edges. `faces[f]` is where face `f` goes.
+pub(crate) struct SlotMaps {
+    pub corner_slot: [u8; CORNERS],
+    pub corner_shift: [u8; CORNERS],
+    pub edge_slot: [u8; EDGES],
+    pub edge_shift: [u8; EDGES],
+    pub faces: [u8; 6],
+    pub mirror: bool,
+}
+
+/// The slot maps of the symmetry with matrix `m` (rows: images are `m * v`).
+pub(crate) fn symmetry_slot_maps(m: [[i8; 3]; 3]) -> SlotMaps {
+    let apply = |v: Vec3| -> Vec3 { std::array::from_fn(|r| dot(m[r], v)) };
+    let layout = &*LAYOUT;
+    let image = |sticker: usize| {
+        let (pos, normal) = sticker_geometry(sticker);
+        sticker_at(apply(pos), apply(normal))
     };
-    let corners = std::array::from_fn(|i| {
-        let target = rotate(position(&CORNER_FACES[i]));
-        CORNER_FACES
+    let find = |slots: &[&[usize]], sticker: usize| -> (u8, u8) {
+        slots
             .iter()
-            .position(|f| position(f) == target)
-            .expect("a rotated corner slot is a corner slot") as u8
-    });
-    let edges = std::array::from_fn(|i| {
-        let target = rotate(position(&EDGE_FACES[i]));
-        EDGE_FACES
+            .enumerate()
+            .find_map(|(slot, s)| {
+                s.iter()
+                    .position(|&x| x == sticker)
+                    .map(|k| (slot as u8, k as u8))
+            })
+            .expect("a symmetry maps cubelets of a kind onto cubelets of that kind")
+    };
+    let corner_lists: Vec<&[usize]> = layout.corners.iter().map(|c| &c[..]).collect();
+    let edge_lists: Vec<&[usize]> = layout.edges.iter().map(|e| &e[..]).collect();
+    let mut maps = SlotMaps {
+        corner_slot: [0; CORNERS],
+        corner_shift: [0; CORNERS],
+        edge_slot: [0; EDGES],
+        edge_shift: [0; EDGES],
+        faces: [0; 6],
+        mirror: false,
+    };
+    for i in 0..CORNERS {
+        (maps.corner_slot[i], maps.corner_shift[i]) =
+            find(&corner_lists, image(layout.corners[i][0]));
+    }
+    for i in 0..EDGES {
+        (maps.edge_slot[i], maps.edge_shift[i]) = find(&edge_lists, image(layout.edges[i][0]));
+    }
+    for (f, &normal) in NORMAL.iter().enumerate() {
+        let n = apply(normal);
+        maps.faces[f] = NORMAL
             .iter()
-            .position(|f| position(f) == target)
-            .expect("a rotated edge slot is an edge slot") as u8
-    });
-    (corners, edges)
+            .position(|&x| x == n)
+            .expect("a symmetry maps faces to faces") as u8;
+    }
+    let det = dot(m[0], cross(m[1], m[2]));
+    maps.mirror = det < 0;
+    maps
+}
+
+/// A cube transformed by the symmetry with matrix `m`, sticker by sticker: every sticker
+/// moved to its image and recoloured with the face its colour's face goes to (the
+/// reference for [`SlotMaps`]; slow).
+pub(crate) fn transform_by_stickers(cube: &Cube, m: [[i8; 3]; 3]) -> Cube {
+    let apply = |v: Vec3| -> Vec3 { std::array::from_fn(|r| dot(m[r], v)) };
+    let maps = symmetry_slot_maps(m);
+    let faces = faces_of_cube(cube);
+    let mut out = faces;
+    for (i, &f) in faces.iter().enumerate() {
+        let (pos, normal) = sticker_geometry(i);
+        out[sticker_at(apply(pos), apply(normal))] = maps.faces[f as usize];
+    }
+    cube_from_faces_unchecked(&out).expect("a transformed cube is made of cubies")
 }
 
 /// The face (URFDLB index) of every sticker of the solved cube.

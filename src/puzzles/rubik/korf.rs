@@ -9,20 +9,17 @@
 //!   and heuristic values are raised to that parity;
 //! - both cores: each iteration's subtrees below the first two moves run in parallel.
 
-use super::cube::{
-    htm_may_follow, permutation_parity, qtm_may_follow, Cube, HalfTurnSymmetry, Move, MOVE_CUBES,
-};
+use super::cube::{htm_may_follow, permutation_parity, qtm_may_follow, Cube, Move, MOVE_CUBES};
 use super::near::{NearTable, NEAR_DEPTH};
 use super::pdb::{metric_moves, Pattern, Pdb};
+use super::phase1;
 use super::solver::{Metric, Solved};
+use super::symmetry::AXIS_ROTATIONS;
 use crate::progress::Progress;
 use crate::table::{TableError, TableSpec, TableStore};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{LazyLock, Mutex};
-
-/// Rotated lookups used by default (see [`KorfSolver::with_symmetries`]).
-const DEFAULT_SYMMETRIES: usize = 0;
+use std::sync::Mutex;
 
 /// Table sets: bigger ones make deep solves faster; every one gives optimal answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -31,7 +28,8 @@ pub enum Preset {
     Small,
     /// Corners + two 7-edge tables per metric (555 MB).
     Medium,
-    /// Corners + two 8-edge tables per metric (5.1 GB).
+    /// The medium tables + the flip-slice-twist table reduced by symmetry, read along all
+    /// three axes (2.2 GB per metric).
     Large,
 }
 
@@ -56,7 +54,12 @@ impl Preset {
         match self {
             Preset::Small => vec![Pattern::Corners, edges(0, 6), edges(6, 6)],
             Preset::Medium => vec![Pattern::Corners, edges(0, 7), edges(5, 7)],
-            Preset::Large => vec![Pattern::Corners, edges(0, 8), edges(4, 8)],
+            Preset::Large => vec![
+                Pattern::Corners,
+                edges(0, 7),
+                edges(5, 7),
+                Pattern::FlipSliceTwist,
+            ],
         }
     }
 
@@ -109,6 +112,15 @@ pub fn build_medium(store: &TableStore, progress: &Progress) -> Result<(), Table
     Preset::Medium.build(store, progress)
 }
 
+/// Specs of the large preset (`cubedb-gen rubik-large`).
+pub fn large_specs() -> Vec<TableSpec> {
+    Preset::Large.specs()
+}
+/// Builds the large preset.
+pub fn build_large(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
+    Preset::Large.build(store, progress)
+}
+
 /// Opened pattern databases of one metric, plus the near table.
 #[derive(Debug)]
 pub struct Pdbs {
@@ -144,15 +156,69 @@ impl Pdbs {
 pub struct KorfSolver<'a> {
     pdbs: &'a Pdbs,
     near: Option<&'a NearTable>,
-    symmetries: &'static [HalfTurnSymmetry],
+    plan: ReadPlan,
 }
 
-/// The whole-cube half turns y2, x2, z2, in the order they are used.
-static SYMMETRIES: LazyLock<[HalfTurnSymmetry; 3]> =
-    LazyLock::new(|| [1, 0, 2].map(HalfTurnSymmetry::new));
-
 /// Largest number of table reads per position.
-const MAX_READS: usize = 32;
+const MAX_READS: usize = 16;
+
+/// Which table is read on which view of a position, in two stages: the first reads are
+/// made for every child of a node, the rest only for children the first did not prune.
+/// Views are the position (0) and its inverse (1), then, if a flip-slice-twist table is
+/// present, the position turned to put its R-L axis on U-D (2) and its inverse (3), and the
+/// same for F-B (4, 5).
+#[derive(Debug, Clone, Copy)]
+struct ReadPlan {
+    reads: [(u8, u8); MAX_READS],
+    len: usize,
+    /// Reads `..first` make the first stage.
+    first: usize,
+    views: usize,
+}
+
+impl ReadPlan {
+    fn new(tables: &[Pdb]) -> Self {
+        let mut plan = ReadPlan {
+            reads: [(0, 0); MAX_READS],
+            len: 0,
+            first: 0,
+            views: 2,
+        };
+        // First stage: the strongest tables on the position and its inverse.
+        let fst = tables
+            .iter()
+            .position(|t| t.pattern() == Pattern::FlipSliceTwist);
+        let strongest = fst.unwrap_or(0);
+        plan.push(strongest, 0);
+        plan.push(strongest, 1);
+        if fst.is_some() {
+            plan.views = 6;
+            if let Some(corners) = tables.iter().position(|t| t.pattern() == Pattern::Corners) {
+                plan.push(corners, 0);
+            }
+        }
+        plan.first = plan.len;
+        for (t, table) in tables.iter().enumerate() {
+            let views = if table.pattern() == Pattern::FlipSliceTwist {
+                0..6
+            } else {
+                0..2
+            };
+            for v in views {
+                if !plan.reads[..plan.first].contains(&(t as u8, v)) {
+                    plan.push(t, v);
+                }
+            }
+        }
+        plan
+    }
+
+    fn push(&mut self, table: usize, view: u8) {
+        assert!(self.len < MAX_READS, "too many table reads per position");
+        self.reads[self.len] = (table as u8, view);
+        self.len += 1;
+    }
+}
 
 /// Outcome of searching one subtree.
 enum Step {
@@ -175,104 +241,119 @@ impl<'a> KorfSolver<'a> {
         Self {
             pdbs,
             near,
-            symmetries: &SYMMETRIES[..DEFAULT_SYMMETRIES],
+            plan: ReadPlan::new(&pdbs.tables),
         }
     }
 
-    /// The same solver also looking the edge tables up on the position turned by the first
-    /// `n` (0..=3) whole-cube half turns y2, x2, z2 (and their inverses).
-    pub fn with_symmetries(mut self, n: usize) -> Self {
-        self.symmetries = &SYMMETRIES[..n.min(3)];
-        self
-    }
-
-    /// Lower bound on the distance of `cube` (inverse `inv`), or `None` as soon as it is
-    /// known to exceed `budget`; in QTM raised to the parity of the remaining budget.
+    /// Lower bound on the distance of `cube` (inverse `inv`), or `Err` with it when it
+    /// exceeds `budget`; in QTM raised to the parity of the remaining budget.
     #[inline]
     fn bound(&self, cube: &Cube, inv: &Cube, budget: u32) -> Result<u32, u32> {
         let qtm = self.pdbs.metric == Metric::Qtm;
-        let parity = |h: u32| {
-            if qtm && (h ^ budget) & 1 == 1 {
-                h + 1
-            } else {
-                h
-            }
-        };
-        let mut h = 0;
-        for table in &self.pdbs.tables {
-            h = h.max(parity(table.bound(cube)));
-            if h > budget {
-                return Err(h);
-            }
-            h = h.max(parity(table.bound(inv)));
-            if h > budget {
-                return Err(h);
-            }
-        }
+        let mut h = [0u32];
+        self.bounds(&[(Move::from_index(0), *cube, *inv)], budget, &mut h);
+        let mut h = h[0];
         if qtm && h <= NEAR_DEPTH {
             if let Some(near) = self.near {
-                h = h.max(parity(near.distance(cube).unwrap_or(NEAR_DEPTH + 1)));
-                if h > budget {
-                    return Err(h);
+                let mut d = near.distance(cube).unwrap_or(NEAR_DEPTH + 1);
+                if (d ^ budget) & 1 == 1 {
+                    d += 1;
                 }
+                h = h.max(d);
             }
         }
-        Ok(h)
+        if h > budget {
+            Err(h)
+        } else {
+            Ok(h)
+        }
     }
 
-    /// Lower bounds of many positions (`(move, cube, inverse)`), all table indices
-    /// computed before any entry is read so the reads overlap; in QTM raised to the parity
-    /// of `budget`.
+    /// Lower bounds of many positions (`(move, cube, inverse)`), in QTM raised to the
+    /// parity of `budget`; a bound above `budget` may stop short of the full maximum.
+    ///
+    /// Lookups are random reads in tables far bigger than the caches, so every index of a
+    /// stage is computed before any entry is read and the reads overlap; the class reads
+    /// of the flip-slice-twist table are batched the same way.
     fn bounds(&self, kids: &[(Move, Cube, Cube)], budget: u32, out: &mut [u32]) {
+        let plan = &self.plan;
+        let qtm = self.pdbs.metric == Metric::Qtm;
+        let n = kids.len();
+        let mut views = [[Cube::SOLVED; 6]; 18];
+        for (v, (_, cube, inv)) in views.iter_mut().zip(kids) {
+            v[0] = *cube;
+            v[1] = *inv;
+        }
+        let mut best = [0u32; 18];
+        let mut alive = [true; 18];
+        let stages = [0..plan.first, plan.first..plan.len];
+        for (stage, reads) in stages.into_iter().enumerate() {
+            let reads = &plan.reads[reads];
+            if stage == 1 && plan.views > 2 {
+                for k in (0..n).filter(|&k| alive[k]) {
+                    let (cube, inv) = (views[k][0], views[k][1]);
+                    for (j, rotation) in AXIS_ROTATIONS.iter().enumerate() {
+                        views[k][2 + 2 * j] = rotation.conjugate(&cube);
+                        views[k][3 + 2 * j] = rotation.conjugate(&inv);
+                    }
+                }
+            }
+            let index = self.indices(reads, &views[..n], &alive[..n]);
+            for k in 0..n {
+                if !alive[k] {
+                    continue;
+                }
+                for (r, &(t, _)) in reads.iter().enumerate() {
+                    best[k] = best[k].max(self.pdbs.tables[t as usize].value(index[k][r]));
+                }
+                if qtm && (best[k] ^ budget) & 1 == 1 {
+                    best[k] += 1;
+                }
+                alive[k] = best[k] <= budget;
+            }
+        }
+        out[..n].copy_from_slice(&best[..n]);
+    }
+
+    /// Table indices of `reads` for the live positions among `views`.
+    #[inline]
+    fn indices(
+        &self,
+        reads: &[(u8, u8)],
+        views: &[[Cube; 6]],
+        alive: &[bool],
+    ) -> [[usize; MAX_READS]; 18] {
         let tables = &self.pdbs.tables;
-        // Which table each read goes to: every table on the position and its inverse,
-        // then the edge tables on each rotated position and its inverse.
-        let mut plan = [0usize; MAX_READS];
-        let mut reads = 0;
-        for t in 0..tables.len() {
-            plan[reads] = t;
-            plan[reads + 1] = t;
-            reads += 2;
-        }
-        let edge_tables: Vec<usize> = (0..tables.len())
-            .filter(|&t| tables[t].pattern() != Pattern::Corners)
-            .collect();
-        for _ in self.symmetries {
-            for &t in &edge_tables {
-                plan[reads] = t;
-                plan[reads + 1] = t;
-                reads += 2;
-            }
-        }
-        assert!(reads <= MAX_READS, "too many table reads per position");
         let mut index = [[0usize; MAX_READS]; 18];
-        for (slot, (_, cube, inv)) in index.iter_mut().zip(kids) {
-            let mut r = 0;
-            for table in tables {
-                slot[r] = table.pattern().index_with_inverse(cube, inv);
-                slot[r + 1] = table.pattern().index_with_inverse(inv, cube);
-                r += 2;
-            }
-            for sym in self.symmetries {
-                let (c, i) = (sym.conjugate(cube), sym.conjugate(inv));
-                for &t in &edge_tables {
-                    slot[r] = tables[t].pattern().index_with_inverse(&c, &i);
-                    slot[r + 1] = tables[t].pattern().index_with_inverse(&i, &c);
-                    r += 2;
+        // Flip-slice-twist reads: raw coordinates first, then all class reads, then the
+        // indices; other tables directly.
+        let mut raw = [[[0u32; 3]; MAX_READS]; 18];
+        for (k, v) in views.iter().enumerate().filter(|&(k, _)| alive[k]) {
+            for (r, &(t, view)) in reads.iter().enumerate() {
+                let (view, partner) = (view as usize, view as usize ^ 1);
+                match tables[t as usize].pattern() {
+                    Pattern::FlipSliceTwist => raw[k][r] = phase1::raw_coordinates(&v[view]),
+                    p => index[k][r] = p.index_with_inverse(&v[view], &v[partner]),
                 }
             }
         }
-        let qtm = self.pdbs.metric == Metric::Qtm;
-        for (h, slot) in out.iter_mut().zip(&index) {
-            let mut best = 0;
-            for r in 0..reads {
-                best = best.max(tables[plan[r]].value(slot[r]));
+        let fst: Vec<usize> = (0..reads.len())
+            .filter(|&r| tables[reads[r].0 as usize].pattern() == Pattern::FlipSliceTwist)
+            .collect();
+        if !fst.is_empty() {
+            let mut entries = [[0u32; MAX_READS]; 18];
+            for k in (0..views.len()).filter(|&k| alive[k]) {
+                for &r in &fst {
+                    entries[k][r] = phase1::class_entry(raw[k][r][0]);
+                }
             }
-            if qtm && (best ^ budget) & 1 == 1 {
-                best += 1;
+            for k in (0..views.len()).filter(|&k| alive[k]) {
+                for &r in &fst {
+                    index[k][r] = phase1::finish_index(raw[k][r], entries[k][r]);
+                }
             }
-            *h = best;
         }
+        index
     }
 
     fn may_follow(&self, before: Option<Move>, previous: Option<Move>, mv: Move) -> bool {

@@ -6,6 +6,8 @@
 //! - [`coord`]: permutation ranks and the 67-bit position key;
 //! - [`near`]: the table of all positions within a few quarter turns of solved;
 //! - [`pdb`]: pattern databases (corners, edge subsets) for both metrics;
+//! - [`symmetry`]: whole-cube rotations and reflections acting on positions;
+//! - [`phase1`]: the symmetry-reduced table of edge flips, E-slice edges and corner twists;
 //! - [`korf`]: optimal solving of any position by IDA* over the pattern databases;
 //! - [`solver`]: near-table lookups and plain IDA*;
 //! - [`judge`]: the judge's input and output format.
@@ -18,7 +20,9 @@ pub mod korf;
 pub mod near;
 pub mod notation;
 pub mod pdb;
+pub mod phase1;
 pub mod solver;
+pub mod symmetry;
 
 pub use cube::{Cube, CubeError, Face, Move};
 pub use facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};

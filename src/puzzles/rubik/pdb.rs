@@ -4,10 +4,13 @@
 //!
 //! - corners: `perm8 * 3^7 + twist` (88,179,840 entries), neighbours from move tables;
 //! - edges `first..first + count`: the slots of those cubies as a partial permutation of
-//!   12 (rank `0..12!/(12-count)!`) times their flips by cubie (`2^count`).
+//!   12 (rank `0..12!/(12-count)!`) times their flips by cubie (`2^count`);
+//! - flip-slice-twist: symmetry classes of edge flips and E-slice slots, times corner
+//!   twists and E-slice order (3.38 G entries, see [`super::phase1`]).
 
 use super::coord::{self, rank_permutation, unrank_permutation, CORNER_PERMS, CORNER_TWISTS};
 use super::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT, MOVE_CUBES};
+use super::phase1;
 use super::solver::Metric;
 use crate::progress::Progress;
 use crate::search::{layered_bfs, RankedSpace, UNREACHED};
@@ -38,6 +41,9 @@ pub enum Pattern {
         /// Number of tracked edge cubies (1..=8).
         count: u8,
     },
+    /// Edge flips, E-slice edges with their order and corner twists, one entry per class
+    /// under the 16 symmetries keeping the U-D axis ([`super::phase1`]).
+    FlipSliceTwist,
 }
 
 /// Falling factorial `n (n-1) ... (n-k+1)`.
@@ -57,6 +63,7 @@ impl Pattern {
         match self {
             Pattern::Corners => CORNER_PERMS as u64 * CORNER_TWISTS as u64,
             Pattern::Edges { count, .. } => falling(12, count as u64) << count,
+            Pattern::FlipSliceTwist => phase1::SIZE,
         }
     }
 
@@ -69,6 +76,7 @@ impl Pattern {
         match self {
             Pattern::Corners => format!("rubik-pdb-{m}-corners"),
             Pattern::Edges { first, count } => format!("rubik-pdb-{m}-edges{count}-from{first}"),
+            Pattern::FlipSliceTwist => format!("rubik-pdb-{m}-flipslice-twist-sym16"),
         }
     }
 
@@ -78,6 +86,7 @@ impl Pattern {
         match self {
             Pattern::Corners => coord::corner_coord(cube) as usize,
             Pattern::Edges { first, count } => edge_index_from_inverse(inv, first, count),
+            Pattern::FlipSliceTwist => phase1::index(cube),
         }
     }
 
@@ -87,6 +96,7 @@ impl Pattern {
         match self {
             Pattern::Corners => coord::corner_coord(cube) as usize,
             Pattern::Edges { first, count } => edge_index(cube, first, count),
+            Pattern::FlipSliceTwist => phase1::index(cube),
         }
     }
 }
@@ -251,6 +261,7 @@ impl RankedSpace for PatternSpace {
                     visit(((rank_partial(&moved[..count]) << count) | f) as u64);
                 }
             }
+            Pattern::FlipSliceTwist => phase1::for_each_neighbour(rank, &self.moves, visit),
         }
     }
 }
@@ -264,6 +275,10 @@ pub fn spec(pattern: Pattern, metric: Metric, group: &'static str) -> TableSpec 
         Pattern::Edges { first, count } => {
             params.push(("edges".into(), count as u64));
             params.push(("first-edge".into(), first as u64));
+        }
+        Pattern::FlipSliceTwist => {
+            params.push(("flipslice-classes".into(), phase1::CLASSES as u64));
+            params.push(("symmetries".into(), 16));
         }
     }
     TableSpec {
@@ -327,15 +342,6 @@ pub struct Pdb {
     resident: Option<memmap2::MmapMut>,
 }
 
-/// A copy of `bytes` in anonymous memory advised for huge pages, if available.
-fn resident_copy(bytes: &[u8]) -> Option<memmap2::MmapMut> {
-    let mut copy = memmap2::MmapMut::map_anon(bytes.len()).ok()?;
-    #[cfg(target_os = "linux")]
-    let _ = copy.advise(memmap2::Advice::HugePage);
-    copy.copy_from_slice(bytes);
-    Some(copy)
-}
-
 impl Pdb {
     /// Opens a pattern database, building it first if missing.
     pub fn load_or_build(
@@ -356,7 +362,7 @@ impl Pdb {
             build_one(store, pattern, metric, group, progress)?;
         }
         let table = store.open(&spec)?;
-        let resident = resident_copy(table.payload());
+        let resident = crate::table::resident_copy(table.payload());
         Ok(Self {
             pattern,
             table,
