@@ -336,15 +336,39 @@ pub fn write_table(
     result.map_err(io_err)
 }
 
-/// A copy of `bytes` in anonymous memory advised to use huge pages, if such memory can be
-/// had: tables read at random are far bigger than what the TLB covers with 4 KiB pages,
-/// and each miss costs a page walk (two, on a virtual machine).
-pub fn resident_copy(bytes: &[u8]) -> Option<memmap2::MmapMut> {
-    let mut copy = memmap2::MmapMut::map_anon(bytes.len()).ok()?;
-    #[cfg(target_os = "linux")]
-    let _ = copy.advise(memmap2::Advice::HugePage);
-    copy.copy_from_slice(bytes);
-    Some(copy)
+/// Size of a huge page on x86-64 and aarch64 Linux.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A copy of table bytes in anonymous memory advised to use huge pages, starting on a huge
+/// page boundary: tables read at random are far bigger than what the TLB covers with
+/// 4 KiB pages, and each miss costs a page walk (two, on a virtual machine).
+#[derive(Debug)]
+pub struct Resident {
+    map: memmap2::MmapMut,
+    offset: usize,
+    len: usize,
+}
+
+impl Resident {
+    /// Copies `bytes`, or `None` if the memory cannot be had.
+    pub fn copy_of(bytes: &[u8]) -> Option<Self> {
+        let mut map = memmap2::MmapMut::map_anon(bytes.len() + HUGE_PAGE).ok()?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let offset = (HUGE_PAGE - map.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE;
+        map[offset..offset + bytes.len()].copy_from_slice(bytes);
+        Some(Self {
+            map,
+            offset,
+            len: bytes.len(),
+        })
+    }
+
+    /// The copied bytes.
+    #[inline]
+    pub fn bytes(&self) -> &[u8] {
+        &self.map[self.offset..self.offset + self.len]
+    }
 }
 
 #[cfg(test)]

@@ -442,3 +442,21 @@ fn solve_uses_the_pattern_databases_in_both_metrics() {
         assert!(stderr(&output).contains("nodes/s"));
     }
 }
+
+#[test]
+fn random_positions_are_reproducible_facelet_strings() {
+    let run = |seed: &str| cubedb(&["rubik", "random", "--count", "50", "--seed", seed], "");
+    let first = run("7");
+    assert!(first.status.success());
+    let text = String::from_utf8(first.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 50);
+    for line in &lines {
+        let cube = cubedb::puzzles::rubik::parse_facelets(line).expect("a solvable cube");
+        assert!(cube.validate().is_ok());
+    }
+    let distinct: std::collections::HashSet<&&str> = lines.iter().collect();
+    assert_eq!(distinct.len(), 50);
+    assert_eq!(String::from_utf8(run("7").stdout).unwrap(), text);
+    assert_ne!(String::from_utf8(run("8").stdout).unwrap(), text);
+}

@@ -16,6 +16,7 @@ use super::phase1;
 use super::solver::{Metric, Solved};
 use super::symmetry::AXIS_ROTATIONS;
 use crate::progress::Progress;
+use crate::table::packed::Nibbles;
 use crate::table::{TableError, TableSpec, TableStore};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,8 +29,9 @@ pub enum Preset {
     Small,
     /// Corners + two 7-edge tables per metric (555 MB).
     Medium,
-    /// The medium tables + the flip-slice-twist table reduced by symmetry, read along all
-    /// three axes (2.2 GB per metric).
+    /// The flip-slice-twist table reduced by symmetry, read along all three axes on the
+    /// position and its inverse (1.7 GB per metric). Adding the corner and 7-edge tables
+    /// to it changed neither node counts nor times measurably, so they are left out.
     Large,
 }
 
@@ -54,12 +56,7 @@ impl Preset {
         match self {
             Preset::Small => vec![Pattern::Corners, edges(0, 6), edges(6, 6)],
             Preset::Medium => vec![Pattern::Corners, edges(0, 7), edges(5, 7)],
-            Preset::Large => vec![
-                Pattern::Corners,
-                edges(0, 7),
-                edges(5, 7),
-                Pattern::FlipSliceTwist,
-            ],
+            Preset::Large => vec![Pattern::FlipSliceTwist],
         }
     }
 
@@ -160,20 +157,23 @@ pub struct KorfSolver<'a> {
 }
 
 /// Largest number of table reads per position.
-const MAX_READS: usize = 16;
+const MAX_READS: usize = 8;
 
-/// Which table is read on which view of a position, in two stages: the first reads are
-/// made for every child of a node, the rest only for children the first did not prune.
-/// Views are the position (0) and its inverse (1), then, if a flip-slice-twist table is
-/// present, the position turned to put its R-L axis on U-D (2) and its inverse (3), and the
-/// same for F-B (4, 5).
+/// Largest number of read stages.
+const MAX_STAGES: usize = 2;
+
+/// Which table is read on which view of a position, in stages: the first reads are made
+/// for every child of a node, each later stage only for the children no earlier stage
+/// pruned. Views are the position (0) and its inverse (1), then, if a flip-slice-twist
+/// table is present, the position turned to put its R-L axis on U-D (2) and its inverse
+/// (3), and the same for F-B (4, 5).
 #[derive(Debug, Clone, Copy)]
 struct ReadPlan {
     reads: [(u8, u8); MAX_READS],
     len: usize,
-    /// Reads `..first` make the first stage.
-    first: usize,
-    views: usize,
+    /// `ends[s]`: reads `ends[s - 1]..ends[s]` make stage `s`.
+    ends: [usize; MAX_STAGES],
+    stages: usize,
 }
 
 impl ReadPlan {
@@ -181,23 +181,28 @@ impl ReadPlan {
         let mut plan = ReadPlan {
             reads: [(0, 0); MAX_READS],
             len: 0,
-            first: 0,
-            views: 2,
+            ends: [0; MAX_STAGES],
+            stages: 0,
         };
-        // First stage: the strongest tables on the position and its inverse.
-        let fst = tables
-            .iter()
-            .position(|t| t.pattern() == Pattern::FlipSliceTwist);
-        let strongest = fst.unwrap_or(0);
-        plan.push(strongest, 0);
-        plan.push(strongest, 1);
-        if fst.is_some() {
-            plan.views = 6;
-            if let Some(corners) = tables.iter().position(|t| t.pattern() == Pattern::Corners) {
-                plan.push(corners, 0);
+        let find = |pattern: Pattern| tables.iter().position(|t| t.pattern() == pattern);
+        match find(Pattern::FlipSliceTwist) {
+            Some(fst) => {
+                // The position and its inverse (with the corners, if present), then the
+                // rest. (A third stage, splitting the turned views, was slower: each
+                // stage waits once for memory.)
+                plan.push(fst, 0);
+                plan.push(fst, 1);
+                if let Some(corners) = find(Pattern::Corners) {
+                    plan.push(corners, 0);
+                }
+                plan.end_stage();
+            }
+            None => {
+                plan.push(0, 0);
+                plan.push(0, 1);
+                plan.end_stage();
             }
         }
-        plan.first = plan.len;
         for (t, table) in tables.iter().enumerate() {
             let views = if table.pattern() == Pattern::FlipSliceTwist {
                 0..6
@@ -205,11 +210,12 @@ impl ReadPlan {
                 0..2
             };
             for v in views {
-                if !plan.reads[..plan.first].contains(&(t as u8, v)) {
+                if !plan.reads[..plan.len].contains(&(t as u8, v)) {
                     plan.push(t, v);
                 }
             }
         }
+        plan.end_stage();
         plan
     }
 
@@ -217,6 +223,17 @@ impl ReadPlan {
         assert!(self.len < MAX_READS, "too many table reads per position");
         self.reads[self.len] = (table as u8, view);
         self.len += 1;
+    }
+
+    fn end_stage(&mut self) {
+        self.ends[self.stages] = self.len;
+        self.stages += 1;
+    }
+
+    /// The reads of stage `s`.
+    fn stage(&self, s: usize) -> &[(u8, u8)] {
+        let start = if s == 0 { 0 } else { self.ends[s - 1] };
+        &self.reads[start..self.ends[s]]
     }
 }
 
@@ -286,26 +303,43 @@ impl<'a> KorfSolver<'a> {
         }
         let mut best = [0u32; 18];
         let mut alive = [true; 18];
-        let stages = [0..plan.first, plan.first..plan.len];
-        for (stage, reads) in stages.into_iter().enumerate() {
-            let reads = &plan.reads[reads];
-            if stage == 1 && plan.views > 2 {
-                for k in (0..n).filter(|&k| alive[k]) {
-                    let (cube, inv) = (views[k][0], views[k][1]);
-                    for (j, rotation) in AXIS_ROTATIONS.iter().enumerate() {
+        let mut turned = [false; 2];
+        for stage in 0..plan.stages {
+            let reads = plan.stage(stage);
+            // Turned views are made only for the children that reach a stage needing them.
+            for (j, rotation) in AXIS_ROTATIONS.iter().enumerate() {
+                let needed = reads.iter().any(|&(_, v)| v as usize / 2 == j + 1);
+                if needed && !turned[j] {
+                    turned[j] = true;
+                    for k in (0..n).filter(|&k| alive[k]) {
+                        let (cube, inv) = (views[k][0], views[k][1]);
                         views[k][2 + 2 * j] = rotation.conjugate(&cube);
                         views[k][3 + 2 * j] = rotation.conjugate(&inv);
                     }
                 }
             }
             let index = self.indices(reads, &views[..n], &alive[..n]);
+            // The reads themselves in a loop doing nothing else, so that as many as
+            // possible are in flight at once.
+            let mut entries = [Nibbles::new(&[]); MAX_READS];
+            for (e, &(t, _)) in entries.iter_mut().zip(reads) {
+                *e = self.pdbs.tables[t as usize].entries();
+            }
+            let mut values = [[0u8; MAX_READS]; 18];
+            for k in 0..n {
+                if alive[k] {
+                    for r in 0..reads.len() {
+                        values[k][r] = entries[r].get(index[k][r]);
+                    }
+                }
+            }
             for k in 0..n {
                 if !alive[k] {
                     continue;
                 }
-                for (r, &(t, _)) in reads.iter().enumerate() {
-                    best[k] = best[k].max(self.pdbs.tables[t as usize].value(index[k][r]));
-                }
+                best[k] = best[k].max(u32::from(
+                    *values[k][..reads.len()].iter().max().unwrap_or(&0),
+                ));
                 if qtm && (best[k] ^ budget) & 1 == 1 {
                     best[k] += 1;
                 }
@@ -325,32 +359,36 @@ impl<'a> KorfSolver<'a> {
     ) -> [[usize; MAX_READS]; 18] {
         let tables = &self.pdbs.tables;
         let mut index = [[0usize; MAX_READS]; 18];
-        // Flip-slice-twist reads: raw coordinates first, then all class reads, then the
-        // indices; other tables directly.
-        let mut raw = [[[0u32; 3]; MAX_READS]; 18];
+        // Flip-slice-twist reads: raw coordinates first, then all class reads together,
+        // then the indices; other tables directly.
+        const MAX: usize = 18 * MAX_READS;
+        let mut at = [(0u8, 0u8); MAX];
+        let mut raw = [[0u32; 3]; MAX];
+        let mut pending = 0;
         for (k, v) in views.iter().enumerate().filter(|&(k, _)| alive[k]) {
             for (r, &(t, view)) in reads.iter().enumerate() {
                 let (view, partner) = (view as usize, view as usize ^ 1);
                 match tables[t as usize].pattern() {
-                    Pattern::FlipSliceTwist => raw[k][r] = phase1::raw_coordinates(&v[view]),
+                    Pattern::FlipSliceTwist => {
+                        raw[pending] = phase1::raw_coordinates_with_inverse(&v[view], &v[partner]);
+                        at[pending] = (k as u8, r as u8);
+                        pending += 1;
+                    }
                     p => index[k][r] = p.index_with_inverse(&v[view], &v[partner]),
                 }
             }
         }
-        let fst: Vec<usize> = (0..reads.len())
-            .filter(|&r| tables[reads[r].0 as usize].pattern() == Pattern::FlipSliceTwist)
-            .collect();
-        if !fst.is_empty() {
-            let mut entries = [[0u32; MAX_READS]; 18];
-            for k in (0..views.len()).filter(|&k| alive[k]) {
-                for &r in &fst {
-                    entries[k][r] = phase1::class_entry(raw[k][r][0]);
-                }
+        if pending > 0 {
+            let mut pairs = [0u32; MAX];
+            for (pair, raw) in pairs.iter_mut().zip(&raw[..pending]) {
+                *pair = raw[0];
             }
-            for k in (0..views.len()).filter(|&k| alive[k]) {
-                for &r in &fst {
-                    index[k][r] = phase1::finish_index(raw[k][r], entries[k][r]);
-                }
+            let mut entries = [0u32; MAX];
+            phase1::class_entries(&pairs[..pending], &mut entries[..pending]);
+            let mut found = [0usize; MAX];
+            phase1::finish_indices(&raw[..pending], &entries[..pending], &mut found[..pending]);
+            for (&(k, r), &i) in at[..pending].iter().zip(&found[..pending]) {
+                index[k as usize][r as usize] = i;
             }
         }
         index

@@ -339,7 +339,7 @@ pub fn build_one(
 pub struct Pdb {
     pattern: Pattern,
     table: Table,
-    resident: Option<memmap2::MmapMut>,
+    resident: Option<crate::table::Resident>,
 }
 
 impl Pdb {
@@ -362,7 +362,7 @@ impl Pdb {
             build_one(store, pattern, metric, group, progress)?;
         }
         let table = store.open(&spec)?;
-        let resident = crate::table::resident_copy(table.payload());
+        let resident = crate::table::Resident::copy_of(table.payload());
         Ok(Self {
             pattern,
             table,
@@ -379,7 +379,7 @@ impl Pdb {
     #[inline]
     fn payload(&self) -> &[u8] {
         match &self.resident {
-            Some(copy) => copy,
+            Some(copy) => copy.bytes(),
             None => self.table.payload(),
         }
     }
@@ -387,7 +387,13 @@ impl Pdb {
     /// The entry at a projection index (from [`Pattern::index`]).
     #[inline]
     pub fn value(&self, index: usize) -> u32 {
-        Nibbles::new(self.payload()).get(index) as u32
+        self.entries().get(index) as u32
+    }
+
+    /// All entries, for callers reading many in a row.
+    #[inline]
+    pub fn entries(&self) -> Nibbles<'_> {
+        Nibbles::new(self.payload())
     }
 
     /// The projection.

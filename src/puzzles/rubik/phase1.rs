@@ -64,7 +64,7 @@ struct Tables {
     /// Bit `s` set when symmetry `s` fixes the class representative.
     stabiliser: Vec<u16>,
     /// `class_of` as little-endian bytes in huge pages (read at random in search).
-    class_of_resident: Option<memmap2::MmapMut>,
+    class_of_resident: Option<crate::table::Resident>,
 }
 
 /// Slot mask of the E-slice edges and their order code, read from `ep`.
@@ -204,7 +204,7 @@ impl Tables {
         }
         assert_eq!(t.representative.len(), CLASSES, "flip-slice class count");
         let bytes: Vec<u8> = t.class_of.iter().flat_map(|e| e.to_le_bytes()).collect();
-        t.class_of_resident = crate::table::resident_copy(&bytes);
+        t.class_of_resident = crate::table::Resident::copy_of(&bytes);
         t
     }
 
@@ -249,27 +249,72 @@ pub fn raw_coordinates(cube: &Cube) -> [u32; 3] {
     [pair as u32, slice as u32, coord::twist(cube)]
 }
 
+/// [`raw_coordinates`] of `cube` given also its inverse `inv`, without branches: the
+/// inverse tells directly which slot holds each E-slice edge.
+#[inline]
+pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube) -> [u32; 3] {
+    let t = &*TABLES;
+    let slots: [u32; 4] = std::array::from_fn(|i| inv.ep[FIRST_SLICE_EDGE as usize + i] as u32);
+    let mask = slots.iter().fold(0u32, |m, &s| m | 1 << s);
+    // Edge i sits at place p (0 = lowest slot) among the four; the order code lists the
+    // edges from the lowest slot up, two bits each, the first most significant.
+    let mut code = 0u32;
+    for (i, &s) in slots.iter().enumerate() {
+        let place = (mask & ((1 << s) - 1)).count_ones();
+        code |= (i as u32) << (2 * (3 - place));
+    }
+    let slice = t.slots_of_mask[mask as usize] as u32 * SLICE_ORDERS as u32
+        + t.order_of_code[code as usize] as u32;
+    let pair = slice / SLICE_ORDERS as u32 * FLIPS as u32 + coord::flip(cube);
+    [pair, slice, coord::twist(cube)]
+}
+
 /// The class entry of a (flip, slice slots) pair (a read in a 4 MB table).
 #[inline]
 pub fn class_entry(pair: u32) -> u32 {
+    let mut entry = [0];
+    class_entries(&[pair], &mut entry);
+    entry[0]
+}
+
+/// The class entries of many pairs, read back to back so the reads overlap.
+#[inline]
+pub fn class_entries(pairs: &[u32], out: &mut [u32]) {
     let t = &*TABLES;
     match &t.class_of_resident {
-        Some(bytes) => {
-            let at = pair as usize * 4;
-            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        Some(resident) => {
+            let bytes = resident.bytes();
+            for (e, &pair) in out.iter_mut().zip(pairs) {
+                let at = pair as usize * 4;
+                *e = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
+            }
         }
-        None => t.class_of[pair as usize],
+        None => {
+            for (e, &pair) in out.iter_mut().zip(pairs) {
+                *e = t.class_of[pair as usize];
+            }
+        }
     }
 }
 
 /// Table index from the raw coordinates and the class entry of their pair.
 #[inline]
 pub fn finish_index(raw: [u32; 3], entry: u32) -> usize {
+    let mut index = [0];
+    finish_indices(&[raw], &[entry], &mut index);
+    index[0]
+}
+
+/// [`finish_index`] of many positions.
+#[inline]
+pub fn finish_indices(raw: &[[u32; 3]], entries: &[u32], out: &mut [usize]) {
     let t = &*TABLES;
-    let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-    let twist = t.twist_conj[raw[2] as usize * UD_SYMMETRY_COUNT + s] as usize;
-    let order = t.slice_conj[raw[1] as usize * UD_SYMMETRY_COUNT + s] as usize % SLICE_ORDERS;
-    (class * TWISTS + twist) * SLICE_ORDERS + order
+    for ((index, raw), &entry) in out.iter_mut().zip(raw).zip(entries) {
+        let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
+        let twist = t.twist_conj[raw[2] as usize * UD_SYMMETRY_COUNT + s] as usize;
+        let order = t.slice_conj[raw[1] as usize * UD_SYMMETRY_COUNT + s] as usize % SLICE_ORDERS;
+        *index = (class * TWISTS + twist) * SLICE_ORDERS + order;
+    }
 }
 
 /// Table index of a position's projection.
@@ -342,6 +387,18 @@ mod tests {
                     "image of a position in another class"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn raw_coordinates_from_the_inverse_agree() {
+        let mut rng = SplitMix64::new(53);
+        for _ in 0..2000 {
+            let cube = random_cube(&mut rng, 25);
+            assert_eq!(
+                raw_coordinates_with_inverse(&cube, &cube.inverse()),
+                raw_coordinates(&cube)
+            );
         }
     }
 
