@@ -22,6 +22,7 @@ use cubedb::puzzles::rubik::{
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -75,6 +76,9 @@ fn deep_report(store: &TableStore, near: &NearTable) {
     let max_depth = env("RUBIK_BENCH_MAX_DEPTH", 16);
     println!("| heuristic | QTM scramble | median time | median nodes | samples |");
     println!("|---|---|---|---|---|");
+    // Optimal length of each (depth, sample) scramble, from the first preset solving it:
+    // every other preset, with its own tables, must find the same length.
+    let mut lengths: HashMap<(usize, usize), usize> = HashMap::new();
     for preset in [Preset::Small, Preset::Medium, Preset::Large] {
         let present = preset
             .patterns()
@@ -89,13 +93,20 @@ fn deep_report(store: &TableStore, near: &NearTable) {
         for depth in (10..=max_depth).step_by(2) {
             let mut rng = SplitMix64::new(depth as u64);
             let (mut times, mut nodes) = (Vec::new(), Vec::new());
-            for _ in 0..samples {
+            for sample in 0..samples {
                 let cube = Cube::from_moves(&scramble(&mut rng, depth));
                 let started = Instant::now();
                 let solved = solver.solve(&cube, 26);
                 times.push(started.elapsed().as_secs_f64());
                 nodes.push(solved.nodes as f64);
-                assert!(cube.apply_all(&solved.moves.expect("solved")).is_solved());
+                let moves = solved.moves.expect("solved");
+                assert!(cube.apply_all(&moves).is_solved());
+                let first = *lengths.entry((depth, sample)).or_insert(moves.len());
+                assert_eq!(
+                    moves.len(),
+                    first,
+                    "{preset:?}: depth {depth} sample {sample}"
+                );
             }
             let median_time = median(times);
             println!(

@@ -2,8 +2,11 @@
 //! quarter-turn or half-turn metric.
 //!
 //! - heuristic: the max of every pattern database looked up on the position and on its
-//!   inverse (same distance); a position in the near table (QTM) is answered from it
-//!   directly (inside the search it cut few nodes for its cost, so it is not used there);
+//!   inverse (same distance), and for the flip-slice-twist table also on both turned so
+//!   that their R-L or F-B axis becomes U-D (six lookups of one table); lookups are read
+//!   in two batched stages, the second only for children the first did not prune; a
+//!   position in the near table (QTM) is answered from it directly (inside the search it
+//!   cut few nodes for its cost, so it is not used there);
 //! - canonical sequences only ([`qtm_may_follow`], [`htm_may_follow`]);
 //! - QTM parity: a position's distance has the parity of its corner permutation, so bounds
 //!   and heuristic values are raised to that parity;
