@@ -71,6 +71,22 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Solves `cube` optimally, recording time and nodes; the solution must solve it.
+fn timed_solve(
+    solver: &KorfSolver,
+    cube: &Cube,
+    times: &mut Vec<f64>,
+    nodes: &mut Vec<f64>,
+) -> Vec<Move> {
+    let started = Instant::now();
+    let solved = solver.solve(cube, 26);
+    times.push(started.elapsed().as_secs_f64());
+    nodes.push(solved.nodes as f64);
+    let moves = solved.moves.expect("solved");
+    assert!(cube.apply_all(&moves).is_solved());
+    moves
+}
+
 fn deep_report(store: &TableStore, near: &NearTable) {
     let samples = env("RUBIK_BENCH_SAMPLES", 5);
     let max_depth = env("RUBIK_BENCH_MAX_DEPTH", 16);
@@ -95,12 +111,7 @@ fn deep_report(store: &TableStore, near: &NearTable) {
             let (mut times, mut nodes) = (Vec::new(), Vec::new());
             for sample in 0..samples {
                 let cube = Cube::from_moves(&scramble(&mut rng, depth));
-                let started = Instant::now();
-                let solved = solver.solve(&cube, 26);
-                times.push(started.elapsed().as_secs_f64());
-                nodes.push(solved.nodes as f64);
-                let moves = solved.moves.expect("solved");
-                assert!(cube.apply_all(&moves).is_solved());
+                let moves = timed_solve(&solver, &cube, &mut times, &mut nodes);
                 let first = *lengths.entry((depth, sample)).or_insert(moves.len());
                 assert_eq!(
                     moves.len(),
@@ -129,17 +140,12 @@ fn deep_report(store: &TableStore, near: &NearTable) {
         let (mut times, mut nodes) = (Vec::new(), Vec::new());
         for _ in 0..random {
             let cube = Cube::random(&mut rng);
-            let started = Instant::now();
-            let solved = solver.solve(&cube, 26);
-            times.push(started.elapsed().as_secs_f64());
-            nodes.push(solved.nodes as f64);
-            let moves = solved.moves.expect("solved");
-            assert!(cube.apply_all(&moves).is_solved());
+            let moves = timed_solve(&solver, &cube, &mut times, &mut nodes);
             eprintln!(
                 "random state: {} quarter turns, {:.1} s, {} nodes",
                 moves.len(),
                 times[times.len() - 1],
-                solved.nodes
+                nodes[nodes.len() - 1]
             );
         }
         println!(

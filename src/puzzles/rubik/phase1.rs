@@ -357,18 +357,11 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 
-    fn random_cube(rng: &mut SplitMix64, length: usize) -> Cube {
-        let moves: Vec<Move> = (0..length)
-            .map(|_| Move::from_index(rng.below(18) as usize))
-            .collect();
-        Cube::from_moves(&moves)
-    }
-
     #[test]
     fn images_under_the_ud_symmetries_share_an_index() {
         let mut rng = SplitMix64::new(41);
         for _ in 0..300 {
-            let cube = random_cube(&mut rng, 25);
+            let cube = Cube::random(&mut rng);
             let i = index(&cube);
             assert!((i as u64) < SIZE);
             let mut same_class = Vec::new();
@@ -394,7 +387,7 @@ mod tests {
     fn raw_coordinates_from_the_inverse_agree() {
         let mut rng = SplitMix64::new(53);
         for _ in 0..2000 {
-            let cube = random_cube(&mut rng, 25);
+            let cube = Cube::random(&mut rng);
             assert_eq!(
                 raw_coordinates_with_inverse(&cube, &cube.inverse()),
                 raw_coordinates(&cube)
@@ -407,7 +400,7 @@ mod tests {
         let mut rng = SplitMix64::new(43);
         let moves: Vec<usize> = (0..MOVE_COUNT).collect();
         for _ in 0..300 {
-            let cube = random_cube(&mut rng, 25);
+            let cube = Cube::random(&mut rng);
             let mut neighbours = Vec::new();
             for_each_neighbour(index(&cube) as u64, &moves, |n| neighbours.push(n as usize));
             for mv in Move::all() {

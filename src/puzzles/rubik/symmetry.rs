@@ -144,13 +144,6 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix64;
 
-    fn random_cube(rng: &mut SplitMix64) -> Cube {
-        let moves: Vec<Move> = (0..30)
-            .map(|_| Move::from_index(rng.below(18) as usize))
-            .collect();
-        Cube::from_moves(&moves)
-    }
-
     #[test]
     fn slot_maps_agree_with_stickers_and_map_moves_to_moves() {
         let mut rng = SplitMix64::new(5);
@@ -162,7 +155,7 @@ mod tests {
         for sym in &all {
             assert_eq!(sym.conjugate(&Cube::SOLVED), Cube::SOLVED);
             for _ in 0..40 {
-                let c = random_cube(&mut rng);
+                let c = Cube::random(&mut rng);
                 let image = sym.conjugate(&c);
                 assert_eq!(image, sym.conjugate_by_stickers(&c));
                 assert!(image.validate().is_ok());
