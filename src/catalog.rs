@@ -69,7 +69,7 @@ pub fn groups() -> Vec<TableGroup> {
         },
         TableGroup {
             name: "rubik-large",
-            about: "Rubik's cube, large preset: the medium tables + the flip-slice-twist table (16 symmetries), QTM and HTM",
+            about: "Rubik's cube, large preset: the flip-slice-twist table reduced by 16 symmetries, QTM and HTM (not built by default)",
             specs: rubik::korf::large_specs,
             build: rubik::korf::build_large,
             by_default: false,

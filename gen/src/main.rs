@@ -11,7 +11,7 @@ use std::time::Instant;
 
 /// Builds cubedb's tables by parallel breadth-first search.
 ///
-/// With no subcommand, builds the named table groups (all of them if none is named),
+/// With no subcommand, builds the named table groups (all but `rubik-large` if none is named),
 /// skipping those already present and valid unless --force is given.
 #[derive(Debug, Parser)]
 #[command(name = "cubedb-gen", version, args_conflicts_with_subcommands = true)]
