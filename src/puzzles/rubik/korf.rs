@@ -240,6 +240,24 @@ impl ReadPlan {
     }
 }
 
+/// The views of the children of a node (see [`ReadPlan`]): the children themselves, and
+/// the turned views made for the children that need them.
+struct Views<'k> {
+    kids: &'k [(Move, Cube, Cube)],
+    turned: [[Cube; 4]; 18],
+}
+
+impl Views<'_> {
+    #[inline]
+    fn get(&self, kid: usize, view: u8) -> &Cube {
+        match view {
+            0 => &self.kids[kid].1,
+            1 => &self.kids[kid].2,
+            v => &self.turned[kid][v as usize - 2],
+        }
+    }
+}
+
 /// Outcome of searching one subtree.
 enum Step {
     Found,
@@ -299,11 +317,10 @@ impl<'a> KorfSolver<'a> {
         let plan = &self.plan;
         let qtm = self.pdbs.metric == Metric::Qtm;
         let n = kids.len();
-        let mut views = [[Cube::SOLVED; 6]; 18];
-        for (v, (_, cube, inv)) in views.iter_mut().zip(kids) {
-            v[0] = *cube;
-            v[1] = *inv;
-        }
+        let mut views = Views {
+            kids,
+            turned: [[Cube::SOLVED; 4]; 18],
+        };
         let mut best = [0u32; 18];
         let mut alive = [true; 18];
         let mut turned = [false; 2];
@@ -315,13 +332,13 @@ impl<'a> KorfSolver<'a> {
                 if needed && !turned[j] {
                     turned[j] = true;
                     for k in (0..n).filter(|&k| alive[k]) {
-                        let (cube, inv) = (views[k][0], views[k][1]);
-                        views[k][2 + 2 * j] = rotation.conjugate(&cube);
-                        views[k][3 + 2 * j] = rotation.conjugate(&inv);
+                        let (_, cube, inv) = &kids[k];
+                        views.turned[k][2 * j] = rotation.conjugate(cube);
+                        views.turned[k][2 * j + 1] = rotation.conjugate(inv);
                     }
                 }
             }
-            let index = self.indices(reads, &views[..n], &alive[..n]);
+            let index = self.indices(reads, &views, &alive[..n]);
             // The reads themselves in a loop doing nothing else, so that as many as
             // possible are in flight at once.
             let mut entries = [Nibbles::new(&[]); MAX_READS];
@@ -357,7 +374,7 @@ impl<'a> KorfSolver<'a> {
     fn indices(
         &self,
         reads: &[(u8, u8)],
-        views: &[[Cube; 6]],
+        views: &Views,
         alive: &[bool],
     ) -> [[usize; MAX_READS]; 18] {
         let tables = &self.pdbs.tables;
@@ -368,16 +385,16 @@ impl<'a> KorfSolver<'a> {
         let mut at = [(0u8, 0u8); MAX];
         let mut raw = [[0u32; 3]; MAX];
         let mut pending = 0;
-        for (k, v) in views.iter().enumerate().filter(|&(k, _)| alive[k]) {
+        for k in (0..alive.len()).filter(|&k| alive[k]) {
             for (r, &(t, view)) in reads.iter().enumerate() {
-                let (view, partner) = (view as usize, view as usize ^ 1);
+                let (view, partner) = (views.get(k, view), views.get(k, view ^ 1));
                 match tables[t as usize].pattern() {
                     Pattern::FlipSliceTwist => {
-                        raw[pending] = phase1::raw_coordinates_with_inverse(&v[view], &v[partner]);
+                        raw[pending] = phase1::raw_coordinates_with_inverse(view, partner);
                         at[pending] = (k as u8, r as u8);
                         pending += 1;
                     }
-                    p => index[k][r] = p.index_with_inverse(&v[view], &v[partner]),
+                    p => index[k][r] = p.index_with_inverse(view, partner),
                 }
             }
         }
