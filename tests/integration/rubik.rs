@@ -460,3 +460,50 @@ fn random_positions_are_reproducible_facelet_strings() {
     assert_eq!(String::from_utf8(run("7").stdout).unwrap(), text);
     assert_ne!(String::from_utf8(run("8").stdout).unwrap(), text);
 }
+
+/// The large preset (symmetry-reduced flip-slice-twist table, six reads per position)
+/// against the small one (corner and 6-edge tables): the same optimal length for every
+/// scramble, in both metrics. Its tables are too big to build in CI: build them with
+/// `cubedb-gen rubik-large`, then run
+/// `CUBEDB_DATA=DIR cargo test --release -- --ignored large_preset`.
+#[test]
+#[ignore]
+fn large_preset_agrees_with_the_small_one() {
+    use cubedb::puzzles::rubik::pdb::spec;
+    use cubedb::puzzles::rubik::{KorfSolver, Pdbs, Preset};
+    let store = TableStore::locate(None);
+    for metric in [Metric::Qtm, Metric::Htm] {
+        for pattern in Preset::Large.patterns() {
+            let spec = spec(pattern, metric, Preset::Large.group());
+            assert!(
+                store.exists(&spec),
+                "{} is missing from {}: build it with `cubedb-gen rubik-large`",
+                spec.name,
+                store.dir().display()
+            );
+        }
+        let large = Pdbs::load_or_build(&store, Preset::Large, metric, &Progress::hidden())
+            .expect("large pattern databases");
+        let small = small_pdbs(metric);
+        let (large, small) = (KorfSolver::new(&large, None), KorfSolver::new(&small, None));
+        let moves: Vec<Move> = match metric {
+            Metric::Qtm => quarter_turns(),
+            Metric::Htm => Move::all().collect(),
+        };
+        let mut rng = SplitMix64::new(2027);
+        for i in 0..60 {
+            let scramble: Vec<Move> = (0..8 + i % 7)
+                .map(|_| moves[rng.below(moves.len() as u64) as usize])
+                .collect();
+            let cube = Cube::from_moves(&scramble);
+            let b = small.solve(&cube, 26).moves.expect("solved");
+            // No deeper than the small preset's answer: a wrong large table fails here
+            // instead of searching on.
+            let a = large.solve(&cube, b.len() as u32).moves;
+            let a =
+                a.unwrap_or_else(|| panic!("{metric:?} scramble {i}: not solved in {}", b.len()));
+            assert!(cube.apply_all(&a).is_solved());
+            assert_eq!(a.len(), b.len(), "{metric:?} scramble {i}");
+        }
+    }
+}
