@@ -213,30 +213,36 @@ impl Tables {
     /// (when the class representative has symmetries of its own).
     #[inline]
     fn each_index(&self, slice: usize, flip: usize, twist: usize, mut visit: impl FnMut(u64)) {
-        let pair = slice / SLICE_ORDERS * FLIPS + flip;
-        let entry = self.class_of[pair];
+        let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let twist = self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize;
-        let slice = self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize;
-        let base = class * TWISTS;
-        visit(((base + twist) * SLICE_ORDERS + slice % SLICE_ORDERS) as u64);
+        let (twist, slice) = self.conjugated(twist, slice, s);
+        visit(self.index_in_class(class, twist, slice) as u64);
         let mut others = self.stabiliser[class] & !1;
         while others != 0 {
             let u = others.trailing_zeros() as usize;
             others &= others - 1;
-            let t2 = self.twist_conj[twist * UD_SYMMETRY_COUNT + u] as usize;
-            let s2 = self.slice_conj[slice * UD_SYMMETRY_COUNT + u] as usize;
-            visit(((base + t2) * SLICE_ORDERS + s2 % SLICE_ORDERS) as u64);
+            let (t2, s2) = self.conjugated(twist, slice, u);
+            visit(self.index_in_class(class, t2, s2) as u64);
         }
+    }
+
+    /// Twist and slice of the image of a position under symmetry `s`.
+    #[inline]
+    fn conjugated(&self, twist: usize, slice: usize, s: usize) -> (usize, usize) {
+        (
+            self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize,
+            self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize,
+        )
+    }
+
+    /// Table index of twist `twist` and the order of slice `slice` within class `class`.
+    #[inline]
+    fn index_in_class(&self, class: usize, twist: usize, slice: usize) -> usize {
+        (class * TWISTS + twist) * SLICE_ORDERS + slice % SLICE_ORDERS
     }
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
-
-/// Builds the coordinate tables now (they are otherwise built on first use).
-pub fn prepare() {
-    LazyLock::force(&TABLES);
-}
 
 /// Raw coordinates of a position: its (flip, slice slots) pair, slice and twist. The
 /// first of the three steps of [`index`], split so that callers computing many indices
@@ -311,9 +317,8 @@ pub fn finish_indices(raw: &[[u32; 3]], entries: &[u32], out: &mut [usize]) {
     let t = &*TABLES;
     for ((index, raw), &entry) in out.iter_mut().zip(raw).zip(entries) {
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let twist = t.twist_conj[raw[2] as usize * UD_SYMMETRY_COUNT + s] as usize;
-        let order = t.slice_conj[raw[1] as usize * UD_SYMMETRY_COUNT + s] as usize % SLICE_ORDERS;
-        *index = (class * TWISTS + twist) * SLICE_ORDERS + order;
+        let (twist, slice) = t.conjugated(raw[2] as usize, raw[1] as usize, s);
+        *index = t.index_in_class(class, twist, slice);
     }
 }
 
