@@ -68,6 +68,13 @@ pub fn groups() -> Vec<TableGroup> {
             by_default: true,
         },
         TableGroup {
+            name: rubik::twophase::GROUP,
+            about: "Rubik's cube, two-phase tables: near-optimal solutions in milliseconds (101 MB)",
+            specs: rubik::twophase::tables::specs,
+            build: rubik::twophase::tables::build,
+            by_default: true,
+        },
+        TableGroup {
             name: "rubik-large",
             about: "Rubik's cube, large preset: the flip-slice-twist table reduced by 16 symmetries, QTM and HTM (not built by default)",
             specs: rubik::korf::large_specs,

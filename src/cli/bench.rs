@@ -28,6 +28,9 @@ pub enum BenchPuzzle {
     Soma,
     /// Rubik's cube: near-table lookup vs IDA* on depth-5 positions.
     Rubik,
+    /// Rubik's cube, two-phase solving of random positions, one thread: time per cube
+    /// at several length caps (INPUT: facelet strings, one per line).
+    RubikTwophase,
 }
 
 /// Arguments of `cubedb bench`.
@@ -48,6 +51,18 @@ pub struct BenchArgs {
     /// [default: 100 for rolling; for rotation 100 random, 5 hardest].
     #[arg(long, value_name = "N")]
     search_sample: Option<usize>,
+
+    /// rubik-twophase without INPUT: how many random positions.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    count: usize,
+
+    /// rubik-twophase without INPUT: seed of the random positions.
+    #[arg(long, value_name = "S", default_value_t = 2026)]
+    seed: u64,
+
+    /// rubik-twophase: caps to measure, as METRIC:N (default htm:21,htm:20,qtm:26,qtm:24).
+    #[arg(long, value_name = "CAPS", value_delimiter = ',')]
+    caps: Vec<String>,
 
     /// No progress bars or notes on stderr.
     #[arg(long, short)]
@@ -164,6 +179,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchPuzzle::Walk => bench_walk(&args),
         BenchPuzzle::Soma => bench_soma(&args),
         BenchPuzzle::Rubik => bench_rubik(&args),
+        BenchPuzzle::RubikTwophase => bench_twophase(&args),
     }
 }
 
@@ -550,6 +566,105 @@ fn bench_rubik(args: &BenchArgs) -> Result<()> {
             "judge end to end (parse, validate, lookup, print) on {answered} depth-5 nets: {}, {:.0} cubes/s",
             human(elapsed),
             answered as f64 / elapsed.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// The `q`-quantile of sorted `values`.
+fn quantile(sorted: &[Duration], q: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+fn bench_twophase(args: &BenchArgs) -> Result<()> {
+    use cubedb::puzzles::rubik::twophase::{Outcome, TwoPhaseSearch, TwoPhaseTables};
+    use cubedb::puzzles::rubik::{parse_facelets, Cube, Metric};
+    let store = TableStore::locate(args.data.clone());
+    TwoPhaseTables::load_or_build(&store, &Progress::stderr(args.quiet))?;
+    let started = Instant::now();
+    let tables = TwoPhaseTables::open(&store)?;
+    let opened = started.elapsed();
+    let (name, cubes) = match &args.input {
+        Some(path) => {
+            let text = read_input(Some(path))?;
+            let cubes = text
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim().is_empty())
+                .map(|(i, line)| {
+                    parse_facelets(line.trim())
+                        .with_context(|| format!("{} line {}", path.display(), i + 1))
+                })
+                .collect::<Result<Vec<Cube>>>()?;
+            (path.display().to_string(), cubes)
+        }
+        None => {
+            let mut rng = SplitMix64::new(args.seed);
+            let cubes = (0..args.count).map(|_| Cube::random(&mut rng)).collect();
+            (format!("random, seed {}", args.seed), cubes)
+        }
+    };
+    anyhow::ensure!(!cubes.is_empty(), "no cubes to measure");
+    let caps: Vec<(Metric, u32)> = if args.caps.is_empty() {
+        vec![(Metric::Htm, 21), (Metric::Htm, 20), (Metric::Qtm, 26), (Metric::Qtm, 24)]
+    } else {
+        args.caps
+            .iter()
+            .map(|cap| {
+                let (metric, n) = cap.split_once(':').unwrap_or(("htm", cap));
+                let metric = Metric::from_str(metric, true)
+                    .map_err(|e| anyhow::anyhow!("--caps {cap}: {e}"))?;
+                let n = n.parse().with_context(|| format!("--caps {cap}: not a length"))?;
+                Ok((metric, n))
+            })
+            .collect::<Result<_>>()?
+    };
+    println!(
+        "rubik-twophase: {} cubes ({name}), one thread; tables opened in {}",
+        cubes.len(),
+        human(opened)
+    );
+    println!(
+        "{:<7} {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>11}",
+        "metric", "cap", "median", "mean", "p90", "p99", "max", "length", "nodes/cube"
+    );
+    for (metric, cap) in caps {
+        let mut search = TwoPhaseSearch::new(&tables, metric);
+        // Warm-up: caches, page tables and the CPU's clock settle before timing.
+        for cube in cubes.iter().take(50) {
+            search.solve(cube, cap, None);
+        }
+        let nodes_before = search.nodes();
+        let mut times = Vec::with_capacity(cubes.len());
+        let mut total_length = 0u64;
+        for (i, cube) in cubes.iter().enumerate() {
+            let t = Instant::now();
+            let outcome = search.solve(cube, cap, None);
+            times.push(t.elapsed());
+            let Outcome::Found(moves) = outcome else {
+                anyhow::bail!("cube {}: no solution within {cap}", i + 1);
+            };
+            anyhow::ensure!(
+                cube.apply_all(&moves).is_solved() && metric.length(&moves) <= cap,
+                "cube {}: wrong solution",
+                i + 1
+            );
+            total_length += metric.length(&moves) as u64;
+        }
+        let mean = times.iter().sum::<Duration>() / times.len() as u32;
+        times.sort();
+        let metric_name = format!("{metric:?}").to_lowercase();
+        println!(
+            "{:<7} {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8.2} {:>11.0}",
+            metric_name,
+            cap,
+            human(quantile(&times, 0.5)),
+            human(mean),
+            human(quantile(&times, 0.9)),
+            human(quantile(&times, 0.99)),
+            human(quantile(&times, 1.0)),
+            total_length as f64 / cubes.len() as f64,
+            (search.nodes() - nodes_before) as f64 / cubes.len() as f64
         );
     }
     Ok(())

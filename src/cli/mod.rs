@@ -6,6 +6,7 @@ mod rolling;
 mod rotation;
 mod rubik;
 mod soma;
+mod twophase;
 mod walk;
 
 use clap::{Args, Parser, Subcommand};

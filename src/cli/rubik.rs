@@ -40,34 +40,72 @@ enum RubikCommand {
     Solve(SolveArgs),
     /// Uniformly random positions as facelet strings, one per line (input for `solve`).
     Random(RandomArgs),
+    /// Random-state scrambles: a uniformly random position as at most 21 face turns.
+    Scramble(RandomArgs),
+    /// Shows a cube (a scramble or facelets) as a net, in colour on a terminal.
+    Show(ShowArgs),
 }
 
-/// Arguments of `cubedb rubik random`.
+/// Arguments of `cubedb rubik show`.
 #[derive(Debug, Args)]
-struct RandomArgs {
+pub(super) struct ShowArgs {
+    /// A 54-sticker facelet string (faces U R F D L B, any six colours).
+    #[arg(long, value_name = "S", conflicts_with = "scramble")]
+    pub facelets: Option<String>,
+
+    /// A scramble in Singmaster notation, e.g. "R U R' U2".
+    #[arg(long, value_name = "MOVES")]
+    pub scramble: Option<String>,
+
+    /// Colours: always, never, or only when stdout is a terminal (and NO_COLOR is unset).
+    #[arg(long, value_enum, default_value_t = super::twophase::ColourChoice::Auto)]
+    pub colour: super::twophase::ColourChoice,
+}
+
+/// Arguments of `cubedb rubik random` and `cubedb rubik scramble`.
+#[derive(Debug, Args)]
+pub(super) struct RandomArgs {
     /// How many positions.
     #[arg(long, default_value_t = 1)]
-    count: usize,
+    pub count: usize,
 
     /// Seed of the random generator (the same seed gives the same positions).
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
+
+    /// Folder of table files (scramble only) [default: $CUBEDB_DATA, else ./data].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+
+    /// No notes on stderr (scramble only).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Arguments of `cubedb rubik solve`.
 #[derive(Debug, Args)]
-struct SolveArgs {
+pub(super) struct SolveArgs {
     /// A 54-sticker facelet string (faces U R F D L B, any six colours).
     #[arg(long, value_name = "S", conflicts_with = "scramble")]
-    facelets: Option<String>,
+    pub facelets: Option<String>,
 
     /// A scramble in Singmaster notation, e.g. "R U R' U2".
     #[arg(long, value_name = "MOVES")]
-    scramble: Option<String>,
+    pub scramble: Option<String>,
 
-    /// Turn metric the solution is optimal in.
+    /// Turn metric the solution is optimal in (or, with --max-length, counted in).
     #[arg(long, value_enum, default_value_t = Metric::Qtm)]
-    metric: Metric,
+    pub metric: Metric,
+
+    /// Near-optimal instead of optimal: the first solution found of at most N moves in
+    /// the metric, by two-phase search (milliseconds per cube; batches on every core).
+    #[arg(long, value_name = "N")]
+    pub max_length: Option<u32>,
+
+    /// With --max-length: give up looking for a solution within N after this many
+    /// seconds per cube and print the shortest found (stderr says it is longer than N).
+    #[arg(long, value_name = "SECONDS", requires = "max_length")]
+    pub timeout: Option<f64>,
 
     /// Which engine answers: tables (near table, then IDA* over pattern databases), or
     /// IDA* alone with the cubie-count heuristic.
@@ -82,17 +120,22 @@ struct SolveArgs {
 
     /// Folder of table files [default: $CUBEDB_DATA, else ./data].
     #[arg(long, value_name = "DIR")]
-    data: Option<PathBuf>,
+    pub data: Option<PathBuf>,
 
     /// No progress, notes or statistics on stderr.
     #[arg(long, short)]
-    quiet: bool,
+    pub quiet: bool,
 }
 
 /// Runs `cubedb rubik` or its subcommand.
 pub fn run(args: RubikArgs) -> Result<()> {
     match args.command {
+        Some(RubikCommand::Solve(solve)) if solve.max_length.is_some() => {
+            return super::twophase::run_solve(solve)
+        }
         Some(RubikCommand::Solve(solve)) => return run_solve(solve),
+        Some(RubikCommand::Scramble(args)) => return super::twophase::run_scramble(args),
+        Some(RubikCommand::Show(args)) => return super::twophase::run_show(args),
         Some(RubikCommand::Random(random)) => {
             let mut rng = SplitMix64::new(random.seed);
             let mut out = std::io::stdout().lock();
@@ -122,7 +165,7 @@ pub fn run(args: RubikArgs) -> Result<()> {
 }
 
 /// Reads one cube: a 54-character facelet string (no spaces), else a scramble.
-fn parse_cube(text: &str, number: usize) -> Result<Cube, InputError> {
+pub(super) fn parse_cube(text: &str, number: usize) -> Result<Cube, InputError> {
     let error = |problem: String| InputError {
         what: "cube",
         case: number,

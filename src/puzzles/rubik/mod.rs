@@ -9,6 +9,8 @@
 //! - [`symmetry`]: whole-cube rotations and reflections acting on positions;
 //! - [`phase1`]: the symmetry-reduced table of edge flips, E-slice edges and corner twists;
 //! - [`korf`]: optimal solving of any position by IDA* over the pattern databases;
+//! - [`twophase`]: near-optimal solving of any position in milliseconds (Kociemba's
+//!   two-phase method);
 //! - [`solver`]: near-table lookups and plain IDA*;
 //! - [`judge`]: the judge's input and output format.
 
@@ -23,6 +25,7 @@ pub mod pdb;
 pub mod phase1;
 pub mod solver;
 pub mod symmetry;
+pub mod twophase;
 
 pub use cube::{Cube, CubeError, Face, Move};
 pub use facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};

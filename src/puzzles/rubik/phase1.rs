@@ -39,7 +39,7 @@ pub const CLASSES: usize = 64_430;
 pub const SIZE: u64 = (CLASSES * TWISTS * SLICE_ORDERS) as u64;
 
 /// Coordinate tables: ranks, moves, conjugation by the symmetries, classes.
-struct Tables {
+pub(crate) struct Tables {
     /// Rank of each 12-bit slot mask with four bits set (others unused).
     slots_of_mask: Vec<u16>,
     /// Slot mask of each rank.
@@ -47,22 +47,22 @@ struct Tables {
     /// Rank of the slice order from four 2-bit cubie numbers (first slot most significant).
     order_of_code: [u8; 256],
     /// `flip_move[flip * 18 + m]`.
-    flip_move: Vec<u16>,
+    pub(crate) flip_move: Vec<u16>,
     /// `slice_move[slice * 18 + m]`, slice = `slots * 24 + order`.
-    slice_move: Vec<u16>,
+    pub(crate) slice_move: Vec<u16>,
     /// `twist_move[twist * 18 + m]`.
-    twist_move: Vec<u16>,
+    pub(crate) twist_move: Vec<u16>,
     /// `twist_conj[twist * 16 + s]`: twist of the image under symmetry `s`.
-    twist_conj: Vec<u16>,
+    pub(crate) twist_conj: Vec<u16>,
     /// `slice_conj[slice * 16 + s]`: slice of the image under symmetry `s`.
     slice_conj: Vec<u16>,
     /// `class_of[flip_slice]` = `class << 4 | s` where symmetry `s` takes the pair to the
     /// class representative.
-    class_of: Vec<u32>,
+    pub(crate) class_of: Vec<u32>,
     /// Representative (flip, slice slots) pair of each class.
-    representative: Vec<u32>,
+    pub(crate) representative: Vec<u32>,
     /// Bit `s` set when symmetry `s` fixes the class representative.
-    stabiliser: Vec<u16>,
+    pub(crate) stabiliser: Vec<u16>,
     /// `class_of` as little-endian bytes in huge pages (read at random in search).
     class_of_resident: Option<crate::table::Resident>,
 }
@@ -243,6 +243,12 @@ impl Tables {
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
+
+/// The coordinate tables (built on first use, about 40 ms): the two-phase solver's
+/// generator copies them into its coordinate table file.
+pub(crate) fn coordinate_tables() -> &'static Tables {
+    &TABLES
+}
 
 /// Raw coordinates of a position: its (flip, slice slots) pair, slice and twist. The
 /// first of the three steps of [`index`], split so that callers computing many indices

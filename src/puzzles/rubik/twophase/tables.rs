@@ -1,0 +1,332 @@
+//! The two-phase tables: the stored coordinate tables and three pruning tables, built by
+//! the shared BFS and kept as ordinary table files (group `rubik-twophase`).
+//!
+//! | table | entries | bits | what |
+//! |---|---|---|---|
+//! | `rubik-twophase-coords` | 9.2 MB | 8 | move, symmetry and class tables ([`Coords`]) |
+//! | `rubik-twophase-phase1` | 64,430 x 2,187 | 2 | phase-1 distance mod 3, per flip-slice class and twist |
+//! | `rubik-twophase-corner-edges` | 2,768 x 40,320 | 4 | phase-2 distance of corners and U-D edges (capped at 15) |
+//! | `rubik-twophase-corner-slice` | 40,320 x 24 | 4 | phase-2 distance of corners and E-slice order |
+//!
+//! Distances are in face turns (every table is exact for its projection in the half-turn
+//! metric); a quarter-turn search uses them as lower bounds, since a sequence never has
+//! fewer quarter turns than face turns.
+
+use super::coords::{
+    Coords, CORNER_CLASSES, CORNER_PERMS, FLIPS, FLIP_SLICE_CLASSES, PAYLOAD_LEN, PHASE2_MOVES,
+    PHASE2_MOVE_COUNT, SLICE_ORDERS, SOLVED_SLOTS, TWISTS, UD_EDGE_PERMS,
+};
+use crate::progress::Progress;
+use crate::search::{layered_bfs, RankedSpace, UNREACHED};
+use crate::table::packed::{pack, Crumbs, Nibbles};
+use crate::table::{Table, TableError, TableSpec, TableStore};
+use std::time::Instant;
+
+/// The `cubedb-gen` group of the two-phase tables.
+pub const GROUP: &str = "rubik-twophase";
+
+/// Entries of the phase-1 table.
+pub const PHASE1_ENTRIES: u64 = (FLIP_SLICE_CLASSES * TWISTS) as u64;
+/// Entries of the corner-edge table.
+pub const CORNER_EDGE_ENTRIES: u64 = (CORNER_CLASSES * UD_EDGE_PERMS) as u64;
+/// Entries of the corner-slice table.
+pub const CORNER_SLICE_ENTRIES: u64 = (CORNER_PERMS * SLICE_ORDERS) as u64;
+
+/// Largest distance a 4-bit entry holds (greater ones are stored as this lower bound).
+const CAP: u8 = 15;
+
+fn spec(name: &'static str, kind: &'static str, entries: u64, bits: u32) -> TableSpec {
+    TableSpec {
+        name,
+        group: GROUP,
+        puzzle: "rubik",
+        kind,
+        params: vec![("symmetries".into(), 16), ("metric-qtm".into(), 0)],
+        entries,
+        bits_per_entry: bits,
+    }
+}
+
+/// The stored coordinate tables.
+pub fn coords_spec() -> TableSpec {
+    spec(
+        "rubik-twophase-coords",
+        "twophase-coordinate-tables",
+        PAYLOAD_LEN,
+        8,
+    )
+}
+
+/// The phase-1 table (distance mod 3).
+pub fn phase1_spec() -> TableSpec {
+    spec(
+        "rubik-twophase-phase1",
+        "twophase-phase1-distance-mod3",
+        PHASE1_ENTRIES,
+        2,
+    )
+}
+
+/// The phase-2 corner-edge table.
+pub fn corner_edge_spec() -> TableSpec {
+    spec(
+        "rubik-twophase-corner-edges",
+        "twophase-phase2-distance-capped-15",
+        CORNER_EDGE_ENTRIES,
+        4,
+    )
+}
+
+/// The phase-2 corner-slice table.
+pub fn corner_slice_spec() -> TableSpec {
+    spec(
+        "rubik-twophase-corner-slice",
+        "twophase-phase2-distance-capped-15",
+        CORNER_SLICE_ENTRIES,
+        4,
+    )
+}
+
+/// Every table of the group.
+pub fn specs() -> Vec<TableSpec> {
+    vec![
+        coords_spec(),
+        phase1_spec(),
+        corner_edge_spec(),
+        corner_slice_spec(),
+    ]
+}
+
+/// Phase 1 as a ranked space: flip-slice class times twist, all 18 moves. A class whose
+/// representative has symmetries of its own is one state seen several ways; every way is
+/// visited, so the distances are exact for the projection.
+struct Phase1Space<'c>(&'c Coords);
+
+impl RankedSpace for Phase1Space<'_> {
+    fn size(&self) -> u64 {
+        PHASE1_ENTRIES
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        let c = self.0;
+        let (class, twist) = (rank as usize / TWISTS, rank as usize % TWISTS);
+        let pair = c.flip_slice_rep[class] as usize;
+        let (slice, flip) = (pair / FLIPS * SLICE_ORDERS, pair % FLIPS);
+        for m in 0..18 {
+            let flip2 = c.flip_move[flip * 18 + m] as usize;
+            let slice2 = c.slice_move[slice * 18 + m] as usize;
+            let twist2 = c.twist_move[twist * 18 + m] as usize;
+            let index = c.phase1_index(flip2, slice2, twist2);
+            visit(index as u64);
+            let class2 = index / TWISTS;
+            let twist_rep = index % TWISTS;
+            let mut others = c.flip_slice_stabiliser[class2] & !1;
+            while others != 0 {
+                let s = others.trailing_zeros() as usize;
+                others &= others - 1;
+                let t = c.twist_conj[twist_rep * 16 + s] as usize;
+                visit((class2 * TWISTS + t) as u64);
+            }
+        }
+    }
+}
+
+/// Phase 2's corners and U-D edges as a ranked space: corner class times U-D edges, the
+/// ten moves of H.
+struct CornerEdgeSpace<'c>(&'c Coords);
+
+impl RankedSpace for CornerEdgeSpace<'_> {
+    fn size(&self) -> u64 {
+        CORNER_EDGE_ENTRIES
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        let c = self.0;
+        let (class, ud) = (rank as usize / UD_EDGE_PERMS, rank as usize % UD_EDGE_PERMS);
+        let corners = c.corner_rep[class] as usize;
+        for (p, &m) in PHASE2_MOVES.iter().enumerate() {
+            let corners2 = c.corner_move[corners * 18 + m as usize] as usize;
+            let ud2 = c.ud_edge_move[ud * PHASE2_MOVE_COUNT + p] as usize;
+            let index = c.corner_edge_index(corners2, ud2);
+            visit(index as u64);
+            let class2 = index / UD_EDGE_PERMS;
+            let ud_rep = index % UD_EDGE_PERMS;
+            let mut others = c.corner_stabiliser[class2] & !1;
+            while others != 0 {
+                let s = others.trailing_zeros() as usize;
+                others &= others - 1;
+                let u = c.ud_edge_conj[ud_rep * 16 + s] as usize;
+                visit((class2 * UD_EDGE_PERMS + u) as u64);
+            }
+        }
+    }
+}
+
+/// Phase 2's corners and E-slice order as a ranked space (no symmetry).
+struct CornerSliceSpace<'c>(&'c Coords);
+
+impl RankedSpace for CornerSliceSpace<'_> {
+    fn size(&self) -> u64 {
+        CORNER_SLICE_ENTRIES
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        let c = self.0;
+        let (corners, order) = (rank as usize / SLICE_ORDERS, rank as usize % SLICE_ORDERS);
+        let slice = SOLVED_SLOTS * SLICE_ORDERS + order;
+        for &m in &PHASE2_MOVES {
+            let corners2 = c.corner_move[corners * 18 + m as usize] as usize;
+            let order2 = c.slice_move[slice * 18 + m as usize] as usize % SLICE_ORDERS;
+            visit((corners2 * SLICE_ORDERS + order2) as u64);
+        }
+    }
+}
+
+/// BFS from the solved state, then the depths packed as `bits`-bit entries (mod 3 for
+/// 2 bits, capped at 15 for 4).
+fn distance_table(
+    space: &impl RankedSpace,
+    solved: u64,
+    bits: u32,
+    progress: &Progress,
+    label: &str,
+) -> (Vec<u8>, Vec<u64>) {
+    let mut result = layered_bfs(space, &[solved], progress, label);
+    for d in result.depths.iter_mut() {
+        assert!(*d != UNREACHED, "every projected state is reachable");
+        *d = if bits == 2 { *d % 3 } else { (*d).min(CAP) };
+    }
+    (pack(&result.depths, bits), result.histogram)
+}
+
+/// The coordinate tables from `store`, else computed and written there.
+fn coords_from(store: &TableStore) -> Result<Coords, TableError> {
+    let spec = coords_spec();
+    if store.exists(&spec) {
+        let table = store.open(&spec)?;
+        return Coords::from_bytes(table.payload()).ok_or_else(|| TableError::Corrupted {
+            path: table.path().to_path_buf(),
+            group: GROUP,
+        });
+    }
+    let coords = Coords::compute();
+    store.write(&spec, &coords.to_bytes(), Vec::new())?;
+    Ok(coords)
+}
+
+/// Builds every table of the group that is missing (`force`: every table), showing one
+/// progress counter per BFS.
+pub fn build_missing(
+    store: &TableStore,
+    progress: &Progress,
+    force: bool,
+) -> Result<(), TableError> {
+    if force {
+        let coords = Coords::compute();
+        store.write(&coords_spec(), &coords.to_bytes(), Vec::new())?;
+    }
+    let coords = coords_from(store)?;
+    let wanted = |spec: &TableSpec| force || !store.exists(spec);
+    if wanted(&phase1_spec()) {
+        let start = coords.phase1_index(0, SOLVED_SLOTS * SLICE_ORDERS, 0) as u64;
+        let (payload, histogram) =
+            distance_table(&Phase1Space(&coords), start, 2, progress, "two-phase: phase 1");
+        store.write(&phase1_spec(), &payload, histogram)?;
+    }
+    if wanted(&corner_edge_spec()) {
+        let start = coords.corner_edge_index(0, 0) as u64;
+        let (payload, histogram) = distance_table(
+            &CornerEdgeSpace(&coords),
+            start,
+            4,
+            progress,
+            "two-phase: corners and edges",
+        );
+        store.write(&corner_edge_spec(), &payload, histogram)?;
+    }
+    if wanted(&corner_slice_spec()) {
+        let (payload, histogram) = distance_table(
+            &CornerSliceSpace(&coords),
+            0,
+            4,
+            progress,
+            "two-phase: corners and slice",
+        );
+        store.write(&corner_slice_spec(), &payload, histogram)?;
+    }
+    Ok(())
+}
+
+/// Builds (or rebuilds) every table of the group: the `cubedb-gen rubik-twophase` target.
+pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
+    build_missing(store, progress, true)
+}
+
+/// The opened two-phase tables.
+#[derive(Debug)]
+pub struct TwoPhaseTables {
+    pub(super) coords: Coords,
+    phase1: Table,
+    corner_edges: Table,
+    corner_slice: Table,
+}
+
+impl TwoPhaseTables {
+    /// Opens the tables in `store`, building missing ones first (with a note and progress
+    /// counters). A damaged table is an error naming the file, never used.
+    pub fn load_or_build(store: &TableStore, progress: &Progress) -> Result<Self, TableError> {
+        if specs().iter().any(|s| !store.exists(s)) {
+            let total: u64 = specs().iter().map(TableSpec::payload_len).sum();
+            progress.note(format!(
+                "building the two-phase tables ({:.0} MB) in {} ...",
+                total as f64 / 1e6,
+                store.dir().display()
+            ));
+            let started = Instant::now();
+            build_missing(store, progress, false)?;
+            progress.note(format!(
+                "two-phase tables built in {:.1} s",
+                started.elapsed().as_secs_f64()
+            ));
+        }
+        Self::open(store)
+    }
+
+    /// Opens and verifies the tables in `store`.
+    pub fn open(store: &TableStore) -> Result<Self, TableError> {
+        let coords = coords_from(store)?;
+        Ok(Self {
+            coords,
+            phase1: store.open(&phase1_spec())?,
+            corner_edges: store.open(&corner_edge_spec())?,
+            corner_slice: store.open(&corner_slice_spec())?,
+        })
+    }
+
+    /// The phase-1 distances mod 3.
+    #[inline]
+    pub(super) fn phase1(&self) -> Crumbs<'_> {
+        Crumbs::new(self.phase1.payload())
+    }
+
+    /// The corner-edge distances.
+    #[inline]
+    pub(super) fn corner_edges(&self) -> Nibbles<'_> {
+        Nibbles::new(self.corner_edges.payload())
+    }
+
+    /// The corner-slice distances.
+    #[inline]
+    pub(super) fn corner_slice(&self) -> Nibbles<'_> {
+        Nibbles::new(self.corner_slice.payload())
+    }
+
+    /// Depth histograms of the three pruning tables (phase 1, corner-edge, corner-slice).
+    pub fn histograms(&self) -> [&[u64]; 3] {
+        [
+            &self.phase1.header().histogram,
+            &self.corner_edges.header().histogram,
+            &self.corner_slice.header().histogram,
+        ]
+    }
+}
