@@ -22,6 +22,19 @@ pub trait RankedSpace: Sync {
 
     /// Calls `visit` with the rank of each state one move away from `rank`.
     fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64));
+
+    /// Whether `test` holds for some neighbour of `rank`. The default asks every
+    /// neighbour; a space that can stop at the first hit should, as the bottom-up phase
+    /// asks this of every unseen state and most answers come early.
+    fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+        let mut hit = false;
+        self.for_each_neighbour(rank, |n| hit |= test(n));
+        hit
+    }
+
+    /// Whether [`RankedSpace::any_neighbour`] stops at the first hit. Then pulling pays
+    /// from an earlier layer on: once fewer than twice the frontier's states are unseen.
+    const STOPS_EARLY: bool = false;
 }
 
 /// The outcome of a BFS: a depth per rank and the number of states at each depth.
@@ -44,6 +57,9 @@ impl BfsResult {
         self.histogram.len().saturating_sub(1)
     }
 }
+
+/// Frontier lists at least this long are sorted before they are expanded.
+const SORT_FROM: usize = 1 << 16;
 
 /// Chunk of ranks handed to one rayon task when scanning.
 const SCAN_CHUNK: usize = 1 << 14;
@@ -94,7 +110,12 @@ fn bfs_with_list_limit<S: RankedSpace>(
     while layer_count > 0 {
         assert!(depth < UNREACHED - 1, "BFS deeper than a u8 depth can hold");
         let next = depth + 1;
-        let (found, next_list) = if unseen < layer_count {
+        let pull_below = if S::STOPS_EARLY {
+            2 * layer_count
+        } else {
+            layer_count
+        };
+        let (found, next_list) = if unseen < pull_below {
             (pull_layer(space, &depths, depth, next), None)
         } else {
             match &frontier {
@@ -152,7 +173,16 @@ fn push_list<S: RankedSpace>(
         })
         .collect();
     let count: usize = parts.iter().map(Vec::len).sum();
-    let list = (count <= list_limit).then(|| parts.concat());
+    let list = (count <= list_limit).then(|| {
+        let mut list = parts.concat();
+        // In rank order, states expanded one after the other tend to share their
+        // neighbours' neighbourhoods (ranks are usually built coordinate by coordinate),
+        // so the next layer's writes stay in cache instead of going anywhere in memory.
+        if list.len() >= SORT_FROM {
+            list.par_sort_unstable();
+        }
+        list
+    });
     (count as u64, list)
 }
 
@@ -200,9 +230,8 @@ fn pull_layer<S: RankedSpace>(space: &S, depths: &[AtomicU8], depth: u8, next: u
                 if cell.load(Ordering::Relaxed) != UNREACHED {
                     continue;
                 }
-                let mut hit = false;
-                space.for_each_neighbour(base + offset as u64, |n| {
-                    hit |= depths[n as usize].load(Ordering::Relaxed) == depth;
+                let hit = space.any_neighbour(base + offset as u64, |n| {
+                    depths[n as usize].load(Ordering::Relaxed) == depth
                 });
                 if hit {
                     cell.store(next, Ordering::Relaxed);
@@ -261,6 +290,34 @@ mod tests {
             visit(x + ((y + 1) % n) * n);
             visit(x + ((y + n - 1) % n) * n);
         }
+    }
+
+    /// The same torus, stopping at the first neighbour that answers (so it pulls earlier).
+    struct EarlyTorus(u64);
+
+    impl RankedSpace for EarlyTorus {
+        fn size(&self) -> u64 {
+            Torus(self.0).size()
+        }
+        fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64)) {
+            Torus(self.0).for_each_neighbour(rank, visit)
+        }
+        fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+            let mut hit = false;
+            Torus(self.0).for_each_neighbour(rank, |n| hit = hit || test(n));
+            hit
+        }
+        const STOPS_EARLY: bool = true;
+    }
+
+    #[test]
+    fn early_exit_spaces_give_the_same_depths() {
+        let n = 241u64;
+        let sources = [3, 100 + 17 * n];
+        let all = bfs_with_list_limit(&Torus(n), &sources, &Progress::hidden(), "t", 50);
+        let early = bfs_with_list_limit(&EarlyTorus(n), &sources, &Progress::hidden(), "t", 50);
+        assert_eq!(all.depths, early.depths);
+        assert_eq!(all.histogram, early.histogram);
     }
 
     #[test]

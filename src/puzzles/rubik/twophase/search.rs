@@ -71,6 +71,8 @@ static FOLLOWS: std::sync::LazyLock<[u32; MOVE_COUNT + 1]> = std::sync::LazyLock
 /// Two-phase solving of one cube at a time (make one per thread; the tables are shared).
 pub struct TwoPhaseSearch<'t> {
     coords: &'t Coords,
+    /// The flip-slice class entries, 4 bytes each (a huge-page copy when there is one).
+    classes: &'t [u8],
     phase1: Crumbs<'t>,
     corner_edges: Nibbles<'t>,
     corner_slice: Nibbles<'t>,
@@ -102,8 +104,10 @@ impl<'t> TwoPhaseSearch<'t> {
             (coords.slice_move[slice * MOVE_COUNT + PHASE2_MOVES[p] as usize] as usize
                 % SLICE_ORDERS) as u8
         });
+        let classes = tables.class_bytes();
         Self {
             coords,
+            classes,
             phase1: tables.phase1(),
             corner_edges: tables.corner_edges(),
             corner_slice: tables.corner_slice(),
@@ -225,43 +229,73 @@ impl<'t> TwoPhaseSearch<'t> {
                     twist,
                     corners: rank_permutation(&seen.cp) as u16,
                     edges: seen.ep,
-                    distance: self.phase1_distance(flip, slice, twist),
+                    distance: 0,
                 });
             }
+        }
+        let starts: [(usize, usize, usize); 6] =
+            std::array::from_fn(|v| (views[v].flip, views[v].slice, views[v].twist));
+        for (view, distance) in views.iter_mut().zip(self.phase1_distances(starts)) {
+            view.distance = distance;
         }
         views
     }
 
-    /// The phase-1 distance stored mod 3 of (flip, slice, twist).
+    /// Class entry of a flip-slice pair (`slots * 2048 + flip`).
     #[inline]
-    fn phase1_mod3(&self, flip: usize, slice: usize, twist: usize) -> u32 {
-        self.phase1
-            .get(self.coords.phase1_index(flip, slice, twist)) as u32
+    fn class_entry(&self, pair: usize) -> u32 {
+        let at = pair * 4;
+        u32::from_le_bytes(self.classes[at..at + 4].try_into().unwrap_or([0; 4]))
     }
 
-    /// The exact phase-1 distance: steps down to H, each to a neighbour one closer (the
-    /// only neighbours whose value mod 3 is one less).
-    fn phase1_distance(&self, flip: usize, slice: usize, twist: usize) -> u32 {
+    /// The exact phase-1 distances of several (flip, slice, twist) starts: each steps down
+    /// to H, always to a neighbour one closer (the only neighbours whose value mod 3 is one
+    /// less). The starts step together, and each step's table reads are issued back to
+    /// back, so the walk costs a few rounds of overlapping cache misses, not a chain.
+    fn phase1_distances<const N: usize>(&self, starts: [(usize, usize, usize); N]) -> [u32; N] {
         let c = self.coords;
-        let (mut f, mut s, mut t) = (flip, slice, twist);
-        let mut value = self.phase1_mod3(f, s, t);
-        let mut distance = 0;
-        while !(f == 0 && t == 0 && s / SLICE_ORDERS == SOLVED_SLOTS) {
-            let down = (value + 2) % 3;
-            let step = (0..MOVE_COUNT).find_map(|m| {
-                let next = (
-                    c.flip_move[f * MOVE_COUNT + m] as usize,
-                    c.slice_move[s * MOVE_COUNT + m] as usize,
-                    c.twist_move[t * MOVE_COUNT + m] as usize,
-                );
-                (self.phase1_mod3(next.0, next.1, next.2) == down).then_some(next)
-            });
-            let Some(next) = step else {
-                unreachable!("a verified phase-1 table always has a way down")
-            };
-            (f, s, t) = next;
-            value = down;
-            distance += 1;
+        let at_goal = |&(f, s, t): &(usize, usize, usize)| {
+            f == 0 && t == 0 && s / SLICE_ORDERS == SOLVED_SLOTS
+        };
+        let mut here = starts;
+        let mut value: [u32; N] = std::array::from_fn(|v| {
+            let (f, s, t) = here[v];
+            self.phase1.get(c.phase1_index(f, s, t)) as u32
+        });
+        let mut distance = [0u32; N];
+        let mut next = [[(0usize, 0usize, 0usize); MOVE_COUNT]; N];
+        let mut entries = [[0u32; MOVE_COUNT]; N];
+        while !here.iter().all(at_goal) {
+            for v in 0..N {
+                let (f, s, t) = here[v];
+                for m in 0..MOVE_COUNT {
+                    next[v][m] = (
+                        c.flip_move[f * MOVE_COUNT + m] as usize,
+                        c.slice_move[s * MOVE_COUNT + m] as usize,
+                        c.twist_move[t * MOVE_COUNT + m] as usize,
+                    );
+                    let (f2, s2, _) = next[v][m];
+                    entries[v][m] = self.class_entry(s2 / SLICE_ORDERS * FLIPS + f2);
+                }
+            }
+            for v in 0..N {
+                if at_goal(&here[v]) {
+                    continue;
+                }
+                let down = (value[v] + 2) % 3;
+                let step = (0..MOVE_COUNT).find(|&m| {
+                    let e = entries[v][m];
+                    let twist = next[v][m].2;
+                    let rep = c.twist_conj[twist * UD_SYMMETRY_COUNT + (e & 15) as usize];
+                    self.phase1.get((e >> 4) as usize * TWISTS + rep as usize) as u32 == down
+                });
+                let Some(m) = step else {
+                    unreachable!("a verified phase-1 table always has a way down")
+                };
+                here[v] = next[v][m];
+                value[v] = down;
+                distance[v] += 1;
+            }
         }
         distance
     }
@@ -318,7 +352,9 @@ impl<'t> TwoPhaseSearch<'t> {
         while allowed != 0 {
             let m = allowed.trailing_zeros() as usize;
             allowed &= allowed - 1;
-            if self.cost[m] > togo {
+            // A move that ends phase 1 must leave a position outside H: a move inside H
+            // cannot bring the cube into H.
+            if self.cost[m] > togo || (self.cost[m] == togo && is_phase2_move(m)) {
                 continue;
             }
             kids[count] = (
@@ -333,7 +369,7 @@ impl<'t> TwoPhaseSearch<'t> {
         let kids = &kids[..count];
         let mut entries = [0u32; MOVE_COUNT];
         for (e, &(_, f, s, _, _)) in entries.iter_mut().zip(kids) {
-            *e = c.flip_slice_class[s as usize / SLICE_ORDERS * FLIPS + f as usize];
+            *e = self.class_entry(s as usize / SLICE_ORDERS * FLIPS + f as usize);
         }
         let mut stored = [0u8; MOVE_COUNT];
         for ((v, &(_, _, _, t, _)), &e) in stored.iter_mut().zip(kids).zip(&entries) {

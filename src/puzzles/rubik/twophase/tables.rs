@@ -19,7 +19,7 @@ use super::coords::{
 use crate::progress::Progress;
 use crate::search::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::packed::{pack, Crumbs, Nibbles};
-use crate::table::{Table, TableError, TableSpec, TableStore};
+use crate::table::{Resident, Table, TableError, TableSpec, TableStore};
 use std::time::Instant;
 
 /// The `cubedb-gen` group of the two-phase tables.
@@ -97,6 +97,70 @@ pub fn specs() -> Vec<TableSpec> {
     ]
 }
 
+/// What one move does to every state of a class: the class it leads to, the symmetry
+/// that brings the image to that class's representative, and that class's stabiliser.
+#[derive(Debug, Clone, Copy, Default)]
+struct ClassStep {
+    class: u32,
+    sym: u8,
+    stabiliser: u16,
+}
+
+/// Steps of the last class a BFS thread expanded: consecutive ranks share their class
+/// (it is the high part of the rank), so each thread computes a class's steps once for
+/// thousands of states.
+type StepCache = std::cell::Cell<(usize, [ClassStep; 18])>;
+
+thread_local! {
+    static PHASE1_STEPS: StepCache = const { std::cell::Cell::new((usize::MAX, [ClassStep { class: 0, sym: 0, stabiliser: 0 }; 18])) };
+    static CORNER_STEPS: StepCache = const { std::cell::Cell::new((usize::MAX, [ClassStep { class: 0, sym: 0, stabiliser: 0 }; 18])) };
+}
+
+/// The steps of `class`, from `cache` or computed by `steps` (and cached).
+#[inline]
+fn class_steps(
+    cache: &'static std::thread::LocalKey<StepCache>,
+    class: usize,
+    steps: impl FnOnce() -> [ClassStep; 18],
+) -> [ClassStep; 18] {
+    cache.with(|cell| {
+        let (cached, known) = cell.get();
+        if cached == class {
+            return known;
+        }
+        let fresh = steps();
+        cell.set((class, fresh));
+        fresh
+    })
+}
+
+/// Visits a neighbour seen through symmetry `step.sym` (`within` is its coordinate below
+/// the class, before the symmetry), and its other names when the class representative has
+/// symmetries of its own. True when `test` says stop.
+#[inline]
+fn test_class_member(
+    step: ClassStep,
+    block: usize,
+    within: usize,
+    conj: &[u16],
+    test: &mut impl FnMut(u64) -> bool,
+) -> bool {
+    let rep = conj[within * 16 + step.sym as usize] as usize;
+    let base = step.class as usize * block;
+    if test((base + rep) as u64) {
+        return true;
+    }
+    let mut others = step.stabiliser & !1;
+    while others != 0 {
+        let s = others.trailing_zeros() as usize;
+        others &= others - 1;
+        if test((base + conj[rep * 16 + s] as usize) as u64) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Phase 1 as a ranked space: flip-slice class times twist, all 18 moves. A class whose
 /// representative has symmetries of its own is one state seen several ways; every way is
 /// visited, so the distances are exact for the projection.
@@ -108,26 +172,35 @@ impl RankedSpace for Phase1Space<'_> {
     }
 
     fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        self.any_neighbour(rank, |n| {
+            visit(n);
+            false
+        });
+    }
+
+    const STOPS_EARLY: bool = true;
+
+    fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
         let c = self.0;
         let (class, twist) = (rank as usize / TWISTS, rank as usize % TWISTS);
-        let pair = c.flip_slice_rep[class] as usize;
-        let (slice, flip) = (pair / FLIPS * SLICE_ORDERS, pair % FLIPS);
-        for m in 0..18 {
-            let flip2 = c.flip_move[flip * 18 + m] as usize;
-            let slice2 = c.slice_move[slice * 18 + m] as usize;
+        let steps = class_steps(&PHASE1_STEPS, class, || {
+            let pair = c.flip_slice_rep[class] as usize;
+            let (slice, flip) = (pair / FLIPS * SLICE_ORDERS, pair % FLIPS);
+            std::array::from_fn(|m| {
+                let flip2 = c.flip_move[flip * 18 + m] as usize;
+                let slots2 = c.slice_move[slice * 18 + m] as usize / SLICE_ORDERS;
+                let entry = c.flip_slice_class[slots2 * FLIPS + flip2];
+                ClassStep {
+                    class: entry >> 4,
+                    sym: (entry & 15) as u8,
+                    stabiliser: c.flip_slice_stabiliser[(entry >> 4) as usize],
+                }
+            })
+        });
+        (0..18).any(|m| {
             let twist2 = c.twist_move[twist * 18 + m] as usize;
-            let index = c.phase1_index(flip2, slice2, twist2);
-            visit(index as u64);
-            let class2 = index / TWISTS;
-            let twist_rep = index % TWISTS;
-            let mut others = c.flip_slice_stabiliser[class2] & !1;
-            while others != 0 {
-                let s = others.trailing_zeros() as usize;
-                others &= others - 1;
-                let t = c.twist_conj[twist_rep * 16 + s] as usize;
-                visit((class2 * TWISTS + t) as u64);
-            }
-        }
+            test_class_member(steps[m], TWISTS, twist2, &c.twist_conj, &mut test)
+        })
     }
 }
 
@@ -141,24 +214,35 @@ impl RankedSpace for CornerEdgeSpace<'_> {
     }
 
     fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        self.any_neighbour(rank, |n| {
+            visit(n);
+            false
+        });
+    }
+
+    const STOPS_EARLY: bool = true;
+
+    fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
         let c = self.0;
         let (class, ud) = (rank as usize / UD_EDGE_PERMS, rank as usize % UD_EDGE_PERMS);
-        let corners = c.corner_rep[class] as usize;
-        for (p, &m) in PHASE2_MOVES.iter().enumerate() {
-            let corners2 = c.corner_move[corners * 18 + m as usize] as usize;
+        let steps = class_steps(&CORNER_STEPS, class, || {
+            let corners = c.corner_rep[class] as usize;
+            std::array::from_fn(|p| {
+                let Some(&m) = PHASE2_MOVES.get(p) else {
+                    return ClassStep::default();
+                };
+                let entry = c.corner_class[c.corner_move[corners * 18 + m as usize] as usize];
+                ClassStep {
+                    class: entry >> 4,
+                    sym: (entry & 15) as u8,
+                    stabiliser: c.corner_stabiliser[(entry >> 4) as usize],
+                }
+            })
+        });
+        (0..PHASE2_MOVE_COUNT).any(|p| {
             let ud2 = c.ud_edge_move[ud * PHASE2_MOVE_COUNT + p] as usize;
-            let index = c.corner_edge_index(corners2, ud2);
-            visit(index as u64);
-            let class2 = index / UD_EDGE_PERMS;
-            let ud_rep = index % UD_EDGE_PERMS;
-            let mut others = c.corner_stabiliser[class2] & !1;
-            while others != 0 {
-                let s = others.trailing_zeros() as usize;
-                others &= others - 1;
-                let u = c.ud_edge_conj[ud_rep * 16 + s] as usize;
-                visit((class2 * UD_EDGE_PERMS + u) as u64);
-            }
-        }
+            test_class_member(steps[p], UD_EDGE_PERMS, ud2, &c.ud_edge_conj, &mut test)
+        })
     }
 }
 
@@ -263,12 +347,21 @@ pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> 
 }
 
 /// The opened two-phase tables.
+///
+/// The tables read at random (phase 1, corner-edge, and the flip-slice classes) are also
+/// copied into huge pages when the system allows: with 4 KiB pages nearly every read
+/// misses the TLB, and on a virtual machine each miss is a two-level page walk.
 #[derive(Debug)]
 pub struct TwoPhaseTables {
     pub(super) coords: Coords,
     phase1: Table,
     corner_edges: Table,
     corner_slice: Table,
+    phase1_resident: Option<Resident>,
+    corner_edges_resident: Option<Resident>,
+    /// `Coords::flip_slice_class` as little-endian bytes, and a copy in huge pages.
+    class_bytes: Vec<u8>,
+    class_resident: Option<Resident>,
 }
 
 impl TwoPhaseTables {
@@ -295,10 +388,21 @@ impl TwoPhaseTables {
     /// Opens and verifies the tables in `store`.
     pub fn open(store: &TableStore) -> Result<Self, TableError> {
         let coords = coords_from(store)?;
+        let phase1 = store.open(&phase1_spec())?;
+        let corner_edges = store.open(&corner_edge_spec())?;
+        let class_bytes: Vec<u8> = coords
+            .flip_slice_class
+            .iter()
+            .flat_map(|e| e.to_le_bytes())
+            .collect();
         Ok(Self {
+            phase1_resident: Resident::copy_of(phase1.payload()),
+            corner_edges_resident: Resident::copy_of(corner_edges.payload()),
+            class_resident: Resident::copy_of(&class_bytes),
+            class_bytes,
             coords,
-            phase1: store.open(&phase1_spec())?,
-            corner_edges: store.open(&corner_edge_spec())?,
+            phase1,
+            corner_edges,
             corner_slice: store.open(&corner_slice_spec())?,
         })
     }
@@ -306,13 +410,28 @@ impl TwoPhaseTables {
     /// The phase-1 distances mod 3.
     #[inline]
     pub(super) fn phase1(&self) -> Crumbs<'_> {
-        Crumbs::new(self.phase1.payload())
+        Crumbs::new(match &self.phase1_resident {
+            Some(copy) => copy.bytes(),
+            None => self.phase1.payload(),
+        })
     }
 
     /// The corner-edge distances.
     #[inline]
     pub(super) fn corner_edges(&self) -> Nibbles<'_> {
-        Nibbles::new(self.corner_edges.payload())
+        Nibbles::new(match &self.corner_edges_resident {
+            Some(copy) => copy.bytes(),
+            None => self.corner_edges.payload(),
+        })
+    }
+
+    /// The flip-slice class entries as little-endian bytes (huge pages if possible).
+    #[inline]
+    pub(super) fn class_bytes(&self) -> &[u8] {
+        match &self.class_resident {
+            Some(copy) => copy.bytes(),
+            None => &self.class_bytes,
+        }
     }
 
     /// The corner-slice distances.
