@@ -164,8 +164,35 @@ pub fn run(args: RubikArgs) -> Result<()> {
     Ok(())
 }
 
-/// Reads one cube: a 54-character facelet string (no spaces), else a scramble.
-pub(super) fn parse_cube(text: &str, number: usize) -> Result<Cube, InputError> {
+/// How a cube's text is to be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CubeFormat {
+    /// `--facelets`: a 54-sticker facelet string, nothing else.
+    Facelets,
+    /// `--scramble`: moves, nothing else.
+    Scramble,
+    /// A line of input: 54 characters without spaces are facelets, anything else moves.
+    Either,
+}
+
+/// The cube given by `--facelets` or `--scramble` (with its format), if any.
+pub(super) fn cube_option(
+    facelets: &Option<String>,
+    scramble: &Option<String>,
+) -> Option<(String, CubeFormat)> {
+    match (facelets, scramble) {
+        (Some(text), _) => Some((text.clone(), CubeFormat::Facelets)),
+        (None, Some(text)) => Some((text.clone(), CubeFormat::Scramble)),
+        (None, None) => None,
+    }
+}
+
+/// Reads one cube in `format`; errors name cube `number`.
+pub(super) fn parse_cube(
+    text: &str,
+    format: CubeFormat,
+    number: usize,
+) -> Result<Cube, InputError> {
     let error = |problem: String| InputError {
         what: "cube",
         case: number,
@@ -173,7 +200,14 @@ pub(super) fn parse_cube(text: &str, number: usize) -> Result<Cube, InputError> 
         problem,
     };
     let trimmed = text.trim();
-    if trimmed.chars().count() == 54 && !trimmed.contains(char::is_whitespace) {
+    let facelets = match format {
+        CubeFormat::Facelets => true,
+        CubeFormat::Scramble => false,
+        CubeFormat::Either => {
+            trimmed.chars().count() == 54 && !trimmed.contains(char::is_whitespace)
+        }
+    };
+    if facelets {
         parse_facelets(trimmed).map_err(|e| error(format!("facelets: {e}")))
     } else {
         let moves = parse_moves(trimmed).map_err(|e| error(e.to_string()))?;
@@ -200,8 +234,8 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         None => SearchSolver.solve(cube, args.metric, MAX_SOLUTION),
     };
     let mut out = std::io::stdout().lock();
-    let mut solve_one = |text: &str, number: usize| -> Result<()> {
-        let cube = parse_cube(text, number)?;
+    let mut solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
+        let cube = parse_cube(text, format, number)?;
         let started = Instant::now();
         let solved = solve(&cube);
         let elapsed = started.elapsed();
@@ -231,11 +265,11 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         }
         Ok(())
     };
-    match (&args.facelets, &args.scramble) {
-        (Some(text), _) | (None, Some(text)) => solve_one(text, 1)?,
-        (None, None) => {
+    match cube_option(&args.facelets, &args.scramble) {
+        Some((text, format)) => solve_one(&text, format, 1)?,
+        None => {
             for (i, line) in std::io::stdin().lock().lines().enumerate() {
-                solve_one(&line?, i + 1)?;
+                solve_one(&line?, CubeFormat::Either, i + 1)?;
             }
         }
     }

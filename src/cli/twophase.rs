@@ -1,7 +1,7 @@
 //! `cubedb rubik solve --max-length N` (two-phase, batches on every core),
 //! `cubedb rubik scramble` and `cubedb rubik show`.
 
-use super::rubik::{parse_cube, RandomArgs, ShowArgs, SolveArgs};
+use super::rubik::{cube_option, parse_cube, CubeFormat, RandomArgs, ShowArgs, SolveArgs};
 use anyhow::{Context, Result};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
@@ -119,24 +119,25 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
     };
     let progress = Progress::stderr(args.quiet);
     let store = TableStore::locate(args.data.clone());
-    let tables = TwoPhaseTables::load_or_build(&store, &progress)?;
     let metric = args.metric;
-    let one = args.facelets.clone().or(args.scramble.clone());
+    let tables = TwoPhaseTables::load_or_build(&store, metric, &progress)?;
+    let one = cube_option(&args.facelets, &args.scramble);
     let single = one.is_some();
-    let produce = move |tx: SyncSender<(usize, std::io::Result<String>)>| match one {
-        Some(text) => {
-            let _ = tx.send((0, Ok(text)));
+    type Job = (std::io::Result<String>, CubeFormat);
+    let produce = move |tx: SyncSender<(usize, Job)>| match one {
+        Some((text, format)) => {
+            let _ = tx.send((0, (Ok(text), format)));
         }
         None => {
             for (i, line) in std::io::stdin().lock().lines().enumerate() {
                 let failed = line.is_err();
-                if tx.send((i, line)).is_err() || failed {
+                if tx.send((i, (line, CubeFormat::Either))).is_err() || failed {
                     return;
                 }
             }
         }
     };
-    let work = |search: &mut TwoPhaseSearch<'_>, index: usize, line: std::io::Result<String>| {
+    let work = |search: &mut TwoPhaseSearch<'_>, index: usize, (line, format): Job| {
         let number = index + 1;
         let text = line.map_err(|e| InputError {
             what: "cube",
@@ -144,7 +145,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
             line: number,
             problem: format!("cannot read the line: {e}"),
         })?;
-        let cube = parse_cube(&text, number)?;
+        let cube = parse_cube(&text, format, number)?;
         let started = Instant::now();
         let nodes_before = search.nodes();
         let best = match timeout {
@@ -234,7 +235,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
     in_order_on_all_cores(
         cores(),
         produce,
-        || TwoPhaseSearch::new(&tables, metric),
+        || TwoPhaseSearch::new(&tables),
         work,
         emit,
     )?;
@@ -263,7 +264,7 @@ pub fn scramble_of(search: &mut TwoPhaseSearch<'_>, cube: &Cube) -> Option<Vec<M
 pub(super) fn run_scramble(args: RandomArgs) -> Result<()> {
     let progress = Progress::stderr(args.quiet);
     let store = TableStore::locate(args.data.clone());
-    let tables = TwoPhaseTables::load_or_build(&store, &progress)?;
+    let tables = TwoPhaseTables::load_or_build(&store, Metric::Htm, &progress)?;
     let (count, seed) = (args.count, args.seed);
     // Positions are drawn in order on one thread, so a seed always gives the same list.
     let produce = move |tx: SyncSender<(usize, Cube)>| {
@@ -278,7 +279,7 @@ pub(super) fn run_scramble(args: RandomArgs) -> Result<()> {
     in_order_on_all_cores(
         cores(),
         produce,
-        || TwoPhaseSearch::new(&tables, Metric::Htm),
+        || TwoPhaseSearch::new(&tables),
         |search, _, cube| (cube, scramble_of(search, &cube)),
         |index, (cube, scramble)| {
             let scramble = scramble.with_context(|| {
@@ -351,18 +352,18 @@ pub fn render_net(cube: &Cube, colour: bool) -> String {
 
 /// `cubedb rubik show`.
 pub(super) fn run_show(args: ShowArgs) -> Result<()> {
-    let text = match (&args.facelets, &args.scramble) {
-        (Some(text), _) | (None, Some(text)) => text.clone(),
-        (None, None) => {
+    let (text, format) = match cube_option(&args.facelets, &args.scramble) {
+        Some(given) => given,
+        None => {
             let mut line = String::new();
             std::io::stdin()
                 .lock()
                 .read_line(&mut line)
                 .context("reading the cube from stdin")?;
-            line
+            (line, CubeFormat::Either)
         }
     };
-    let cube = parse_cube(&text, 1)?;
+    let cube = parse_cube(&text, format, 1)?;
     let colour = match args.colour {
         ColourChoice::Always => true,
         ColourChoice::Never => false,

@@ -6,4 +6,5 @@ mod rolling;
 mod rotation;
 mod rubik;
 mod soma;
+mod twophase;
 mod walk;

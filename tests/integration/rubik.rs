@@ -25,7 +25,7 @@ fn data_arg() -> String {
 }
 
 /// Brute force: every position within `depth` moves of `moves`, with its distance.
-fn brute_force(depth: u32, moves: &[Move]) -> HashMap<Cube, u32> {
+pub(crate) fn brute_force(depth: u32, moves: &[Move]) -> HashMap<Cube, u32> {
     let mut seen = HashMap::from([(Cube::SOLVED, 0)]);
     let mut layer = vec![Cube::SOLVED];
     for d in 1..=depth {
@@ -44,14 +44,14 @@ fn brute_force(depth: u32, moves: &[Move]) -> HashMap<Cube, u32> {
     seen
 }
 
-fn quarter_turns() -> Vec<Move> {
+pub(crate) fn quarter_turns() -> Vec<Move> {
     Move::quarter_turns().collect()
 }
 
 /// Exact QTM distance of a cube scrambled by at most 8 quarter turns, from the
 /// brute-force ball of radius 5: any solution of length m <= 7 passes within 5 of solved
 /// after its first m - 5 moves, so if none is found within 7 the distance is 8.
-fn brute_distance(ball: &HashMap<Cube, u32>, cube: &Cube) -> u32 {
+pub(crate) fn brute_distance(ball: &HashMap<Cube, u32>, cube: &Cube) -> u32 {
     let q = quarter_turns();
     let mut best = ball.get(cube).copied();
     for &a in &q {
@@ -68,7 +68,7 @@ fn brute_distance(ball: &HashMap<Cube, u32>, cube: &Cube) -> u32 {
     best.unwrap_or(8)
 }
 
-fn random_scramble(rng: &mut SplitMix64, n: usize) -> Vec<Move> {
+pub(crate) fn random_scramble(rng: &mut SplitMix64, n: usize) -> Vec<Move> {
     let q = quarter_turns();
     (0..n).map(|_| q[rng.below(12) as usize]).collect()
 }
@@ -346,7 +346,7 @@ fn a_bad_table_file_is_reported_not_trusted() {
     );
 }
 
-fn small_pdbs(metric: Metric) -> cubedb::puzzles::rubik::Pdbs {
+pub(crate) fn small_pdbs(metric: Metric) -> cubedb::puzzles::rubik::Pdbs {
     cubedb::puzzles::rubik::Pdbs::load_or_build(
         &TableStore::new(data_dir_with("rubik")),
         cubedb::puzzles::rubik::Preset::Small,

@@ -241,8 +241,7 @@ impl Coords {
                 ud_edge_move[u * PHASE2_MOVE_COUNT + p] = ud_edges(&moved.ep) as u16;
             }
             for (s, sym) in syms.iter().enumerate() {
-                ud_edge_conj[u * UD_SYMMETRY_COUNT + s] =
-                    ud_edges(&sym.conjugate(&cube).ep) as u16;
+                ud_edge_conj[u * UD_SYMMETRY_COUNT + s] = ud_edges(&sym.conjugate(&cube).ep) as u16;
             }
         }
         // Corner classes in increasing order of their smallest member (the representative).
@@ -288,8 +287,10 @@ impl Coords {
     /// The tables as little-endian bytes, in field order.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(PAYLOAD_LEN as usize);
-        let u16s = |out: &mut Vec<u8>, a: &[u16]| a.iter().for_each(|x| out.extend(x.to_le_bytes()));
-        let u32s = |out: &mut Vec<u8>, a: &[u32]| a.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        let u16s =
+            |out: &mut Vec<u8>, a: &[u16]| a.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        let u32s =
+            |out: &mut Vec<u8>, a: &[u32]| a.iter().for_each(|x| out.extend(x.to_le_bytes()));
         u16s(&mut out, &self.flip_move);
         u16s(&mut out, &self.slice_move);
         u16s(&mut out, &self.twist_move);
@@ -343,7 +344,10 @@ impl Coords {
             && below(&self.twist_move, TWISTS)
             && below(&self.twist_conj, TWISTS)
             && classes_below(&self.flip_slice_class, FLIP_SLICE_CLASSES)
-            && self.flip_slice_rep.iter().all(|&x| (x as usize) < FLIP_SLICES)
+            && self
+                .flip_slice_rep
+                .iter()
+                .all(|&x| (x as usize) < FLIP_SLICES)
             && below(&self.corner_move, CORNER_PERMS)
             && below(&self.ud_edge_move, UD_EDGE_PERMS)
             && classes_below(&self.corner_class, CORNER_CLASSES)
@@ -402,5 +406,41 @@ mod tests {
             .collect();
         assert_eq!(names.join(" "), "U U2 U' D D2 D' R2 L2 F2 B2");
         assert_eq!((0..18).filter(|&m| is_phase2_move(m)).count(), 10);
+    }
+
+    #[test]
+    fn stored_tables_round_trip_and_are_checked() {
+        let coords = Coords::compute();
+        let bytes = coords.to_bytes();
+        assert_eq!(bytes.len() as u64, PAYLOAD_LEN);
+        assert_eq!(Coords::from_bytes(&bytes).as_ref(), Some(&coords));
+        assert!(Coords::from_bytes(&bytes[1..]).is_none());
+        // A flip move pointing outside its table is refused.
+        let mut bad = bytes.clone();
+        bad[1] = 0xff;
+        assert!(Coords::from_bytes(&bad).is_none());
+        // Coordinates follow the cube: moving the coordinate is moving the cube.
+        let mut rng = SplitMix64::new(9);
+        for _ in 0..200 {
+            let cube = Cube::random(&mut rng);
+            let (flip, slice_coord, twist) = Coords::phase1_of(&cube);
+            let corners = rank_permutation(&cube.cp) as usize;
+            for mv in Move::all() {
+                let m = mv.index();
+                let moved = cube.apply(mv);
+                assert_eq!(
+                    Coords::phase1_of(&moved),
+                    (
+                        coords.flip_move[flip * MOVE_COUNT + m] as usize,
+                        coords.slice_move[slice_coord * MOVE_COUNT + m] as usize,
+                        coords.twist_move[twist * MOVE_COUNT + m] as usize,
+                    )
+                );
+                assert_eq!(
+                    rank_permutation(&moved.cp) as usize,
+                    coords.corner_move[corners * MOVE_COUNT + m] as usize
+                );
+            }
+        }
     }
 }

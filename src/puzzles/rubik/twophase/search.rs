@@ -6,12 +6,15 @@ use super::coords::{
     is_phase2_move, ud_edges, Coords, FLIPS, PHASE2_MOVES, PHASE2_MOVE_COUNT, SLICE_ORDERS,
     SOLVED_SLOTS, TWISTS,
 };
-use crate::puzzles::rubik::symmetry::UD_SYMMETRY_COUNT;
 use super::tables::TwoPhaseTables;
 use crate::puzzles::rubik::coord::rank_permutation;
-use crate::puzzles::rubik::cube::{htm_may_follow, Cube, Move, EDGES, MOVE_COUNT, MOVE_CUBES};
+use crate::puzzles::rubik::cube::{
+    htm_may_follow, permutation_parity, Cube, Move, EDGES, MOVE_COUNT, MOVE_CUBES,
+};
+use crate::puzzles::rubik::pdb::metric_moves;
 use crate::puzzles::rubik::solver::Metric;
 use crate::puzzles::rubik::symmetry::AXIS_ROTATIONS;
+use crate::puzzles::rubik::symmetry::UD_SYMMETRY_COUNT;
 use crate::table::packed::{Crumbs, Nibbles};
 use std::time::Instant;
 
@@ -77,6 +80,10 @@ pub struct TwoPhaseSearch<'t> {
     corner_edges: Nibbles<'t>,
     corner_slice: Nibbles<'t>,
     metric: Metric,
+    /// Quarter turns: the parity every solution's length has (else `None`).
+    parity: Option<u32>,
+    /// Moves along which phase-1 distances change by at most one (all, or quarter turns).
+    unit_moves: u32,
     /// Cost of each move in the metric searched.
     cost: [u32; MOVE_COUNT],
     /// `order_move[order * 10 + p]`: the E-slice order after phase-2 move `p`.
@@ -95,8 +102,9 @@ pub struct TwoPhaseSearch<'t> {
 }
 
 impl<'t> TwoPhaseSearch<'t> {
-    /// A search over `tables` whose lengths count in `metric`.
-    pub fn new(tables: &'t TwoPhaseTables, metric: Metric) -> Self {
+    /// A search over `tables`, counting lengths in the tables' metric.
+    pub fn new(tables: &'t TwoPhaseTables) -> Self {
+        let metric = tables.metric();
         let coords = &tables.coords;
         let order_move = std::array::from_fn(|i| {
             let (order, p) = (i / PHASE2_MOVE_COUNT, i % PHASE2_MOVE_COUNT);
@@ -112,6 +120,10 @@ impl<'t> TwoPhaseSearch<'t> {
             corner_edges: tables.corner_edges(),
             corner_slice: tables.corner_slice(),
             metric,
+            parity: None,
+            unit_moves: metric_moves(metric)
+                .iter()
+                .fold(0, |mask, m| mask | 1 << m.index()),
             cost: std::array::from_fn(|m| metric.length(&[Move::from_index(m)])),
             order_move,
             max_cost: 0,
@@ -141,12 +153,23 @@ impl<'t> TwoPhaseSearch<'t> {
         self.deadline = deadline;
         self.timed_out = false;
         let views = self.views(cube);
+        // In quarter turns every move changes the corner permutation's parity by its
+        // cost, so a solution's length has the parity of the cube's corner permutation.
+        self.parity = match self.metric {
+            Metric::Qtm => Some(permutation_parity(&cube.cp)),
+            Metric::Htm => None,
+        };
         // Short positions: every total length in turn, so the first solution is optimal
         // (two-phase search with a total limit is complete: a solution is its own
         // phase 1, or a phase-1 part to H and a phase-2 part inside it).
         for total in 0..=max_cost.min(SHORT_OPTIMAL) {
-            if let Some(outcome) = self.try_lengths(cube, &views[..1], total, total) {
-                return outcome;
+            if self.parity.is_some_and(|p| total % 2 != p) {
+                continue;
+            }
+            for phase1_cost in views[0].distance..=total {
+                if let Some(outcome) = self.try_lengths(cube, &views[..1], phase1_cost, total) {
+                    return outcome;
+                }
             }
         }
         if max_cost <= SHORT_OPTIMAL {
@@ -283,7 +306,8 @@ impl<'t> TwoPhaseSearch<'t> {
                     continue;
                 }
                 let down = (value[v] + 2) % 3;
-                let step = (0..MOVE_COUNT).find(|&m| {
+                let unit = |m: &usize| self.unit_moves >> m & 1 == 1;
+                let step = (0..MOVE_COUNT).filter(unit).find(|&m| {
                     let e = entries[v][m];
                     let twist = next[v][m].2;
                     let rep = c.twist_conj[twist * UD_SYMMETRY_COUNT + (e & 15) as usize];
@@ -374,17 +398,35 @@ impl<'t> TwoPhaseSearch<'t> {
         let mut stored = [0u8; MOVE_COUNT];
         for ((v, &(_, _, _, t, _)), &e) in stored.iter_mut().zip(kids).zip(&entries) {
             let twist_rep = c.twist_conj[t as usize * UD_SYMMETRY_COUNT + (e & 15) as usize];
-            *v = self.phase1.get((e >> 4) as usize * TWISTS + twist_rep as usize);
+            *v = self
+                .phase1
+                .get((e >> 4) as usize * TWISTS + twist_rep as usize);
+        }
+        // Neighbours along a unit move are one closer, as far, or one farther: the value
+        // mod 3 says which. In quarter turns a half turn is two quarter turns: it is read
+        // against its quarter-turn sibling (always among the children before it: filters
+        // treat a face's turns alike, and a half turn passes only when its quarter does).
+        let mut distances = [0u32; MOVE_COUNT];
+        let mut quarter = distance;
+        for (k, &(m, ..)) in kids.iter().enumerate() {
+            let m = m as usize;
+            let from = if self.unit_moves >> m & 1 == 1 {
+                distance
+            } else {
+                debug_assert_eq!(kids[k.wrapping_sub(1)].0 as usize, m - 1);
+                quarter
+            };
+            distances[k] = match (stored[k] as u32 + 3 - from % 3) % 3 {
+                0 => from,
+                1 => from + 1,
+                _ => from - 1,
+            };
+            quarter = distances[k];
         }
         for (k, &(m, flip2, slice2, twist2, corners2)) in kids.iter().enumerate() {
             let m = m as usize;
             let cost = self.cost[m];
-            // Neighbours are one closer, as far, or one farther: the value mod 3 says which.
-            let distance2 = match (stored[k] as u32 + 3 - distance % 3) % 3 {
-                0 => distance,
-                1 => distance + 1,
-                _ => distance - 1,
-            };
+            let distance2 = distances[k];
             if distance2 > togo - cost {
                 continue;
             }
@@ -439,7 +481,9 @@ impl<'t> TwoPhaseSearch<'t> {
         if bound > budget {
             return false;
         }
-        for limit in bound..=budget {
+        // Quarter turns: the rest of the solution has a known parity.
+        let parity = self.parity.map(|p| (p + cost1) % 2);
+        for limit in (bound..=budget).filter(|l| parity.is_none_or(|p| l % 2 == p)) {
             if self.phase2(corners, ud, order, limit, depth, last) {
                 return true;
             }

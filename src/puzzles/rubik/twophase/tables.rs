@@ -4,14 +4,17 @@
 //! | table | entries | bits | what |
 //! |---|---|---|---|
 //! | `rubik-twophase-coords` | 9.2 MB | 8 | move, symmetry and class tables ([`Coords`]) |
-//! | `rubik-twophase-phase1` | 64,430 x 2,187 | 2 | phase-1 distance mod 3, per flip-slice class and twist |
+//! | `rubik-twophase-phase1`, `-phase1-qtm` | 64,430 x 2,187 | 2 | phase-1 distance mod 3 (face / quarter turns), per flip-slice class and twist |
 //! | `rubik-twophase-corner-edges` | 2,768 x 40,320 | 4 | phase-2 distance of corners and U-D edges (capped at 15) |
 //! | `rubik-twophase-corner-slice` | 40,320 x 24 | 4 | phase-2 distance of corners and E-slice order |
 //!
-//! Distances are in face turns (every table is exact for its projection in the half-turn
-//! metric); a quarter-turn search uses them as lower bounds, since a sequence never has
-//! fewer quarter turns than face turns.
+//! Phase-1 distances come in both metrics (the quarter-turn table is built when quarter
+//! turns are first asked for). Phase-2 distances are in face turns; a quarter-turn search
+//! uses them as lower bounds (a sequence never has fewer quarter turns than face turns)
+//! together with parity (see the search).
 
+use super::super::pdb::metric_moves;
+use super::super::solver::Metric;
 use super::coords::{
     Coords, CORNER_CLASSES, CORNER_PERMS, FLIPS, FLIP_SLICE_CLASSES, PAYLOAD_LEN, PHASE2_MOVES,
     PHASE2_MOVE_COUNT, SLICE_ORDERS, SOLVED_SLOTS, TWISTS, UD_EDGE_PERMS,
@@ -36,12 +39,25 @@ pub const CORNER_SLICE_ENTRIES: u64 = (CORNER_PERMS * SLICE_ORDERS) as u64;
 const CAP: u8 = 15;
 
 fn spec(name: &'static str, kind: &'static str, entries: u64, bits: u32) -> TableSpec {
+    metric_spec(name, kind, entries, bits, Metric::Htm)
+}
+
+fn metric_spec(
+    name: &'static str,
+    kind: &'static str,
+    entries: u64,
+    bits: u32,
+    metric: Metric,
+) -> TableSpec {
     TableSpec {
         name,
         group: GROUP,
         puzzle: "rubik",
         kind,
-        params: vec![("symmetries".into(), 16), ("metric-qtm".into(), 0)],
+        params: vec![
+            ("symmetries".into(), 16),
+            ("metric-qtm".into(), u64::from(metric == Metric::Qtm)),
+        ],
         entries,
         bits_per_entry: bits,
     }
@@ -57,13 +73,18 @@ pub fn coords_spec() -> TableSpec {
     )
 }
 
-/// The phase-1 table (distance mod 3).
-pub fn phase1_spec() -> TableSpec {
-    spec(
-        "rubik-twophase-phase1",
+/// The phase-1 table of a metric (distance mod 3).
+pub fn phase1_spec(metric: Metric) -> TableSpec {
+    let name = match metric {
+        Metric::Htm => "rubik-twophase-phase1",
+        Metric::Qtm => "rubik-twophase-phase1-qtm",
+    };
+    metric_spec(
+        name,
         "twophase-phase1-distance-mod3",
         PHASE1_ENTRIES,
         2,
+        metric,
     )
 }
 
@@ -87,14 +108,21 @@ pub fn corner_slice_spec() -> TableSpec {
     )
 }
 
-/// Every table of the group.
-pub fn specs() -> Vec<TableSpec> {
+/// The tables a search in `metric` reads.
+pub fn metric_specs(metric: Metric) -> Vec<TableSpec> {
     vec![
         coords_spec(),
-        phase1_spec(),
+        phase1_spec(metric),
         corner_edge_spec(),
         corner_slice_spec(),
     ]
+}
+
+/// Every table of the group (both metrics).
+pub fn specs() -> Vec<TableSpec> {
+    let mut specs = metric_specs(Metric::Htm);
+    specs.push(phase1_spec(Metric::Qtm));
+    specs
 }
 
 /// What one move does to every state of a class: the class it leads to, the symmetry
@@ -161,10 +189,15 @@ fn test_class_member(
     false
 }
 
-/// Phase 1 as a ranked space: flip-slice class times twist, all 18 moves. A class whose
-/// representative has symmetries of its own is one state seen several ways; every way is
-/// visited, so the distances are exact for the projection.
-struct Phase1Space<'c>(&'c Coords);
+/// Phase 1 as a ranked space: flip-slice class times twist, with the moves of a metric
+/// (all 18, or the 12 quarter turns). A class whose representative has symmetries of its
+/// own is one state seen several ways; every way is visited, so the distances are exact
+/// for the projection.
+struct Phase1Space<'c> {
+    coords: &'c Coords,
+    /// Bit `m` set for each move of the metric.
+    moves: u32,
+}
 
 impl RankedSpace for Phase1Space<'_> {
     fn size(&self) -> u64 {
@@ -181,7 +214,7 @@ impl RankedSpace for Phase1Space<'_> {
     const STOPS_EARLY: bool = true;
 
     fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
-        let c = self.0;
+        let c = self.coords;
         let (class, twist) = (rank as usize / TWISTS, rank as usize % TWISTS);
         let steps = class_steps(&PHASE1_STEPS, class, || {
             let pair = c.flip_slice_rep[class] as usize;
@@ -197,7 +230,7 @@ impl RankedSpace for Phase1Space<'_> {
                 }
             })
         });
-        (0..18).any(|m| {
+        (0..18).filter(|m| self.moves >> m & 1 == 1).any(|m| {
             let twist2 = c.twist_move[twist * 18 + m] as usize;
             test_class_member(steps[m], TWISTS, twist2, &c.twist_conj, &mut test)
         })
@@ -298,10 +331,11 @@ fn coords_from(store: &TableStore) -> Result<Coords, TableError> {
     Ok(coords)
 }
 
-/// Builds every table of the group that is missing (`force`: every table), showing one
+/// Builds the tables of `metrics` that are missing (`force`: all of them), showing one
 /// progress counter per BFS.
 pub fn build_missing(
     store: &TableStore,
+    metrics: &[Metric],
     progress: &Progress,
     force: bool,
 ) -> Result<(), TableError> {
@@ -311,11 +345,20 @@ pub fn build_missing(
     }
     let coords = coords_from(store)?;
     let wanted = |spec: &TableSpec| force || !store.exists(spec);
-    if wanted(&phase1_spec()) {
+    for &metric in metrics {
+        if !wanted(&phase1_spec(metric)) {
+            continue;
+        }
+        let space = Phase1Space {
+            coords: &coords,
+            moves: metric_moves(metric)
+                .iter()
+                .fold(0, |mask, m| mask | 1 << m.index()),
+        };
         let start = coords.phase1_index(0, SOLVED_SLOTS * SLICE_ORDERS, 0) as u64;
-        let (payload, histogram) =
-            distance_table(&Phase1Space(&coords), start, 2, progress, "two-phase: phase 1");
-        store.write(&phase1_spec(), &payload, histogram)?;
+        let label = format!("two-phase: phase 1 ({metric:?})");
+        let (payload, histogram) = distance_table(&space, start, 2, progress, &label);
+        store.write(&phase1_spec(metric), &payload, histogram)?;
     }
     if wanted(&corner_edge_spec()) {
         let start = coords.corner_edge_index(0, 0) as u64;
@@ -343,7 +386,7 @@ pub fn build_missing(
 
 /// Builds (or rebuilds) every table of the group: the `cubedb-gen rubik-twophase` target.
 pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
-    build_missing(store, progress, true)
+    build_missing(store, &[Metric::Htm, Metric::Qtm], progress, true)
 }
 
 /// The opened two-phase tables.
@@ -353,6 +396,7 @@ pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> 
 /// misses the TLB, and on a virtual machine each miss is a two-level page walk.
 #[derive(Debug)]
 pub struct TwoPhaseTables {
+    metric: Metric,
     pub(super) coords: Coords,
     phase1: Table,
     corner_edges: Table,
@@ -365,30 +409,36 @@ pub struct TwoPhaseTables {
 }
 
 impl TwoPhaseTables {
-    /// Opens the tables in `store`, building missing ones first (with a note and progress
-    /// counters). A damaged table is an error naming the file, never used.
-    pub fn load_or_build(store: &TableStore, progress: &Progress) -> Result<Self, TableError> {
-        if specs().iter().any(|s| !store.exists(s)) {
-            let total: u64 = specs().iter().map(TableSpec::payload_len).sum();
+    /// Opens the tables for solving in `metric` from `store`, building missing ones first
+    /// (with a note and progress counters). A damaged table is an error naming the file,
+    /// never used.
+    pub fn load_or_build(
+        store: &TableStore,
+        metric: Metric,
+        progress: &Progress,
+    ) -> Result<Self, TableError> {
+        let specs = metric_specs(metric);
+        if specs.iter().any(|s| !store.exists(s)) {
+            let total: u64 = specs.iter().map(TableSpec::payload_len).sum();
             progress.note(format!(
                 "building the two-phase tables ({:.0} MB) in {} ...",
                 total as f64 / 1e6,
                 store.dir().display()
             ));
             let started = Instant::now();
-            build_missing(store, progress, false)?;
+            build_missing(store, &[metric], progress, false)?;
             progress.note(format!(
                 "two-phase tables built in {:.1} s",
                 started.elapsed().as_secs_f64()
             ));
         }
-        Self::open(store)
+        Self::open(store, metric)
     }
 
-    /// Opens and verifies the tables in `store`.
-    pub fn open(store: &TableStore) -> Result<Self, TableError> {
+    /// Opens and verifies the tables for solving in `metric` from `store`.
+    pub fn open(store: &TableStore, metric: Metric) -> Result<Self, TableError> {
         let coords = coords_from(store)?;
-        let phase1 = store.open(&phase1_spec())?;
+        let phase1 = store.open(&phase1_spec(metric))?;
         let corner_edges = store.open(&corner_edge_spec())?;
         let class_bytes: Vec<u8> = coords
             .flip_slice_class
@@ -396,6 +446,7 @@ impl TwoPhaseTables {
             .flat_map(|e| e.to_le_bytes())
             .collect();
         Ok(Self {
+            metric,
             phase1_resident: Resident::copy_of(phase1.payload()),
             corner_edges_resident: Resident::copy_of(corner_edges.payload()),
             class_resident: Resident::copy_of(&class_bytes),
@@ -405,6 +456,11 @@ impl TwoPhaseTables {
             corner_edges,
             corner_slice: store.open(&corner_slice_spec())?,
         })
+    }
+
+    /// The metric of the phase-1 table (and so of the searches over these tables).
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// The phase-1 distances mod 3.
