@@ -24,6 +24,7 @@ use crate::table::{TableError, TableSpec, TableStore};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Table sets: bigger ones make deep solves faster; every one gives optimal answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -270,6 +271,9 @@ struct Search<'a> {
     moves: Vec<Move>,
     stop: &'a AtomicBool,
     nodes: u64,
+    /// When to give up (checked every 4096 calls; passing it sets `stop`).
+    deadline: Option<Instant>,
+    calls: u32,
 }
 
 impl<'a> KorfSolver<'a> {
@@ -423,12 +427,26 @@ impl<'a> KorfSolver<'a> {
 
     /// An optimal solution of at most `max_depth` moves in the tables' metric.
     pub fn solve(&self, cube: &Cube, max_depth: u32) -> Solved {
+        self.solve_until(cube, max_depth, None).unwrap_or(Solved {
+            moves: None,
+            nodes: 0,
+        })
+    }
+
+    /// [`KorfSolver::solve`], giving up at `deadline`: `None` if it passed first.
+    pub fn solve_until(
+        &self,
+        cube: &Cube,
+        max_depth: u32,
+        deadline: Option<Instant>,
+    ) -> Option<Solved> {
+        let passed = || deadline.is_some_and(|d| Instant::now() >= d);
         if let (Metric::Qtm, Some(near)) = (self.pdbs.metric, self.near) {
             if let Some((d, _)) = near.lookup(cube) {
-                return Solved {
+                return Some(Solved {
                     moves: (d <= max_depth).then(|| near.solution(cube)).flatten(),
                     nodes: 0,
-                };
+                });
             }
         }
         let qtm = self.pdbs.metric == Metric::Qtm;
@@ -444,15 +462,16 @@ impl<'a> KorfSolver<'a> {
         let moves = metric_moves(self.pdbs.metric);
         let mut nodes = 0u64;
         while bound <= max_depth {
-            let (step, path, n) = self.iteration(cube, &inv, bound, &moves);
+            let (step, path, n) = self.iteration(cube, &inv, bound, &moves, deadline);
             nodes += n;
             match step {
                 Step::Found => {
-                    return Solved {
+                    return Some(Solved {
                         moves: Some(path),
                         nodes,
-                    }
+                    })
                 }
+                _ if passed() => return None,
                 Step::Exceeded(u32::MAX) => break,
                 Step::Exceeded(next) => {
                     bound = if qtm {
@@ -466,7 +485,7 @@ impl<'a> KorfSolver<'a> {
                 }
             }
         }
-        Solved { moves: None, nodes }
+        Some(Solved { moves: None, nodes })
     }
 
     /// One IDA* iteration at `bound`, subtrees below two moves in parallel.
@@ -476,6 +495,7 @@ impl<'a> KorfSolver<'a> {
         inv: &Cube,
         bound: u32,
         moves: &[Move],
+        deadline: Option<Instant>,
     ) -> (Step, Vec<Move>, u64) {
         let stop = AtomicBool::new(false);
         if bound < 4 {
@@ -484,6 +504,8 @@ impl<'a> KorfSolver<'a> {
                 moves: moves.to_vec(),
                 stop: &stop,
                 nodes: 0,
+                deadline,
+                calls: 0,
             };
             let mut path = Vec::new();
             let step = search.dfs(cube, inv, 0, bound, None, None, &mut path);
@@ -530,6 +552,8 @@ impl<'a> KorfSolver<'a> {
                 moves: moves.to_vec(),
                 stop: &stop,
                 nodes: 0,
+                deadline,
+                calls: 0,
             };
             let mut path = vec![a, b];
             let step = search.dfs(&c2, &i2, 2, bound, Some(a), Some(b), &mut path);
@@ -572,6 +596,10 @@ impl Search<'_> {
         }
         if g >= bound {
             return Step::Exceeded(g + 1);
+        }
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls % 4096 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop.store(true, Ordering::Relaxed);
         }
         if self.stop.load(Ordering::Relaxed) {
             return Step::Exceeded(u32::MAX);

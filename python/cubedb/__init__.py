@@ -1,0 +1,56 @@
+"""cubedb: cube puzzles solved exactly and fast, from precomputed tables.
+
+Rubik's cube::
+
+    >>> import cubedb
+    >>> cubedb.solve(cubedb.Cube.from_moves("R U R' U'"), max_length=21)
+    "U R U' R'"
+
+- ``solve(cube, *, max_length=None, metric="htm", timeout=None)``: optimal without
+  ``max_length``; with it, the first solution found of at most that many moves (Kociemba's
+  two-phase method, well under a millisecond per random cube at 21).
+- ``solve_many(cubes, ...)``: the same for many cubes, on every core.
+- ``scramble(*, count=None, seed=None)``: random-state scrambles (at most 21 face turns).
+- ``Cube``: a position (from facelets, from moves; ``apply``, ``then``, ``inverse``, ...).
+- ``cubedb.kociemba.solve``: a drop-in for the ``kociemba`` package's ``solve``.
+- ``rolling``, ``rotation``, ``soma``, ``walk``: the other puzzles cubedb knows.
+
+Cubes are 54-letter facelet strings in URFDLB order (U1..U9, R1..R9, F, D, L, B; any six
+colours, each face's centre naming its colour) or ``Cube`` objects; moves are Singmaster
+notation (``R``, ``U'``, ``F2``). Tables are looked for in ``$CUBEDB_DATA``, else in the
+user's cache folder (``data_directory()``), and built there on first use (the two-phase
+tables take about 8 s, once). Bad input raises ``CubeError`` (a ``ValueError``) naming the
+problem; a damaged table raises ``TableError`` naming the file.
+"""
+
+from ._cubedb import (
+    Cube,
+    CubeError,
+    NoSolutionError,
+    TableError,
+    data_directory,
+    rolling,
+    rotation,
+    scramble,
+    soma,
+    solve,
+    solve_many,
+    walk,
+)
+from . import kociemba
+
+__all__ = [
+    "Cube",
+    "CubeError",
+    "NoSolutionError",
+    "TableError",
+    "data_directory",
+    "kociemba",
+    "rolling",
+    "rotation",
+    "scramble",
+    "soma",
+    "solve",
+    "solve_many",
+    "walk",
+]
