@@ -3,7 +3,8 @@
 //! Each layer is expanded by rayon on all cores. Small frontiers are kept as explicit lists;
 //! once a layer grows past a fraction of the space the search switches to scanning the
 //! depth array, pushing from the frontier ("top-down") while most states are unseen and
-//! pulling into unseen states ("bottom-up") once few remain.
+//! pulling into unseen states ("bottom-up") once few remain. [`weighted_bfs`] does the same
+//! for spaces whose moves cost 1 or 2.
 
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -74,10 +75,15 @@ pub fn layered_bfs<S: RankedSpace>(
     progress: &Progress,
     label: &str,
 ) -> BfsResult {
-    let size = usize::try_from(space.size()).expect("state space fits in memory");
-    // Lists stay below 512 MB however large the space: beyond that, scanning is cheaper.
-    let list_limit = (size / 8).clamp(1 << 12, 1 << 26);
+    let list_limit = list_limit(space.size());
     bfs_with_list_limit(space, sources, progress, label, list_limit)
+}
+
+/// The longest frontier kept as a list in a space of `size` states: lists stay below
+/// 512 MB however large the space (beyond that, scanning is cheaper).
+fn list_limit(size: u64) -> usize {
+    let size = usize::try_from(size).expect("state space fits in memory");
+    (size / 8).clamp(1 << 12, 1 << 26)
 }
 
 /// [`layered_bfs`] with an explicit bound on frontier lists (small bounds exercise the
@@ -172,6 +178,12 @@ fn push_list<S: RankedSpace>(
             found
         })
         .collect();
+    next_layer(parts, list_limit)
+}
+
+/// The states found for the next layer, gathered by tasks: their count and, if there are
+/// at most `list_limit`, the sorted list of them.
+fn next_layer(parts: Vec<Vec<u64>>, list_limit: usize) -> (u64, Option<Vec<u64>>) {
     let count: usize = parts.iter().map(Vec::len).sum();
     let list = (count <= list_limit).then(|| {
         let mut list = parts.concat();
@@ -258,6 +270,174 @@ fn collect_layer(depths: &[AtomicU8], depth: u8) -> Vec<u64> {
         .collect()
 }
 
+/// A ranked state space whose moves cost 1 or 2, such as quarter turns next to half turns
+/// that are not two of the space's own moves (R2 inside a subgroup without R). The relation
+/// of each cost must be symmetric.
+pub trait WeightedSpace: Sync {
+    /// Number of ranks.
+    fn size(&self) -> u64;
+
+    /// Whether `test` holds for a neighbour of `rank` by a move of cost `cost` (1 or 2);
+    /// may stop at the first hit.
+    fn any_neighbour_costing(&self, rank: u64, cost: u8, test: impl FnMut(u64) -> bool) -> bool;
+}
+
+/// Breadth-first search by cost (Dial's algorithm with two buckets) from `sources`, all
+/// cores: layer `d + 1` is every unseen state one cost-1 move from layer `d` or one cost-2
+/// move from layer `d - 1`. Small layers are kept as sorted lists and pushed from; larger
+/// ones are found by scanning the depth array, pushing while many states are unseen and
+/// pulling once fewer than the two frontier layers remain.
+pub fn weighted_bfs<S: WeightedSpace>(
+    space: &S,
+    sources: &[u64],
+    progress: &Progress,
+    label: &str,
+) -> BfsResult {
+    let size = space.size() as usize;
+    let list_limit = list_limit(space.size());
+    let depths: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(UNREACHED)).collect();
+    let bar = progress.counter(label);
+    let mut first = Vec::new();
+    for &s in sources {
+        if depths[s as usize].swap(0, Ordering::Relaxed) == UNREACHED {
+            first.push(s);
+        }
+    }
+    let mut histogram = vec![first.len() as u64];
+    let mut unseen = (size - first.len()) as u64;
+    bar.set_position(first.len() as u64);
+    // The states of the last two layers, while they are small enough to list.
+    let (mut layer_list, mut before_list) = (Some(first), Some(Vec::new()));
+    let mut depth = 0u8;
+    loop {
+        let layer = histogram[depth as usize];
+        let before = if depth > 0 {
+            histogram[depth as usize - 1]
+        } else {
+            0
+        };
+        if unseen == 0 || layer + before == 0 {
+            break;
+        }
+        assert!(depth < UNREACHED - 2, "BFS deeper than a u8 depth can hold");
+        let next = depth + 1;
+        let (found, list) = match (&layer_list, &before_list) {
+            (Some(layer), Some(before)) if unseen >= layer.len() as u64 + before.len() as u64 => {
+                weighted_push_lists(space, &depths, layer, before, next, list_limit)
+            }
+            _ => (weighted_scan(space, &depths, depth, next, unseen), None),
+        };
+        before_list = layer_list;
+        layer_list = list;
+        histogram.push(found);
+        unseen -= found;
+        depth = next;
+        bar.set_message(depth.to_string());
+        bar.inc(found);
+    }
+    bar.finish_and_clear();
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    let depths = depths.into_iter().map(AtomicU8::into_inner).collect();
+    BfsResult { depths, histogram }
+}
+
+/// One layer of [`weighted_bfs`] from listed frontiers: cost-1 moves from `layer`, cost-2
+/// moves from `before`. Returns the count and, if small enough, the sorted new layer.
+fn weighted_push_lists<S: WeightedSpace>(
+    space: &S,
+    depths: &[AtomicU8],
+    layer: &[u64],
+    before: &[u64],
+    next: u8,
+    list_limit: usize,
+) -> (u64, Option<Vec<u64>>) {
+    let expand = |ranks: &[u64], cost: u8| -> Vec<Vec<u64>> {
+        ranks
+            .par_chunks(4096)
+            .map(|chunk| {
+                let mut found = Vec::new();
+                for &rank in chunk {
+                    space.any_neighbour_costing(rank, cost, |n| {
+                        if claim(depths, n, next) {
+                            found.push(n);
+                        }
+                        false
+                    });
+                }
+                found
+            })
+            .collect()
+    };
+    let mut parts = expand(layer, 1);
+    parts.extend(expand(before, 2));
+    next_layer(parts, list_limit)
+}
+
+/// One layer of [`weighted_bfs`] by scanning the depth array.
+fn weighted_scan<S: WeightedSpace>(
+    space: &S,
+    depths: &[AtomicU8],
+    depth: u8,
+    next: u8,
+    unseen: u64,
+) -> u64 {
+    let layer_and_before = depths
+        .par_chunks(SCAN_CHUNK)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .filter(|c| {
+                    let d = c.load(Ordering::Relaxed);
+                    d == depth || (depth > 0 && d == depth - 1)
+                })
+                .count() as u64
+        })
+        .sum::<u64>();
+    // Pulling tests every neighbour of each state that stays unseen; pushing expands
+    // each frontier state once. Pull only once fewer states are unseen than frontier.
+    let pull = unseen < layer_and_before;
+    depths
+        .par_chunks(SCAN_CHUNK)
+        .enumerate()
+        .map(|(chunk_index, chunk)| {
+            let base = (chunk_index * SCAN_CHUNK) as u64;
+            let mut found = 0u64;
+            let at = |n: u64, d: u8| depths[n as usize].load(Ordering::Relaxed) == d;
+            for (offset, cell) in chunk.iter().enumerate() {
+                let rank = base + offset as u64;
+                let here = cell.load(Ordering::Relaxed);
+                if pull {
+                    if here != UNREACHED {
+                        continue;
+                    }
+                    let hit = space.any_neighbour_costing(rank, 1, |n| at(n, depth))
+                        || (depth > 0
+                            && space.any_neighbour_costing(rank, 2, |n| at(n, depth - 1)));
+                    if hit {
+                        cell.store(next, Ordering::Relaxed);
+                        found += 1;
+                    }
+                    continue;
+                }
+                let cost = if here == depth {
+                    1
+                } else if depth > 0 && here == depth - 1 {
+                    2
+                } else {
+                    continue;
+                };
+                space.any_neighbour_costing(rank, cost, |n| {
+                    found += u64::from(claim(depths, n, next));
+                    false
+                });
+            }
+            found
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +498,45 @@ mod tests {
         let early = bfs_with_list_limit(&EarlyTorus(n), &sources, &Progress::hidden(), "t", 50);
         assert_eq!(all.depths, early.depths);
         assert_eq!(all.histogram, early.histogram);
+    }
+
+    /// The torus with vertical steps costing 2: distances are |dx| + 2 |dy| on the ring.
+    struct SlowVertical(u64);
+
+    impl WeightedSpace for SlowVertical {
+        fn size(&self) -> u64 {
+            self.0 * self.0
+        }
+        fn any_neighbour_costing(
+            &self,
+            rank: u64,
+            cost: u8,
+            mut test: impl FnMut(u64) -> bool,
+        ) -> bool {
+            let n = self.0;
+            let (x, y) = (rank % n, rank / n);
+            match cost {
+                1 => test((x + 1) % n + y * n) || test((x + n - 1) % n + y * n),
+                _ => test(x + ((y + 1) % n) * n) || test(x + ((y + n - 1) % n) * n),
+            }
+        }
+    }
+
+    #[test]
+    fn weighted_depths_are_weighted_distances() {
+        let n = 81u64;
+        let result = weighted_bfs(&SlowVertical(n), &[0], &Progress::hidden(), "w");
+        let ring = |a: u64| a.min(n - a);
+        for rank in 0..n * n {
+            let (x, y) = (rank % n, rank / n);
+            assert_eq!(
+                result.depths[rank as usize] as u64,
+                ring(x) + 2 * ring(y),
+                "{rank}"
+            );
+        }
+        assert_eq!(result.reached(), n * n);
+        assert_eq!(result.max_depth() as u64, 3 * (n / 2));
     }
 
     #[test]

@@ -6,5 +6,5 @@ pub mod bfs;
 pub mod exact_cover;
 pub mod ida;
 
-pub use bfs::{layered_bfs, BfsResult, RankedSpace, UNREACHED};
+pub use bfs::{layered_bfs, weighted_bfs, BfsResult, RankedSpace, WeightedSpace, UNREACHED};
 pub use ida::{ida_star, IdaOutcome, SearchSpace};

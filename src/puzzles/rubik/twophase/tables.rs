@@ -6,12 +6,13 @@
 //! | `rubik-twophase-coords` | 9.2 MB | 8 | move, symmetry and class tables ([`Coords`]) |
 //! | `rubik-twophase-phase1`, `-phase1-qtm` | 64,430 x 2,187 | 2 | phase-1 distance mod 3 (face / quarter turns), per flip-slice class and twist |
 //! | `rubik-twophase-corner-edges` | 2,768 x 40,320 | 4 | phase-2 distance of corners and U-D edges (capped at 15) |
-//! | `rubik-twophase-corner-slice` | 40,320 x 24 | 4 | phase-2 distance of corners and E-slice order |
+//! | `rubik-twophase-corner-slice`, `-qtm` | 40,320 x 24 | 4 | phase-2 distance of corners and E-slice order (face / quarter turns) |
 //!
-//! Phase-1 distances come in both metrics (the quarter-turn table is built when quarter
-//! turns are first asked for). Phase-2 distances are in face turns; a quarter-turn search
-//! uses them as lower bounds (a sequence never has fewer quarter turns than face turns)
-//! together with parity (see the search).
+//! Phase-1 and corner-slice distances come in both metrics (the quarter-turn tables are
+//! built when quarter turns are first asked for; the quarter-turn corner-slice table by the
+//! weighted BFS, since R2 is one move of H costing two quarter turns). The corner-edge
+//! distances are in face turns; a quarter-turn search uses them as lower bounds (a
+//! sequence never has fewer quarter turns than face turns), together with parity.
 
 use super::super::pdb::metric_moves;
 use super::super::solver::Metric;
@@ -20,7 +21,7 @@ use super::coords::{
     PHASE2_MOVE_COUNT, SLICE_ORDERS, SOLVED_SLOTS, TWISTS, UD_EDGE_PERMS,
 };
 use crate::progress::Progress;
-use crate::search::{layered_bfs, RankedSpace, UNREACHED};
+use crate::search::{layered_bfs, weighted_bfs, BfsResult, RankedSpace, WeightedSpace, UNREACHED};
 use crate::table::packed::{pack, Crumbs, Nibbles};
 use crate::table::{Resident, Table, TableError, TableSpec, TableStore};
 use std::time::Instant;
@@ -88,7 +89,8 @@ pub fn phase1_spec(metric: Metric) -> TableSpec {
     )
 }
 
-/// The phase-2 corner-edge table.
+/// The phase-2 corner-edge table (face turns; quarter-turn searches use it as a lower
+/// bound: a quarter-turn version, built by the weighted BFS, changed no measured time).
 pub fn corner_edge_spec() -> TableSpec {
     spec(
         "rubik-twophase-corner-edges",
@@ -98,14 +100,14 @@ pub fn corner_edge_spec() -> TableSpec {
     )
 }
 
-/// The phase-2 corner-slice table.
-pub fn corner_slice_spec() -> TableSpec {
-    spec(
-        "rubik-twophase-corner-slice",
-        "twophase-phase2-distance-capped-15",
-        CORNER_SLICE_ENTRIES,
-        4,
-    )
+/// The phase-2 corner-slice table of a metric.
+pub fn corner_slice_spec(metric: Metric) -> TableSpec {
+    let name = match metric {
+        Metric::Htm => "rubik-twophase-corner-slice",
+        Metric::Qtm => "rubik-twophase-corner-slice-qtm",
+    };
+    let kind = "twophase-phase2-distance-capped-15";
+    metric_spec(name, kind, CORNER_SLICE_ENTRIES, 4, metric)
 }
 
 /// The tables a search in `metric` reads.
@@ -114,7 +116,7 @@ pub fn metric_specs(metric: Metric) -> Vec<TableSpec> {
         coords_spec(),
         phase1_spec(metric),
         corner_edge_spec(),
-        corner_slice_spec(),
+        corner_slice_spec(metric),
     ]
 }
 
@@ -122,6 +124,7 @@ pub fn metric_specs(metric: Metric) -> Vec<TableSpec> {
 pub fn specs() -> Vec<TableSpec> {
     let mut specs = metric_specs(Metric::Htm);
     specs.push(phase1_spec(Metric::Qtm));
+    specs.push(corner_slice_spec(Metric::Qtm));
     specs
 }
 
@@ -237,17 +240,50 @@ impl RankedSpace for Phase1Space<'_> {
     }
 }
 
-/// Phase 2's corners and U-D edges as a ranked space: corner class times U-D edges, the
-/// ten moves of H.
-struct CornerEdgeSpace<'c>(&'c Coords);
+/// Bit `p` set for each phase-2 move that is a quarter turn (U, U', D, D'): the moves of
+/// cost 1 in quarter turns; the others (U2, D2, R2, L2, F2, B2) cost 2.
+const PHASE2_QUARTERS: u16 = {
+    let mut mask = 0u16;
+    let mut p = 0;
+    while p < PHASE2_MOVE_COUNT {
+        if PHASE2_MOVES[p] % 3 != 1 {
+            mask |= 1 << p;
+        }
+        p += 1;
+    }
+    mask
+};
 
-impl RankedSpace for CornerEdgeSpace<'_> {
+/// Every phase-2 move.
+const PHASE2_ALL: u16 = (1 << PHASE2_MOVE_COUNT) - 1;
+
+/// The phase-2 moves of cost `cost` in quarter turns.
+fn phase2_costing(cost: u8) -> u16 {
+    if cost == 1 {
+        PHASE2_QUARTERS
+    } else {
+        PHASE2_ALL & !PHASE2_QUARTERS
+    }
+}
+
+/// A phase-2 projection as a state space: in face turns a [`RankedSpace`] (every move
+/// costs one), in quarter turns a [`WeightedSpace`] (half turns cost two).
+trait Phase2Space: Sync {
+    fn entries(&self) -> u64;
+    /// Whether `test` holds for a neighbour by one of the phase-2 moves in `moves`.
+    fn any_by(&self, rank: u64, moves: u16, test: impl FnMut(u64) -> bool) -> bool;
+}
+
+/// Phase-2 spaces in face turns.
+struct FaceTurns<S>(S);
+
+impl<S: Phase2Space> RankedSpace for FaceTurns<S> {
     fn size(&self) -> u64 {
-        CORNER_EDGE_ENTRIES
+        self.0.entries()
     }
 
     fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
-        self.any_neighbour(rank, |n| {
+        self.0.any_by(rank, PHASE2_ALL, |n| {
             visit(n);
             false
         });
@@ -255,7 +291,33 @@ impl RankedSpace for CornerEdgeSpace<'_> {
 
     const STOPS_EARLY: bool = true;
 
-    fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+    fn any_neighbour(&self, rank: u64, test: impl FnMut(u64) -> bool) -> bool {
+        self.0.any_by(rank, PHASE2_ALL, test)
+    }
+}
+
+/// Phase-2 spaces in quarter turns.
+struct QuarterTurns<S>(S);
+
+impl<S: Phase2Space> WeightedSpace for QuarterTurns<S> {
+    fn size(&self) -> u64 {
+        self.0.entries()
+    }
+
+    fn any_neighbour_costing(&self, rank: u64, cost: u8, test: impl FnMut(u64) -> bool) -> bool {
+        self.0.any_by(rank, phase2_costing(cost), test)
+    }
+}
+
+/// Phase 2's corners and U-D edges: corner class times U-D edges.
+struct CornerEdgeSpace<'c>(&'c Coords);
+
+impl Phase2Space for CornerEdgeSpace<'_> {
+    fn entries(&self) -> u64 {
+        CORNER_EDGE_ENTRIES
+    }
+
+    fn any_by(&self, rank: u64, moves: u16, mut test: impl FnMut(u64) -> bool) -> bool {
         let c = self.0;
         let (class, ud) = (rank as usize / UD_EDGE_PERMS, rank as usize % UD_EDGE_PERMS);
         let steps = class_steps(&CORNER_STEPS, class, || {
@@ -272,43 +334,56 @@ impl RankedSpace for CornerEdgeSpace<'_> {
                 }
             })
         });
-        (0..PHASE2_MOVE_COUNT).any(|p| {
-            let ud2 = c.ud_edge_move[ud * PHASE2_MOVE_COUNT + p] as usize;
-            test_class_member(steps[p], UD_EDGE_PERMS, ud2, &c.ud_edge_conj, &mut test)
-        })
+        (0..PHASE2_MOVE_COUNT)
+            .filter(|p| moves >> p & 1 == 1)
+            .any(|p| {
+                let ud2 = c.ud_edge_move[ud * PHASE2_MOVE_COUNT + p] as usize;
+                test_class_member(steps[p], UD_EDGE_PERMS, ud2, &c.ud_edge_conj, &mut test)
+            })
     }
 }
 
-/// Phase 2's corners and E-slice order as a ranked space (no symmetry).
+/// Phase 2's corners and E-slice order (no symmetry).
 struct CornerSliceSpace<'c>(&'c Coords);
 
-impl RankedSpace for CornerSliceSpace<'_> {
-    fn size(&self) -> u64 {
+impl Phase2Space for CornerSliceSpace<'_> {
+    fn entries(&self) -> u64 {
         CORNER_SLICE_ENTRIES
     }
 
-    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+    fn any_by(&self, rank: u64, moves: u16, mut test: impl FnMut(u64) -> bool) -> bool {
         let c = self.0;
         let (corners, order) = (rank as usize / SLICE_ORDERS, rank as usize % SLICE_ORDERS);
         let slice = SOLVED_SLOTS * SLICE_ORDERS + order;
-        for &m in &PHASE2_MOVES {
-            let corners2 = c.corner_move[corners * 18 + m as usize] as usize;
-            let order2 = c.slice_move[slice * 18 + m as usize] as usize % SLICE_ORDERS;
-            visit((corners2 * SLICE_ORDERS + order2) as u64);
-        }
+        PHASE2_MOVES
+            .iter()
+            .enumerate()
+            .filter(|(p, _)| moves >> p & 1 == 1)
+            .any(|(_, &m)| {
+                let corners2 = c.corner_move[corners * 18 + m as usize] as usize;
+                let order2 = c.slice_move[slice * 18 + m as usize] as usize % SLICE_ORDERS;
+                test((corners2 * SLICE_ORDERS + order2) as u64)
+            })
     }
 }
 
-/// BFS from the solved state, then the depths packed as `bits`-bit entries (mod 3 for
-/// 2 bits, capped at 15 for 4).
-fn distance_table(
-    space: &impl RankedSpace,
+/// The distances of a phase-2 projection in `metric`, from the solved state.
+fn phase2_depths(
+    space: impl Phase2Space,
     solved: u64,
-    bits: u32,
+    metric: Metric,
     progress: &Progress,
     label: &str,
-) -> (Vec<u8>, Vec<u64>) {
-    let mut result = layered_bfs(space, &[solved], progress, label);
+) -> BfsResult {
+    match metric {
+        Metric::Htm => layered_bfs(&FaceTurns(space), &[solved], progress, label),
+        Metric::Qtm => weighted_bfs(&QuarterTurns(space), &[solved], progress, label),
+    }
+}
+
+/// The depths of a BFS packed as `bits`-bit entries (mod 3 for 2 bits, capped at 15 for
+/// 4), with the histogram.
+fn pack_depths(mut result: BfsResult, bits: u32) -> (Vec<u8>, Vec<u64>) {
     for d in result.depths.iter_mut() {
         assert!(*d != UNREACHED, "every projected state is reachable");
         *d = if bits == 2 { *d % 3 } else { (*d).min(CAP) };
@@ -357,29 +432,30 @@ pub fn build_missing(
         };
         let start = coords.phase1_index(0, SOLVED_SLOTS * SLICE_ORDERS, 0) as u64;
         let label = format!("two-phase: phase 1 ({metric:?})");
-        let (payload, histogram) = distance_table(&space, start, 2, progress, &label);
+        let depths = layered_bfs(&space, &[start], progress, &label);
+        let (payload, histogram) = pack_depths(depths, 2);
         store.write(&phase1_spec(metric), &payload, histogram)?;
     }
     if wanted(&corner_edge_spec()) {
         let start = coords.corner_edge_index(0, 0) as u64;
-        let (payload, histogram) = distance_table(
-            &CornerEdgeSpace(&coords),
+        let label = "two-phase: corners and edges";
+        let depths = phase2_depths(
+            CornerEdgeSpace(&coords),
             start,
-            4,
+            Metric::Htm,
             progress,
-            "two-phase: corners and edges",
+            label,
         );
+        let (payload, histogram) = pack_depths(depths, 4);
         store.write(&corner_edge_spec(), &payload, histogram)?;
     }
-    if wanted(&corner_slice_spec()) {
-        let (payload, histogram) = distance_table(
-            &CornerSliceSpace(&coords),
-            0,
-            4,
-            progress,
-            "two-phase: corners and slice",
-        );
-        store.write(&corner_slice_spec(), &payload, histogram)?;
+    for &metric in metrics {
+        if wanted(&corner_slice_spec(metric)) {
+            let label = format!("two-phase: corners and slice ({metric:?})");
+            let depths = phase2_depths(CornerSliceSpace(&coords), 0, metric, progress, &label);
+            let (payload, histogram) = pack_depths(depths, 4);
+            store.write(&corner_slice_spec(metric), &payload, histogram)?;
+        }
     }
     Ok(())
 }
@@ -454,7 +530,7 @@ impl TwoPhaseTables {
             coords,
             phase1,
             corner_edges,
-            corner_slice: store.open(&corner_slice_spec())?,
+            corner_slice: store.open(&corner_slice_spec(metric))?,
         })
     }
 
