@@ -99,7 +99,7 @@ pub(super) struct SolveArgs {
 
     /// Near-optimal instead of optimal: the first solution found of at most N moves in
     /// the metric, by two-phase search (milliseconds per cube; batches on every core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with_all = ["tables", "engine"])]
     pub max_length: Option<u32>,
 
     /// With --max-length: give up looking for a solution within N after this many

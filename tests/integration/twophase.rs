@@ -260,6 +260,16 @@ fn limits_below_the_optimum_are_reported_not_answered_wrongly() {
             "R",
         ],
         vec!["rubik", "solve", "--timeout", "1", "--scramble", "R"],
+        vec![
+            "rubik",
+            "solve",
+            "--max-length",
+            "21",
+            "--tables",
+            "small",
+            "--scramble",
+            "R",
+        ],
     ] {
         let output = cubedb(&bad, "");
         assert_eq!(
