@@ -171,7 +171,8 @@ pub(super) enum CubeFormat {
     Facelets,
     /// `--scramble`: moves, nothing else.
     Scramble,
-    /// A line of input: 54 characters without spaces are facelets, anything else moves.
+    /// A line of input: facelets if it looks like them ([`looks_like_facelets`]), else
+    /// moves.
     Either,
 }
 
@@ -185,6 +186,17 @@ pub(super) fn cube_option(
         (None, Some(text)) => Some((text.clone(), CubeFormat::Scramble)),
         (None, None) => None,
     }
+}
+
+/// The rule for a line that may be either: facelets are 54 characters without spaces in
+/// exactly six distinct colours; anything else is moves. (A line fitting both, such as the
+/// solved cube's facelets `UUUUUUUUURRR...`, is read as facelets.)
+fn looks_like_facelets(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    let mut colours: Vec<char> = chars.clone();
+    colours.sort_unstable();
+    colours.dedup();
+    chars.len() == 54 && !chars.iter().any(|c| c.is_whitespace()) && colours.len() == 6
 }
 
 /// Reads one cube in `format`; errors name cube `number`.
@@ -203,9 +215,7 @@ pub(super) fn parse_cube(
     let facelets = match format {
         CubeFormat::Facelets => true,
         CubeFormat::Scramble => false,
-        CubeFormat::Either => {
-            trimmed.chars().count() == 54 && !trimmed.contains(char::is_whitespace)
-        }
+        CubeFormat::Either => looks_like_facelets(trimmed),
     };
     if facelets {
         parse_facelets(trimmed).map_err(|e| error(format!("facelets: {e}")))

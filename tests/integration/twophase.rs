@@ -207,6 +207,33 @@ fn batches_through_the_binary_come_back_in_input_order() {
     }
     assert_eq!(lines[300], "U R U' R'");
     assert_eq!(lines[301], "");
+    // A 54-character scramble without spaces is moves, not facelets: RUR'U' six times is
+    // solved, nine times is RUR'U' three times.
+    let spaceless = cubedb(
+        &[
+            "rubik",
+            "solve",
+            "--max-length",
+            "21",
+            "--metric",
+            "htm",
+            "--data",
+            &data,
+        ],
+        &format!(
+            "{}
+{}
+",
+            "RUR'U'".repeat(9),
+            "RUR'U'".repeat(6)
+        ),
+    );
+    assert!(spaceless.status.success(), "{}", stderr(&spaceless));
+    let text = stdout(&spaceless);
+    let lines: Vec<&str> = text.lines().collect();
+    let sexy = Cube::from_moves(&parse_moves("R U R' U' R U R' U' R U R' U'").unwrap());
+    assert!(sexy.apply_all(&parse_moves(lines[0]).unwrap()).is_solved());
+    assert_eq!(lines[1], "");
     assert_stderr_has(&output, "solved 302 cubes");
     // Quarter turns, one cube on the command line.
     let output = cubedb(
