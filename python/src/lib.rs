@@ -10,7 +10,7 @@ use cubedb::judge::JudgeError;
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::solver::MAX_SOLUTION;
 use cubedb::puzzles::rubik::twophase::{
-    solve_by_deadline, Best, Outcome, TwoPhaseSearch, TwoPhaseTables,
+    self, solve_by_deadline, Best, Outcome, TwoPhaseSearch, TwoPhaseTables,
 };
 use cubedb::puzzles::rubik::{
     facelet_string, format_moves, parse_facelets, parse_moves, Cube as CubieCube, KorfSolver,
@@ -273,6 +273,14 @@ enum Failure {
 }
 
 impl Failure {
+    /// The same failure, its message naming cube `number` of a batch.
+    fn for_cube(self, number: usize) -> Self {
+        match self {
+            Failure::None(m) => Failure::None(format!("cube {number}: {m}")),
+            Failure::Timeout(m) => Failure::Timeout(format!("cube {number}: {m}")),
+        }
+    }
+
     fn into_err(self) -> PyErr {
         match self {
             Failure::None(message) => NoSolutionError::new_err(message),
@@ -294,75 +302,66 @@ impl Request {
             None => Tables::Optimal(optimal_tables(self.metric)?),
         })
     }
-}
 
-fn unit(metric: Metric) -> &'static str {
-    match metric {
-        Metric::Htm => "face turns",
-        Metric::Qtm => "quarter turns",
+    fn none_within(&self, max: u32) -> Failure {
+        Failure::None(format!(
+            "no solution of at most {max} {} exists",
+            self.metric.unit()
+        ))
     }
 }
 
-/// Solves one cube without the GIL.
-fn solve_one(
-    request: Request,
-    tables: &Tables,
-    search: Option<&mut TwoPhaseSearch<'_>>,
-    cube: &CubieCube,
-) -> Result<Vec<cubedb::puzzles::rubik::Move>, Failure> {
-    let moves = match (tables, search) {
-        (Tables::TwoPhase(_), Some(search)) => {
-            let max = request.max_length.unwrap_or(MAX_SOLUTION);
-            match request.timeout {
-                Some(limit) => match solve_by_deadline(search, cube, max, Instant::now() + limit) {
-                    Best::Within(moves) => moves,
-                    Best::Above { optimal: true, .. } => {
-                        return Err(Failure::None(format!(
-                            "no solution of at most {max} {} exists",
-                            unit(request.metric)
-                        )))
-                    }
-                    Best::Above { .. } | Best::Nothing => {
-                        return Err(Failure::Timeout(format!(
-                            "no solution of at most {max} {} found within {} s",
-                            unit(request.metric),
-                            limit.as_secs_f64()
-                        )))
-                    }
-                },
-                None => match search.solve(cube, max, None) {
-                    Outcome::Found(moves) => moves,
-                    Outcome::NoneWithin | Outcome::TimedOut => {
-                        return Err(Failure::None(format!(
-                            "no solution of at most {max} {} exists",
-                            unit(request.metric)
-                        )))
-                    }
-                },
-            }
-        }
-        (Tables::Optimal(optimal), _) => {
-            let solver = KorfSolver::new(&optimal.pdbs, Some(&optimal.near));
-            let deadline = request.timeout.map(|t| Instant::now() + t);
-            match solver.solve_until(cube, MAX_SOLUTION, deadline) {
-                Some(solved) => solved.moves.unwrap_or_default(),
-                None => {
-                    return Err(Failure::Timeout(format!(
-                        "no optimal solution found within {} s",
-                        request.timeout.unwrap_or_default().as_secs_f64()
-                    )))
-                }
-            }
-        }
-        (Tables::TwoPhase(_), None) => unreachable!("a two-phase request always has a search"),
-    };
-    // The last check before an answer leaves: it must solve the cube.
-    if !cube.apply_all(&moves).is_solved() {
-        return Err(Failure::None(
+type Moves = Vec<cubedb::puzzles::rubik::Move>;
+
+/// The last check before an answer leaves: it must solve the cube.
+fn checked(cube: &CubieCube, moves: Moves) -> Result<Moves, Failure> {
+    if cube.apply_all(&moves).is_solved() {
+        Ok(moves)
+    } else {
+        Err(Failure::None(
             "internal error: the solution found does not solve the cube".into(),
-        ));
+        ))
     }
-    Ok(moves)
+}
+
+/// Two-phase solving of one cube (without the GIL).
+fn solve_two_phase(
+    request: Request,
+    search: &mut TwoPhaseSearch<'_>,
+    cube: &CubieCube,
+) -> Result<Moves, Failure> {
+    let max = request.max_length.unwrap_or(MAX_SOLUTION);
+    let moves = match request.timeout {
+        Some(limit) => match solve_by_deadline(search, cube, max, Instant::now() + limit) {
+            Best::Within(moves) => moves,
+            Best::Above { optimal: true, .. } => return Err(request.none_within(max)),
+            Best::Above { .. } | Best::Nothing => {
+                return Err(Failure::Timeout(format!(
+                    "no solution of at most {max} {} found within {} s",
+                    request.metric.unit(),
+                    limit.as_secs_f64()
+                )))
+            }
+        },
+        None => match search.solve(cube, max, None) {
+            Outcome::Found(moves) => moves,
+            Outcome::NoneWithin | Outcome::TimedOut => return Err(request.none_within(max)),
+        },
+    };
+    checked(cube, moves)
+}
+
+/// Optimal solving of one cube (without the GIL; the solver uses every core).
+fn solve_optimal(request: Request, optimal: &Optimal, cube: &CubieCube) -> Result<Moves, Failure> {
+    let solver = KorfSolver::new(&optimal.pdbs, Some(&optimal.near));
+    let deadline = request.timeout.map(|t| Instant::now() + t);
+    match solver.solve_until(cube, MAX_SOLUTION, deadline) {
+        Some(solved) => checked(cube, solved.moves.unwrap_or_default()),
+        None => Err(Failure::Timeout(format!(
+            "no optimal solution found within {} s",
+            request.timeout.unwrap_or_default().as_secs_f64()
+        ))),
+    }
 }
 
 fn request(metric: &str, max_length: Option<u32>, timeout: Option<f64>) -> PyResult<Request> {
@@ -388,11 +387,8 @@ fn solve(
     let request = request(metric, max_length, timeout)?;
     let tables = request.tables()?;
     let moves = py.detach(|| match &tables {
-        Tables::TwoPhase(t) => {
-            let mut search = TwoPhaseSearch::new(t);
-            solve_one(request, &tables, Some(&mut search), &cube)
-        }
-        Tables::Optimal(_) => solve_one(request, &tables, None, &cube),
+        Tables::TwoPhase(t) => solve_two_phase(request, &mut TwoPhaseSearch::new(t), &cube),
+        Tables::Optimal(optimal) => solve_optimal(request, optimal, &cube),
     });
     moves.map(|m| format_moves(&m)).map_err(Failure::into_err)
 }
@@ -420,29 +416,26 @@ fn solve_many(
     }
     let request = request(metric, max_length, timeout)?;
     let tables = request.tables()?;
-    let results: Vec<Result<String, Failure>> = py.detach(|| match &tables {
+    let results: Vec<Result<Moves, Failure>> = py.detach(|| match &tables {
         Tables::TwoPhase(t) => parsed
             .par_iter()
             .map_init(
                 || TwoPhaseSearch::new(t),
-                |search, cube| solve_one(request, &tables, Some(search), cube),
+                |search, cube| solve_two_phase(request, search, cube),
             )
-            .map(|r| r.map(|m| format_moves(&m)))
             .collect(),
         // The optimal solver already uses every core on each cube.
-        Tables::Optimal(_) => parsed
+        Tables::Optimal(optimal) => parsed
             .iter()
-            .map(|cube| solve_one(request, &tables, None, cube).map(|m| format_moves(&m)))
+            .map(|cube| solve_optimal(request, optimal, cube))
             .collect(),
     });
     results
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
-            r.map_err(|f| match f {
-                Failure::None(m) => NoSolutionError::new_err(format!("cube {}: {m}", i + 1)),
-                Failure::Timeout(m) => PyTimeoutError::new_err(format!("cube {}: {m}", i + 1)),
-            })
+            r.map(|m| format_moves(&m))
+                .map_err(|f| f.for_cube(i + 1).into_err())
         })
         .collect()
 }
@@ -462,13 +455,7 @@ fn scramble(py: Python<'_>, count: Option<usize>, seed: Option<u64>) -> PyResult
             .par_iter()
             .map_init(
                 || TwoPhaseSearch::new(&tables),
-                |search, cube| match search.solve(cube, 21, None) {
-                    Outcome::Found(moves) => {
-                        let undo: Vec<_> = moves.iter().rev().map(|m| m.inverse()).collect();
-                        (CubieCube::from_moves(&undo) == *cube).then(|| format_moves(&undo))
-                    }
-                    Outcome::NoneWithin | Outcome::TimedOut => None,
-                },
+                |search, cube| twophase::scramble(search, cube).map(|m| format_moves(&m)),
             )
             .collect()
     });

@@ -264,10 +264,7 @@ fn run_solve(args: SolveArgs) -> Result<()> {
             eprintln!(
                 "cube {number}: {} {} ({} nodes, {:.3} s, {:.2} M nodes/s)",
                 args.metric.length(&moves),
-                match args.metric {
-                    Metric::Qtm => "quarter turns",
-                    Metric::Htm => "face turns",
-                },
+                args.metric.unit(),
                 solved.nodes,
                 secs,
                 solved.nodes as f64 / secs.max(1e-9) / 1e6

@@ -6,9 +6,9 @@ use anyhow::{Context, Result};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::twophase::{
-    solve_by_deadline, Best, Outcome, TwoPhaseSearch, TwoPhaseTables,
+    scramble, solve_by_deadline, Best, Outcome, TwoPhaseSearch, TwoPhaseTables,
 };
-use cubedb::puzzles::rubik::{facelet_string, format_moves, Cube, Face, Metric, Move};
+use cubedb::puzzles::rubik::{facelet_string, format_moves, Cube, Face, Metric};
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
 use std::collections::BTreeMap;
@@ -17,9 +17,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Scrambles are at most this many face turns (the WCA's limit for random-state ones).
-const SCRAMBLE_LENGTH: u32 = 21;
 
 /// Jobs waiting for a worker, at most.
 const QUEUE: usize = 1024;
@@ -98,14 +95,6 @@ struct Answer {
     best: Best,
     nodes: u64,
     elapsed: Duration,
-}
-
-/// The name of a metric's unit.
-fn unit(metric: Metric) -> &'static str {
-    match metric {
-        Metric::Qtm => "quarter turns",
-        Metric::Htm => "face turns",
-    }
 }
 
 /// `cubedb rubik solve --max-length N [--timeout S]`.
@@ -188,7 +177,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
                     eprintln!(
                         "cubedb: warning: cube {number}: {} {}, above --max-length {max} ({why})",
                         metric.length(moves),
-                        unit(metric)
+                        metric.unit()
                     );
                 }
                 moves
@@ -197,7 +186,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
                 out.flush()?;
                 let problem = match args.timeout {
                     Some(t) => format!("no solution found within {t} s"),
-                    None => format!("no solution of at most {max} {} exists", unit(metric)),
+                    None => format!("no solution of at most {max} {} exists", metric.unit()),
                 };
                 return Err(JudgeError::Unanswerable(InputError {
                     what: "cube",
@@ -225,7 +214,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
             out.flush()?;
             eprintln!(
                 "cube {number}: {length} {} ({} nodes, {:.3} ms)",
-                unit(metric),
+                metric.unit(),
                 answer.nodes,
                 answer.elapsed.as_secs_f64() * 1e3
             );
@@ -246,18 +235,10 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
             "solved {solved} cubes in {secs:.2} s ({:.0} cubes/s): mean {:.2}, longest {longest} {}",
             solved as f64 / secs.max(1e-9),
             total_length as f64 / solved as f64,
-            unit(metric)
+            metric.unit()
         );
     }
     Ok(())
-}
-
-/// The scramble for `cube`: the inverse of a two-phase solution of at most 21 face turns.
-pub fn scramble_of(search: &mut TwoPhaseSearch<'_>, cube: &Cube) -> Option<Vec<Move>> {
-    match search.solve(cube, SCRAMBLE_LENGTH, None) {
-        Outcome::Found(moves) => Some(moves.iter().rev().map(|m| m.inverse()).collect()),
-        Outcome::NoneWithin | Outcome::TimedOut => None,
-    }
 }
 
 /// `cubedb rubik scramble [--count N] [--seed S]`.
@@ -280,16 +261,11 @@ pub(super) fn run_scramble(args: RandomArgs) -> Result<()> {
         cores(),
         produce,
         || TwoPhaseSearch::new(&tables),
-        |search, _, cube| (cube, scramble_of(search, &cube)),
-        |index, (cube, scramble)| {
+        |search, _, cube| scramble(search, &cube),
+        |index, scramble| {
             let scramble = scramble.with_context(|| {
-                format!("scramble {}: internal error, no solution found", index + 1)
+                format!("scramble {}: internal error, no scramble found", index + 1)
             })?;
-            anyhow::ensure!(
-                Cube::from_moves(&scramble) == cube,
-                "scramble {}: internal error, the scramble does not give its position",
-                index + 1
-            );
             writeln!(out, "{}", format_moves(&scramble))?;
             Ok(())
         },

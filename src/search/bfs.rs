@@ -229,9 +229,18 @@ fn push_scan<S: RankedSpace>(
     (found, list)
 }
 
-/// Finds unseen states with a neighbour at `depth` (bottom-up); each task writes only its
-/// own chunk.
+/// Finds unseen states with a neighbour at `depth` (bottom-up).
 fn pull_layer<S: RankedSpace>(space: &S, depths: &[AtomicU8], depth: u8, next: u8) -> u64 {
+    pull_into(depths, next, |rank| {
+        space.any_neighbour(rank, |n| {
+            depths[n as usize].load(Ordering::Relaxed) == depth
+        })
+    })
+}
+
+/// Marks every unseen state for which `reached` holds as found at depth `next`; each task
+/// writes only its own chunk. Returns how many were found.
+fn pull_into(depths: &[AtomicU8], next: u8, reached: impl Fn(u64) -> bool + Sync) -> u64 {
     depths
         .par_chunks(SCAN_CHUNK)
         .enumerate()
@@ -239,13 +248,7 @@ fn pull_layer<S: RankedSpace>(space: &S, depths: &[AtomicU8], depth: u8, next: u
             let base = (chunk_index * SCAN_CHUNK) as u64;
             let mut found = 0u64;
             for (offset, cell) in chunk.iter().enumerate() {
-                if cell.load(Ordering::Relaxed) != UNREACHED {
-                    continue;
-                }
-                let hit = space.any_neighbour(base + offset as u64, |n| {
-                    depths[n as usize].load(Ordering::Relaxed) == depth
-                });
-                if hit {
+                if cell.load(Ordering::Relaxed) == UNREACHED && reached(base + offset as u64) {
                     cell.store(next, Ordering::Relaxed);
                     found += 1;
                 }
@@ -325,7 +328,10 @@ pub fn weighted_bfs<S: WeightedSpace>(
             (Some(layer), Some(before)) if unseen >= layer.len() as u64 + before.len() as u64 => {
                 weighted_push_lists(space, &depths, layer, before, next, list_limit)
             }
-            _ => (weighted_scan(space, &depths, depth, next, unseen), None),
+            _ => (
+                weighted_scan(space, &depths, depth, next, unseen < layer + before),
+                None,
+            ),
         };
         before_list = layer_list;
         layer_list = list;
@@ -375,52 +381,31 @@ fn weighted_push_lists<S: WeightedSpace>(
     next_layer(parts, list_limit)
 }
 
-/// One layer of [`weighted_bfs`] by scanning the depth array.
+/// One layer of [`weighted_bfs`] by scanning the depth array, pulling into unseen states
+/// (`pull`: fewer unseen states than frontier ones; pulling tests every neighbour of each
+/// state that stays unseen, pushing expands each frontier state once) or pushing.
 fn weighted_scan<S: WeightedSpace>(
     space: &S,
     depths: &[AtomicU8],
     depth: u8,
     next: u8,
-    unseen: u64,
+    pull: bool,
 ) -> u64 {
-    let layer_and_before = depths
-        .par_chunks(SCAN_CHUNK)
-        .map(|chunk| {
-            chunk
-                .iter()
-                .filter(|c| {
-                    let d = c.load(Ordering::Relaxed);
-                    d == depth || (depth > 0 && d == depth - 1)
-                })
-                .count() as u64
-        })
-        .sum::<u64>();
-    // Pulling tests every neighbour of each state that stays unseen; pushing expands
-    // each frontier state once. Pull only once fewer states are unseen than frontier.
-    let pull = unseen < layer_and_before;
+    let at = |n: u64, d: u8| depths[n as usize].load(Ordering::Relaxed) == d;
+    if pull {
+        return pull_into(depths, next, |rank| {
+            space.any_neighbour_costing(rank, 1, |n| at(n, depth))
+                || (depth > 0 && space.any_neighbour_costing(rank, 2, |n| at(n, depth - 1)))
+        });
+    }
     depths
         .par_chunks(SCAN_CHUNK)
         .enumerate()
         .map(|(chunk_index, chunk)| {
             let base = (chunk_index * SCAN_CHUNK) as u64;
             let mut found = 0u64;
-            let at = |n: u64, d: u8| depths[n as usize].load(Ordering::Relaxed) == d;
             for (offset, cell) in chunk.iter().enumerate() {
-                let rank = base + offset as u64;
                 let here = cell.load(Ordering::Relaxed);
-                if pull {
-                    if here != UNREACHED {
-                        continue;
-                    }
-                    let hit = space.any_neighbour_costing(rank, 1, |n| at(n, depth))
-                        || (depth > 0
-                            && space.any_neighbour_costing(rank, 2, |n| at(n, depth - 1)));
-                    if hit {
-                        cell.store(next, Ordering::Relaxed);
-                        found += 1;
-                    }
-                    continue;
-                }
                 let cost = if here == depth {
                     1
                 } else if depth > 0 && here == depth - 1 {
@@ -428,7 +413,7 @@ fn weighted_scan<S: WeightedSpace>(
                 } else {
                     continue;
                 };
-                space.any_neighbour_costing(rank, cost, |n| {
+                space.any_neighbour_costing(base + offset as u64, cost, |n| {
                     found += u64::from(claim(depths, n, next));
                     false
                 });

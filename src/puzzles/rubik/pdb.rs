@@ -29,6 +29,13 @@ pub fn metric_moves(metric: Metric) -> Vec<Move> {
     }
 }
 
+/// The moves of a metric as a bit mask (bit `m` for move index `m`).
+pub fn metric_move_mask(metric: Metric) -> u32 {
+    metric_moves(metric)
+        .iter()
+        .fold(0, |mask, m| mask | 1 << m.index())
+}
+
 /// What a pattern database projects the cube onto.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pattern {

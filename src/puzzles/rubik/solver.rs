@@ -14,6 +14,14 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The metric's unit in words: "quarter turns" or "face turns".
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::Qtm => "quarter turns",
+            Metric::Htm => "face turns",
+        }
+    }
+
     /// Length of `moves` in this metric.
     pub fn length(self, moves: &[Move]) -> u32 {
         match self {

@@ -26,6 +26,24 @@ use std::time::Instant;
 /// phase 1 needs at most 12 and phase 2 at most 18; in quarter turns, well under 50).
 pub const UNLIMITED: u32 = 50;
 
+/// Longest scramble, in face turns (the limit for random-state scrambles in competitions).
+pub const SCRAMBLE_LENGTH: u32 = 21;
+
+/// A random-state scramble for `cube`: at most 21 face turns that produce it from solved
+/// (the inverse of a two-phase solution), checked by applying them. `search` must count
+/// face turns. `None` only if no solution was found, which does not happen for a valid
+/// cube (every position is within 20).
+pub fn scramble(search: &mut TwoPhaseSearch<'_>, cube: &Cube) -> Option<Vec<Move>> {
+    debug_assert_eq!(search.metric(), super::Metric::Htm);
+    match search.solve(cube, SCRAMBLE_LENGTH, None) {
+        Outcome::Found(moves) => {
+            let undo: Vec<Move> = moves.iter().rev().map(|m| m.inverse()).collect();
+            (Cube::from_moves(&undo) == *cube).then_some(undo)
+        }
+        Outcome::NoneWithin | Outcome::TimedOut => None,
+    }
+}
+
 /// What a search with a deadline ends with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Best {

@@ -11,7 +11,7 @@ use crate::puzzles::rubik::coord::rank_permutation;
 use crate::puzzles::rubik::cube::{
     htm_may_follow, permutation_parity, Cube, Move, EDGES, MOVE_COUNT, MOVE_CUBES,
 };
-use crate::puzzles::rubik::pdb::metric_moves;
+use crate::puzzles::rubik::pdb::metric_move_mask;
 use crate::puzzles::rubik::solver::Metric;
 use crate::puzzles::rubik::symmetry::AXIS_ROTATIONS;
 use crate::puzzles::rubik::symmetry::UD_SYMMETRY_COUNT;
@@ -74,8 +74,11 @@ static FOLLOWS: std::sync::LazyLock<[u32; MOVE_COUNT + 1]> = std::sync::LazyLock
 /// Two-phase solving of one cube at a time (make one per thread; the tables are shared).
 pub struct TwoPhaseSearch<'t> {
     coords: &'t Coords,
-    /// The flip-slice class entries, 4 bytes each (a huge-page copy when there is one).
-    classes: &'t [u8],
+    /// The huge-page copy of the flip-slice class entries, 4 bytes each, if there is one.
+    classes: Option<&'t [u8]>,
+    /// `unmaps[axis][m]`: the move of the original cube that move `m` of a view along
+    /// `axis` stands for (identity, then the two axis rotations).
+    unmaps: [[Move; MOVE_COUNT]; 3],
     phase1: Crumbs<'t>,
     corner_edges: Nibbles<'t>,
     corner_slice: Nibbles<'t>,
@@ -112,18 +115,27 @@ impl<'t> TwoPhaseSearch<'t> {
             (coords.slice_move[slice * MOVE_COUNT + PHASE2_MOVES[p] as usize] as usize
                 % SLICE_ORDERS) as u8
         });
-        let classes = tables.class_bytes();
+        let identity: [Move; MOVE_COUNT] = std::array::from_fn(Move::from_index);
+        let unmaps = std::array::from_fn(|axis| {
+            let mut unmap = identity;
+            if axis > 0 {
+                let rotation = AXIS_ROTATIONS[axis - 1];
+                for mv in Move::all() {
+                    unmap[rotation.map_move(mv).index()] = mv;
+                }
+            }
+            unmap
+        });
         Self {
             coords,
-            classes,
+            classes: tables.class_resident(),
+            unmaps,
             phase1: tables.phase1(),
             corner_edges: tables.corner_edges(),
             corner_slice: tables.corner_slice(),
             metric,
             parity: None,
-            unit_moves: metric_moves(metric)
-                .iter()
-                .fold(0, |mask, m| mask | 1 << m.index()),
+            unit_moves: metric_move_mask(metric),
             cost: std::array::from_fn(|m| metric.length(&[Move::from_index(m)])),
             order_move,
             max_cost: 0,
@@ -227,20 +239,9 @@ impl<'t> TwoPhaseSearch<'t> {
     /// The six views of `cube`, with their phase-1 coordinates and distances.
     fn views(&self, cube: &Cube) -> Vec<View> {
         let inverse = cube.inverse();
-        let identity: [Move; MOVE_COUNT] = std::array::from_fn(Move::from_index);
         let mut views = Vec::with_capacity(6);
-        for axis in 0..3 {
-            let (unmap, turn): ([Move; MOVE_COUNT], Option<_>) = match axis {
-                0 => (identity, None),
-                _ => {
-                    let rotation = AXIS_ROTATIONS[axis - 1];
-                    let mut unmap = identity;
-                    for mv in Move::all() {
-                        unmap[rotation.map_move(mv).index()] = mv;
-                    }
-                    (unmap, Some(rotation))
-                }
-            };
+        for (axis, &unmap) in self.unmaps.iter().enumerate() {
+            let turn = axis.checked_sub(1).map(|a| AXIS_ROTATIONS[a]);
             for (position, is_inverse) in [(cube, false), (&inverse, true)] {
                 let seen = turn.map_or(*position, |r| r.conjugate(position));
                 let (flip, slice, twist) = Coords::phase1_of(&seen);
@@ -264,11 +265,25 @@ impl<'t> TwoPhaseSearch<'t> {
         views
     }
 
-    /// Class entry of a flip-slice pair (`slots * 2048 + flip`).
+    /// Class entry of a (slice, flip) pair.
     #[inline]
-    fn class_entry(&self, pair: usize) -> u32 {
-        let at = pair * 4;
-        u32::from_le_bytes(self.classes[at..at + 4].try_into().unwrap_or([0; 4]))
+    fn class_entry(&self, slice: usize, flip: usize) -> u32 {
+        let pair = slice / SLICE_ORDERS * FLIPS + flip;
+        match self.classes {
+            Some(bytes) => {
+                let at = pair * 4;
+                u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]))
+            }
+            None => self.coords.flip_slice_class[pair],
+        }
+    }
+
+    /// The phase-1 table's value (distance mod 3) for a class entry and a twist.
+    #[inline]
+    fn phase1_value(&self, entry: u32, twist: usize) -> u32 {
+        let rep = self.coords.twist_conj[twist * UD_SYMMETRY_COUNT + (entry & 15) as usize];
+        self.phase1
+            .get((entry >> 4) as usize * TWISTS + rep as usize) as u32
     }
 
     /// The exact phase-1 distances of several (flip, slice, twist) starts: each steps down
@@ -283,22 +298,25 @@ impl<'t> TwoPhaseSearch<'t> {
         let mut here = starts;
         let mut value: [u32; N] = std::array::from_fn(|v| {
             let (f, s, t) = here[v];
-            self.phase1.get(c.phase1_index(f, s, t)) as u32
+            self.phase1_value(self.class_entry(s, f), t)
         });
         let mut distance = [0u32; N];
         let mut next = [[(0usize, 0usize, 0usize); MOVE_COUNT]; N];
         let mut entries = [[0u32; MOVE_COUNT]; N];
+        let unit = |m: &usize| self.unit_moves >> m & 1 == 1;
         while !here.iter().all(at_goal) {
             for v in 0..N {
+                if at_goal(&here[v]) {
+                    continue;
+                }
                 let (f, s, t) = here[v];
-                for m in 0..MOVE_COUNT {
+                for m in (0..MOVE_COUNT).filter(unit) {
                     next[v][m] = (
                         c.flip_move[f * MOVE_COUNT + m] as usize,
                         c.slice_move[s * MOVE_COUNT + m] as usize,
                         c.twist_move[t * MOVE_COUNT + m] as usize,
                     );
-                    let (f2, s2, _) = next[v][m];
-                    entries[v][m] = self.class_entry(s2 / SLICE_ORDERS * FLIPS + f2);
+                    entries[v][m] = self.class_entry(next[v][m].1, next[v][m].0);
                 }
             }
             for v in 0..N {
@@ -306,13 +324,9 @@ impl<'t> TwoPhaseSearch<'t> {
                     continue;
                 }
                 let down = (value[v] + 2) % 3;
-                let unit = |m: &usize| self.unit_moves >> m & 1 == 1;
-                let step = (0..MOVE_COUNT).filter(unit).find(|&m| {
-                    let e = entries[v][m];
-                    let twist = next[v][m].2;
-                    let rep = c.twist_conj[twist * UD_SYMMETRY_COUNT + (e & 15) as usize];
-                    self.phase1.get((e >> 4) as usize * TWISTS + rep as usize) as u32 == down
-                });
+                let step = (0..MOVE_COUNT)
+                    .filter(unit)
+                    .find(|&m| self.phase1_value(entries[v][m], next[v][m].2) == down);
                 let Some(m) = step else {
                     unreachable!("a verified phase-1 table always has a way down")
                 };
@@ -393,14 +407,11 @@ impl<'t> TwoPhaseSearch<'t> {
         let kids = &kids[..count];
         let mut entries = [0u32; MOVE_COUNT];
         for (e, &(_, f, s, _, _)) in entries.iter_mut().zip(kids) {
-            *e = self.class_entry(s as usize / SLICE_ORDERS * FLIPS + f as usize);
+            *e = self.class_entry(s as usize, f as usize);
         }
-        let mut stored = [0u8; MOVE_COUNT];
+        let mut stored = [0u32; MOVE_COUNT];
         for ((v, &(_, _, _, t, _)), &e) in stored.iter_mut().zip(kids).zip(&entries) {
-            let twist_rep = c.twist_conj[t as usize * UD_SYMMETRY_COUNT + (e & 15) as usize];
-            *v = self
-                .phase1
-                .get((e >> 4) as usize * TWISTS + twist_rep as usize);
+            *v = self.phase1_value(e, t as usize);
         }
         // Neighbours along a unit move are one closer, as far, or one farther: the value
         // mod 3 says which. In quarter turns a half turn is two quarter turns: it is read
@@ -416,7 +427,7 @@ impl<'t> TwoPhaseSearch<'t> {
                 debug_assert_eq!(kids[k.wrapping_sub(1)].0 as usize, m - 1);
                 quarter
             };
-            distances[k] = match (stored[k] as u32 + 3 - from % 3) % 3 {
+            distances[k] = match (stored[k] + 3 - from % 3) % 3 {
                 0 => from,
                 1 => from + 1,
                 _ => from - 1,

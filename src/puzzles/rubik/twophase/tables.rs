@@ -14,7 +14,8 @@
 //! distances are in face turns; a quarter-turn search uses them as lower bounds (a
 //! sequence never has fewer quarter turns than face turns), together with parity.
 
-use super::super::pdb::metric_moves;
+use super::super::cube::Move;
+use super::super::pdb::metric_move_mask;
 use super::super::solver::Metric;
 use super::coords::{
     Coords, CORNER_CLASSES, CORNER_PERMS, FLIPS, FLIP_SLICE_CLASSES, PAYLOAD_LEN, PHASE2_MOVES,
@@ -240,30 +241,17 @@ impl RankedSpace for Phase1Space<'_> {
     }
 }
 
-/// Bit `p` set for each phase-2 move that is a quarter turn (U, U', D, D'): the moves of
-/// cost 1 in quarter turns; the others (U2, D2, R2, L2, F2, B2) cost 2.
-const PHASE2_QUARTERS: u16 = {
-    let mut mask = 0u16;
-    let mut p = 0;
-    while p < PHASE2_MOVE_COUNT {
-        if PHASE2_MOVES[p] % 3 != 1 {
-            mask |= 1 << p;
-        }
-        p += 1;
-    }
-    mask
-};
-
 /// Every phase-2 move.
 const PHASE2_ALL: u16 = (1 << PHASE2_MOVE_COUNT) - 1;
 
-/// The phase-2 moves of cost `cost` in quarter turns.
-fn phase2_costing(cost: u8) -> u16 {
-    if cost == 1 {
-        PHASE2_QUARTERS
-    } else {
-        PHASE2_ALL & !PHASE2_QUARTERS
-    }
+/// The phase-2 moves (bit `p` for [`PHASE2_MOVES`]`[p]`) costing `cost` quarter turns:
+/// U, U', D, D' cost 1; U2, D2, R2, L2, F2, B2 cost 2.
+fn phase2_costing(cost: u32) -> u16 {
+    PHASE2_MOVES
+        .iter()
+        .enumerate()
+        .filter(|(_, &m)| Move::from_index(m as usize).qtm_cost() == cost)
+        .fold(0, |mask, (p, _)| mask | 1 << p)
 }
 
 /// A phase-2 projection as a state space: in face turns a [`RankedSpace`] (every move
@@ -296,16 +284,29 @@ impl<S: Phase2Space> RankedSpace for FaceTurns<S> {
     }
 }
 
-/// Phase-2 spaces in quarter turns.
-struct QuarterTurns<S>(S);
+/// Phase-2 spaces in quarter turns, with the phase-2 moves of cost 1 and of cost 2.
+struct QuarterTurns<S> {
+    space: S,
+    by_cost: [u16; 2],
+}
+
+impl<S: Phase2Space> QuarterTurns<S> {
+    fn new(space: S) -> Self {
+        Self {
+            space,
+            by_cost: [phase2_costing(1), phase2_costing(2)],
+        }
+    }
+}
 
 impl<S: Phase2Space> WeightedSpace for QuarterTurns<S> {
     fn size(&self) -> u64 {
-        self.0.entries()
+        self.space.entries()
     }
 
     fn any_neighbour_costing(&self, rank: u64, cost: u8, test: impl FnMut(u64) -> bool) -> bool {
-        self.0.any_by(rank, phase2_costing(cost), test)
+        let moves = self.by_cost[usize::from(cost == 2)];
+        self.space.any_by(rank, moves, test)
     }
 }
 
@@ -377,7 +378,7 @@ fn phase2_depths(
 ) -> BfsResult {
     match metric {
         Metric::Htm => layered_bfs(&FaceTurns(space), &[solved], progress, label),
-        Metric::Qtm => weighted_bfs(&QuarterTurns(space), &[solved], progress, label),
+        Metric::Qtm => weighted_bfs(&QuarterTurns::new(space), &[solved], progress, label),
     }
 }
 
@@ -426,9 +427,7 @@ pub fn build_missing(
         }
         let space = Phase1Space {
             coords: &coords,
-            moves: metric_moves(metric)
-                .iter()
-                .fold(0, |mask, m| mask | 1 << m.index()),
+            moves: metric_move_mask(metric),
         };
         let start = coords.phase1_index(0, SOLVED_SLOTS * SLICE_ORDERS, 0) as u64;
         let label = format!("two-phase: phase 1 ({metric:?})");
@@ -479,8 +478,7 @@ pub struct TwoPhaseTables {
     corner_slice: Table,
     phase1_resident: Option<Resident>,
     corner_edges_resident: Option<Resident>,
-    /// `Coords::flip_slice_class` as little-endian bytes, and a copy in huge pages.
-    class_bytes: Vec<u8>,
+    /// `Coords::flip_slice_class` as little-endian bytes in huge pages.
     class_resident: Option<Resident>,
 }
 
@@ -526,7 +524,6 @@ impl TwoPhaseTables {
             phase1_resident: Resident::copy_of(phase1.payload()),
             corner_edges_resident: Resident::copy_of(corner_edges.payload()),
             class_resident: Resident::copy_of(&class_bytes),
-            class_bytes,
             coords,
             phase1,
             corner_edges,
@@ -557,13 +554,11 @@ impl TwoPhaseTables {
         })
     }
 
-    /// The flip-slice class entries as little-endian bytes (huge pages if possible).
+    /// The huge-page copy of the flip-slice class entries (little-endian `u32`s), if the
+    /// system gave one; else the search reads `coords.flip_slice_class`.
     #[inline]
-    pub(super) fn class_bytes(&self) -> &[u8] {
-        match &self.class_resident {
-            Some(copy) => copy.bytes(),
-            None => &self.class_bytes,
-        }
+    pub(super) fn class_resident(&self) -> Option<&[u8]> {
+        self.class_resident.as_ref().map(Resident::bytes)
     }
 
     /// The corner-slice distances.
