@@ -17,13 +17,20 @@ pub struct InputError {
     pub problem: String,
 }
 
+/// The longest input line cubedb reads, in bytes (without its line break). No judge format
+/// comes near it; a longer line is refused with its number instead of being held in memory.
+pub const MAX_LINE: usize = 1 << 20;
+
 /// Judge input read lazily from any buffered reader: whole lines or whitespace-separated
 /// tokens, each with its 1-based line number. Nothing is read before it is asked for, so
-/// answers can be written while the input is still arriving, in constant memory.
+/// answers can be written while the input is still arriving, in constant memory: a line
+/// longer than [`MAX_LINE`] is an error, never a buffer that grows with it.
 pub struct JudgeInput<R> {
     reader: R,
     /// The current line (without its line break).
     line: String,
+    /// Bytes of the line being read, before they are checked to be UTF-8.
+    raw: Vec<u8>,
     /// Bytes of `line` already consumed by tokens.
     consumed: usize,
     /// Number of the current line; 0 before the first.
@@ -38,31 +45,59 @@ impl<R: std::io::BufRead> JudgeInput<R> {
         Self {
             reader,
             line: String::new(),
+            raw: Vec::new(),
             consumed: 0,
             line_no: 0,
             loaded: false,
         }
     }
 
-    /// Loads the next line; false at end of input.
+    /// Loads the next line; false at end of input. Errors (of kind `InvalidData` for text
+    /// that is not UTF-8 or a line that is too long) name the line.
     fn load(&mut self) -> std::io::Result<bool> {
+        use std::io::{Error, ErrorKind};
         self.line.clear();
+        self.raw.clear();
         self.consumed = 0;
-        let read = self.reader.read_line(&mut self.line).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::InvalidData {
-                let line = self.line_no + 1;
-                std::io::Error::new(e.kind(), format!("line {line} is not valid UTF-8 text"))
-            } else {
-                e
+        self.loaded = false;
+        let number = self.line_no + 1;
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                break;
             }
-        })?;
-        if read == 0 {
-            self.loaded = false;
+            let (take, ends_line) = match available.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (available.len(), false),
+            };
+            // Room for the line break itself ("\r\n") beyond the limit.
+            if self.raw.len() + take > MAX_LINE + 2 {
+                return Err(Error::new(
+                    ErrorKind::InvalidData,
+                    format!("line {number} is longer than {MAX_LINE} bytes, the most cubedb reads"),
+                ));
+            }
+            self.raw.extend_from_slice(&available[..take]);
+            self.reader.consume(take);
+            if ends_line {
+                break;
+            }
+        }
+        if self.raw.is_empty() {
             return Ok(false);
         }
-        let trimmed = self.line.trim_end_matches(['\n', '\r']).len();
-        self.line.truncate(trimmed);
-        self.line_no += 1;
+        let text = std::str::from_utf8(&self.raw).map_err(|_| {
+            Error::new(
+                ErrorKind::InvalidData,
+                format!("line {number} is not valid UTF-8 text"),
+            )
+        })?;
+        self.line.push_str(text.trim_end_matches(['\n', '\r']));
+        self.line_no = number;
         self.loaded = true;
         Ok(true)
     }
@@ -103,11 +138,48 @@ impl<R: std::io::BufRead> JudgeInput<R> {
     pub fn line_no(&self) -> usize {
         self.line_no.max(1)
     }
+}
 
-    /// Whether the next read would wait for the operating system (nothing is buffered):
-    /// the moment to flush answers written so far.
-    pub fn would_wait(&mut self) -> bool {
-        !self.loaded && self.reader.fill_buf().map_or(true, |b| b.is_empty())
+impl<T: std::io::Read> JudgeInput<std::io::BufReader<T>> {
+    /// Whether the next read goes to the source (nothing is buffered): the source may
+    /// then make the process wait, so this is the moment to flush answers written so far.
+    /// Never reads, so never blocks.
+    pub fn would_wait(&self) -> bool {
+        !self.loaded && self.reader.buffer().is_empty()
+    }
+}
+
+/// Judge input whose source is only read after the answers so far are flushed: however a
+/// case is split across reads, no answer waits on input that has not arrived (as a
+/// terminal's input is tied to its output).
+pub type TiedInput<R, W> = JudgeInput<std::io::BufReader<FlushBeforeRead<R, W>>>;
+
+/// Input `source` tied to `answers` (see [`TiedInput`]).
+pub fn tied_input<R: std::io::Read, W: std::io::Write>(
+    source: R,
+    answers: &std::rc::Rc<std::cell::RefCell<AnswerWriter<W>>>,
+) -> TiedInput<R, W> {
+    JudgeInput::new(std::io::BufReader::with_capacity(
+        1 << 16,
+        FlushBeforeRead {
+            source,
+            answers: answers.clone(),
+        },
+    ))
+}
+
+/// A reader that flushes the answers buffered so far before each read of its source.
+pub struct FlushBeforeRead<R, W: std::io::Write> {
+    source: R,
+    answers: std::rc::Rc<std::cell::RefCell<AnswerWriter<W>>>,
+}
+
+impl<R: std::io::Read, W: std::io::Write> std::io::Read for FlushBeforeRead<R, W> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        // A failed flush is kept by the writer (see `AnswerWriter::take_error`) and ends
+        // the batch as an output error, not a read error.
+        self.answers.borrow_mut().flush()?;
+        self.source.read(buf)
     }
 }
 
@@ -134,6 +206,8 @@ pub enum JudgeError {
 pub struct AnswerWriter<W: std::io::Write> {
     out: W,
     buffer: String,
+    /// The first write error, kept for whoever ends the batch.
+    failed: Option<std::io::ErrorKind>,
 }
 
 impl<W: std::io::Write> AnswerWriter<W> {
@@ -145,6 +219,7 @@ impl<W: std::io::Write> AnswerWriter<W> {
         Self {
             out,
             buffer: String::with_capacity(Self::FLUSH_AT * 2),
+            failed: None,
         }
     }
 
@@ -161,11 +236,42 @@ impl<W: std::io::Write> AnswerWriter<W> {
         Ok(())
     }
 
-    /// Writes out everything buffered.
+    /// Writes out everything buffered. After a failure every later flush fails too, so
+    /// no answer is written after a lost one.
     pub fn flush(&mut self) -> std::io::Result<()> {
-        self.out.write_all(self.buffer.as_bytes())?;
+        if let Some(kind) = self.failed {
+            return Err(std::io::Error::new(kind, "an earlier write failed"));
+        }
+        let result = self
+            .out
+            .write_all(self.buffer.as_bytes())
+            .and_then(|()| self.out.flush());
         self.buffer.clear();
-        self.out.flush()
+        if let Err(e) = &result {
+            self.failed = Some(e.kind());
+        }
+        result
+    }
+
+    /// Whether a write has failed.
+    pub fn has_failed(&self) -> bool {
+        self.failed.is_some()
+    }
+}
+
+/// Ends a batch: flushes what is buffered and turns a read error caused by a failed
+/// flush (see [`FlushBeforeRead`]) back into the output error it is.
+pub fn finish_batch<W: std::io::Write>(
+    writer: &std::cell::RefCell<AnswerWriter<W>>,
+    result: Result<usize, JudgeError>,
+) -> Result<usize, JudgeError> {
+    let mut writer = writer.borrow_mut();
+    let flushed = writer.flush();
+    match (result, flushed) {
+        (Err(JudgeError::Read(e)), _) if writer.has_failed() => Err(JudgeError::Output(e)),
+        (Err(e), _) => Err(e),
+        (Ok(_), Err(e)) => Err(JudgeError::Output(e)),
+        (Ok(n), Ok(())) => Ok(n),
     }
 }
 
@@ -201,41 +307,36 @@ pub fn cases<R: std::io::BufRead, Q>(
 }
 
 /// Answers every case as soon as it is parsed (`answer` appends the case's answer text, or
-/// fails for a case with no answer), streaming the answers to `out`: output is
-/// flushed whenever the input has nothing more buffered (so interactive use sees each
-/// answer at once) and in large chunks otherwise. On bad input the answers before the bad
-/// case are written and the error is returned.
-pub fn answer_each<R: std::io::BufRead, Q>(
+/// fails for a case with no answer), streaming the answers to `out`: output is flushed
+/// before every read of the input that could wait (so interactive use sees each answer at
+/// once) and in large chunks otherwise. On bad input the answers before the bad case are
+/// written and the error is returned.
+pub fn answer_each<R: std::io::Read, W: std::io::Write, Q>(
     reader: R,
-    out: impl std::io::Write,
-    mut parse_case: impl CaseParser<R, Q>,
+    out: W,
+    mut parse_case: impl CaseParser<std::io::BufReader<FlushBeforeRead<R, W>>, Q>,
     mut answer: impl FnMut(&Q, &mut String) -> Result<(), JudgeError>,
 ) -> Result<usize, JudgeError> {
-    let mut input = JudgeInput::new(reader);
-    let mut writer = AnswerWriter::new(out);
+    let writer = std::rc::Rc::new(std::cell::RefCell::new(AnswerWriter::new(out)));
+    let mut input = tied_input(reader, &writer);
     let mut answered = 0;
-    loop {
-        if input.would_wait() {
-            writer.flush().map_err(JudgeError::Output)?;
-        }
+    let result = loop {
         match parse_case(&mut input, answered + 1) {
             Ok(Some(case)) => {
+                let mut writer = writer.borrow_mut();
                 if let Err(e) = answer(&case, writer.buffer()) {
-                    writer.flush().map_err(JudgeError::Output)?;
-                    return Err(e);
+                    break Err(e);
                 }
-                writer.done().map_err(JudgeError::Output)?;
+                if let Err(e) = writer.done() {
+                    break Err(JudgeError::Output(e));
+                }
                 answered += 1;
             }
-            Ok(None) => break,
-            Err(e) => {
-                writer.flush().map_err(JudgeError::Output)?;
-                return Err(e);
-            }
+            Ok(None) => break Ok(answered),
+            Err(e) => break Err(e),
         }
-    }
-    writer.flush().map_err(JudgeError::Output)?;
-    Ok(answered)
+    };
+    finish_batch(&writer, result)
 }
 
 /// The first input error among parsed cases, for parser tests.

@@ -8,13 +8,17 @@
 //! - [`catalog`]: every table group `cubedb-gen` can build;
 //! - [`judge`]: tokenizer and input errors shared by the judge formats;
 //! - [`progress`]: progress bars on stderr;
+//! - [`output`]: stdout and stderr without panics or silent losses;
+//! - [`text`]: quoting user input in messages (cut short, invisible characters escaped);
 //! - [`engine`], [`rng`]: small shared pieces.
 
 pub mod catalog;
 pub mod engine;
 pub mod judge;
+pub mod output;
 pub mod progress;
 pub mod puzzles;
 pub mod rng;
 pub mod search;
 pub mod table;
+pub mod text;

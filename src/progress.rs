@@ -46,7 +46,7 @@ impl Progress {
         if self.visible {
             let _ = self.multi.println(message.as_ref());
         } else {
-            eprintln!("{}", message.as_ref());
+            crate::output::note(format_args!("{}", message.as_ref()));
         }
     }
 

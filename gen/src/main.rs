@@ -5,9 +5,13 @@ use clap::{Parser, Subcommand};
 use cubedb::catalog::{self, TableGroup};
 use cubedb::progress::Progress;
 use cubedb::table::{self, TableStore};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// Context of every failed write to stdout.
+const WRITING: &str = "writing output";
 
 /// Builds cubedb's tables by parallel breadth-first search.
 ///
@@ -44,10 +48,29 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return clap_exit(&err),
+    };
+    match run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("cubedb-gen: error: {err:#}");
+            // If even stderr is gone, the exit code is all that is left to say it.
+            let _ = writeln!(std::io::stderr(), "cubedb-gen: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints clap's help, version or usage error; a help text that cannot be written is an
+/// error too.
+fn clap_exit(err: &clap::Error) -> ExitCode {
+    let to_stdout = !err.use_stderr();
+    let open = if to_stdout { cubedb::output::stdout().map(drop) } else { Ok(()) };
+    match open.and_then(|()| err.print().map_err(cubedb::output::OutputError::Write)) {
+        Ok(()) => ExitCode::from(err.exit_code().clamp(0, 255) as u8),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "cubedb-gen: error: {e}");
             ExitCode::FAILURE
         }
     }
@@ -121,21 +144,22 @@ fn build(store: &TableStore, names: &[String], force: bool, quiet: bool) -> Resu
 }
 
 fn verify(store: &TableStore) -> Result<ExitCode> {
+    let mut out = cubedb::output::stdout()?;
     let mut bad = 0;
     let mut present = 0;
     for group in catalog::groups() {
         for spec in (group.specs)() {
             let path = store.path_of(&spec);
             if !path.exists() {
-                println!("missing  {}", path.display());
+                writeln!(out, "missing  {}", path.display()).context(WRITING)?;
                 continue;
             }
             present += 1;
             match store.open(&spec) {
-                Ok(_) => println!("ok       {}", path.display()),
+                Ok(_) => writeln!(out, "ok       {}", path.display()).context(WRITING)?,
                 Err(e) => {
                     bad += 1;
-                    println!("BAD      {e}");
+                    writeln!(out, "BAD      {e}").context(WRITING)?;
                 }
             }
         }
@@ -143,26 +167,31 @@ fn verify(store: &TableStore) -> Result<ExitCode> {
     if bad > 0 {
         bail!("{bad} of {present} table(s) failed verification");
     }
+    out.flush().context(WRITING)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn info(store: &TableStore) -> Result<ExitCode> {
-    println!("data directory: {}", store.dir().display());
+    let mut out = cubedb::output::stdout()?;
+    writeln!(out, "data directory: {}", store.dir().display()).context(WRITING)?;
     for group in catalog::groups() {
-        println!("\n[{}] {}", group.name, group.about);
+        writeln!(out, "\n[{}] {}", group.name, group.about).context(WRITING)?;
         for spec in (group.specs)() {
             let path = store.path_of(&spec);
             if !path.exists() {
-                println!(
+                writeln!(
+                    out,
                     "  {:<32} missing ({:.1} MB when built)",
                     spec.file_name(),
                     spec.payload_len() as f64 / 1e6
-                );
+                )
+                .context(WRITING)?;
                 continue;
             }
             match table::read_header(&path, group.name) {
                 Ok((header, len)) => {
-                    println!(
+                    writeln!(
+                        out,
                         "  {:<32} {:>10.1} MB  {} entries x {} bits  ({}/{})",
                         spec.file_name(),
                         len as f64 / 1e6,
@@ -170,7 +199,8 @@ fn info(store: &TableStore) -> Result<ExitCode> {
                         header.bits_per_entry,
                         header.puzzle,
                         header.kind
-                    );
+                    )
+                    .context(WRITING)?;
                     let histogram: Vec<String> = header
                         .histogram
                         .iter()
@@ -179,12 +209,13 @@ fn info(store: &TableStore) -> Result<ExitCode> {
                         .map(|(d, n)| format!("{d}:{n}"))
                         .collect();
                     if !histogram.is_empty() {
-                        println!("    by depth: {}", histogram.join(" "));
+                        writeln!(out, "    by depth: {}", histogram.join(" ")).context(WRITING)?;
                     }
                 }
-                Err(e) => println!("  {e}"),
+                Err(e) => writeln!(out, "  {e}").context(WRITING)?,
             }
         }
     }
+    out.flush().context(WRITING)?;
     Ok(ExitCode::SUCCESS)
 }

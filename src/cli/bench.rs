@@ -75,24 +75,36 @@ struct Row {
     queries: usize,
     table_per_query: Duration,
     searched: usize,
-    search_per_query: Duration,
+    /// `None` when no query was searched (a search sample of 0).
+    search_per_query: Option<Duration>,
     identical: usize,
 }
 
-fn print_rows(title: &str, rows: &[Row]) {
-    println!("{title}");
-    println!(
+fn print_rows(title: &str, rows: &[Row]) -> Result<()> {
+    say!("{title}");
+    say!(
         "{:<22} {:>8} {:>13} {:>14} {:>12}  identical",
         "set", "queries", "table/query", "search/query", "speedup"
     );
     for row in rows {
-        let speedup = row.search_per_query.as_secs_f64() / row.table_per_query.as_secs_f64();
-        println!(
+        let Some(search_per_query) = row.search_per_query else {
+            say!(
+                "{:<22} {:>8} {:>13} {:>14} {:>12}  not compared (search sample of 0)",
+                row.set,
+                row.queries,
+                human(row.table_per_query),
+                "-",
+                "-"
+            );
+            continue;
+        };
+        let speedup = search_per_query.as_secs_f64() / row.table_per_query.as_secs_f64();
+        say!(
             "{:<22} {:>8} {:>13} {:>14} {:>11.0}x  {} ({}/{} searched)",
             row.set,
             row.queries,
             human(row.table_per_query),
-            human(row.search_per_query),
+            human(search_per_query),
             speedup,
             if row.identical == row.searched {
                 "yes"
@@ -103,6 +115,18 @@ fn print_rows(title: &str, rows: &[Row]) {
             row.searched
         );
     }
+    Ok(())
+}
+
+/// Refuses an input with nothing in it: no figure is printed for queries that do not
+/// exist.
+fn some_queries<T>(queries: Vec<T>, input: &std::path::Path) -> Result<Vec<T>> {
+    anyhow::ensure!(
+        !queries.is_empty(),
+        "{} holds no queries: nothing to measure",
+        input.display()
+    );
+    Ok(queries)
 }
 
 /// A duration with a unit that suits it.
@@ -154,8 +178,10 @@ fn compare<Q: Clone, A: PartialEq>(
         std::hint::black_box(by_table(q));
     });
     let searched = sample(queries, search_count);
-    let search_per_query = time_per_item(&searched, Duration::ZERO, |q| {
-        std::hint::black_box(by_search(q));
+    let search_per_query = (!searched.is_empty()).then(|| {
+        time_per_item(&searched, Duration::ZERO, |q| {
+            std::hint::black_box(by_search(q));
+        })
     });
     let identical = searched
         .iter()
@@ -194,7 +220,7 @@ fn bench_rolling(args: &BenchArgs) -> Result<()> {
             let queries = rolling::parse_judge_input(text.as_bytes())
                 .collect::<Result<Vec<_>, _>>()
                 .with_context(|| format!("in {}", path.display()))?;
-            vec![(path.display().to_string(), queries)]
+            vec![(path.display().to_string(), some_queries(queries, path)?)]
         }
         None => {
             let all = all_queries();
@@ -229,14 +255,14 @@ fn bench_rolling(args: &BenchArgs) -> Result<()> {
             )
         })
         .collect();
-    print_rows("rolling: table engine vs search engine", &rows);
+    print_rows("rolling: table engine vs search engine", &rows)?;
     if args.input.is_none() {
         let text: String = all_queries().iter().map(format_query).collect::<String>() + "0 0\n";
         let started = Instant::now();
         let answered =
             rolling::answer_judge_input(text.as_bytes(), &table, false, std::io::sink())?;
         let elapsed = started.elapsed();
-        println!(
+        say!(
             "end to end (parse, lookup, print) on all {answered} judge inputs: {}, {:.2} M queries/s",
             human(elapsed),
             answered as f64 / elapsed.as_secs_f64() / 1e6
@@ -275,7 +301,7 @@ fn bench_rotation(args: &BenchArgs) -> Result<()> {
                 .with_context(|| format!("in {}", path.display()))?;
             vec![(
                 path.display().to_string(),
-                boards,
+                some_queries(boards, path)?,
                 args.search_sample.unwrap_or(100),
             )]
         }
@@ -304,7 +330,7 @@ fn bench_rotation(args: &BenchArgs) -> Result<()> {
             )
         })
         .collect();
-    print_rows("rotation: table engine vs search engine", &rows);
+    print_rows("rotation: table engine vs search engine", &rows)?;
     if args.input.is_none() {
         let text: String = random_boards
             .iter()
@@ -316,7 +342,7 @@ fn bench_rotation(args: &BenchArgs) -> Result<()> {
         let started = Instant::now();
         let answered = rotation::answer_judge_input(text.as_bytes(), &by_table, std::io::sink())?;
         let elapsed = started.elapsed();
-        println!(
+        say!(
             "end to end (parse, lookup, print) on {answered} random judge inputs: {}, {:.2} M queries/s",
             human(elapsed),
             answered as f64 / elapsed.as_secs_f64() / 1e6
@@ -348,6 +374,10 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
     let queries = soma::parse_judge_input(text.as_bytes(), geometry)
         .collect::<Result<Vec<_>, _>>()
         .with_context(|| format!("in {set}"))?;
+    let queries = match &args.input {
+        Some(path) => some_queries(queries, path)?,
+        None => queries,
+    };
     let table = Solver::Table(TableSolver::new(&tables));
     let search = Solver::Search(SearchSolver::new());
     let row = compare(
@@ -360,7 +390,7 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
     print_rows(
         "soma: catalogue lookup vs exact-cover search, per query",
         &[row],
-    );
+    )?;
 
     // Every assembly from nothing: placements computed, then the exact cover, with and
     // without the cube's rotations.
@@ -377,7 +407,7 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
         ("a fixed, x24 rotations", enumerate_all),
         ("plain exact cover", enumerate_all_plain),
     ];
-    println!("enumerate every assembly from nothing (best and mean of {runs} runs):");
+    say!("enumerate every assembly from nothing (best and mean of {runs} runs):");
     for (method, enumerate) in methods {
         let timed = || {
             let started = Instant::now();
@@ -392,7 +422,7 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
         ] {
             let best = times.iter().map(|t| t.0).min().unwrap_or_default();
             let mean = times.iter().map(|t| t.0).sum::<Duration>() / runs;
-            println!(
+            say!(
                 "  {method:<24} {label:<10} {} assemblies, {} nodes: best {}, mean {}",
                 times[0].1,
                 times[0].2,
@@ -408,7 +438,7 @@ fn bench_soma(args: &BenchArgs) -> Result<()> {
     let loaded = started.elapsed();
     let table = Solver::Table(TableSolver::new(&tables));
     let answered = soma::answer_judge_input(text.as_bytes(), &table, std::io::sink())?;
-    println!(
+    say!(
         "end to end with the catalogue (open + verify {}, then parse, look up, print) on \
          {answered} inputs: {}",
         human(loaded),
@@ -424,8 +454,8 @@ fn bench_walk(args: &BenchArgs) -> Result<()> {
     let input = args.input.as_deref();
     let chess = Board::open(BoardSize::CHESS);
     let mut rng = SplitMix64::new(1016);
-    println!("walk: Dijkstra (A* potential) over (square, orientation), no tables");
-    println!(
+    say!("walk: Dijkstra (A* potential) over (square, orientation), no tables");
+    say!(
         "{:<34} {:>9} {:>12} {:>14}",
         "set", "cases", "time/case", "cases/s"
     );
@@ -444,12 +474,16 @@ fn bench_walk(args: &BenchArgs) -> Result<()> {
         .map(|r| r.map(|l| l.case))
         .collect::<Result<_, _>>()
         .with_context(|| format!("in {name}"))?;
+    let cases = match input {
+        Some(path) => some_queries(cases, path)?,
+        None => cases,
+    };
     let mut walker = Walker::new(&chess);
     let mut squares = Vec::new();
     let solve_only = time_per_item(&cases, Duration::from_millis(500), |case| {
         std::hint::black_box(walker.solve_into(case, &mut squares));
     });
-    print_walk_row(&format!("{name}: solve only"), cases.len(), solve_only);
+    print_walk_row(&format!("{name}: solve only"), cases.len(), solve_only)?;
     let started = Instant::now();
     let mut passes = 0u32;
     while passes == 0 || started.elapsed() < Duration::from_millis(500) {
@@ -461,7 +495,7 @@ fn bench_walk(args: &BenchArgs) -> Result<()> {
         &format!("{name}: parse+solve+print"),
         cases.len(),
         end_to_end,
-    );
+    )?;
 
     let size = BoardSize {
         width: 1000,
@@ -482,8 +516,8 @@ fn bench_walk(args: &BenchArgs) -> Result<()> {
         } else {
             format!("1000x1000 random #{i}")
         };
-        print_walk_row(&label, 1, elapsed);
-        println!(
+        print_walk_row(&label, 1, elapsed)?;
+        say!(
             "    {} -> {}: sum {}, {} squares",
             size.name(case.start),
             size.name(case.end),
@@ -494,12 +528,13 @@ fn bench_walk(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-fn print_walk_row(set: &str, cases: usize, per_case: Duration) {
-    println!(
+fn print_walk_row(set: &str, cases: usize, per_case: Duration) -> Result<()> {
+    say!(
         "{set:<34} {cases:>9} {:>12} {:>14.0}",
         human(per_case),
         1.0 / per_case.as_secs_f64()
     );
+    Ok(())
 }
 
 /// Near-table lookups vs IDA* (cubie heuristic) on the same depth-5 positions, then the
@@ -520,7 +555,7 @@ fn bench_rubik(args: &BenchArgs) -> Result<()> {
                 .filter_map(|q| q.map(|q| q.cube.ok()).transpose())
                 .collect::<Result<Vec<_>, _>>()
                 .with_context(|| format!("in {}", path.display()))?;
-            (path.display().to_string(), cubes)
+            (path.display().to_string(), some_queries(cubes, path)?)
         }
         None => (
             "depth 5 (random)".to_string(),
@@ -544,7 +579,7 @@ fn bench_rubik(args: &BenchArgs) -> Result<()> {
     print_rows(
         "rubik: near-table lookup vs IDA* (cubie heuristic); identical = same optimal length, both solve",
         &[row],
-    );
+    )?;
     if args.input.is_none() {
         let cubes = near.random_positions_at(5, 100_000, 5);
         let colours = ['w', 'r', 'g', 'y', 'o', 'b'];
@@ -562,7 +597,7 @@ fn bench_rubik(args: &BenchArgs) -> Result<()> {
             std::io::sink(),
         )?;
         let elapsed = started.elapsed();
-        println!(
+        say!(
             "judge end to end (parse, validate, lookup, print) on {answered} depth-5 nets: {}, {:.0} cubes/s",
             human(elapsed),
             answered as f64 / elapsed.as_secs_f64()
@@ -592,7 +627,7 @@ fn bench_twophase(args: &BenchArgs) -> Result<()> {
                         .with_context(|| format!("{} line {}", path.display(), i + 1))
                 })
                 .collect::<Result<Vec<Cube>>>()?;
-            (path.display().to_string(), cubes)
+            (path.display().to_string(), some_queries(cubes, path)?)
         }
         None => {
             let mut rng = SplitMix64::new(args.seed);
@@ -622,8 +657,8 @@ fn bench_twophase(args: &BenchArgs) -> Result<()> {
             })
             .collect::<Result<_>>()?
     };
-    println!("rubik-twophase: {} cubes ({name}), one thread", cubes.len());
-    println!(
+    say!("rubik-twophase: {} cubes ({name}), one thread", cubes.len());
+    say!(
         "{:<7} {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>11} {:>9}",
         "metric", "cap", "median", "mean", "p90", "p99", "max", "length", "nodes/cube", "open"
     );
@@ -657,7 +692,7 @@ fn bench_twophase(args: &BenchArgs) -> Result<()> {
         let mean = times.iter().sum::<Duration>() / times.len() as u32;
         times.sort();
         let metric_name = format!("{metric:?}").to_lowercase();
-        println!(
+        say!(
             "{:<7} {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8.2} {:>11.0} {:>9}",
             metric_name,
             cap,

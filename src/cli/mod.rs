@@ -1,5 +1,22 @@
 //! Command-line interface of the `cubedb` binary.
 
+/// `println!` that returns write errors (`?` in a function returning `anyhow::Result`)
+/// instead of panicking, and refuses a closed stdout.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        use anyhow::Context as _;
+        writeln!(cubedb::output::stdout()?, $($arg)*).context("writing output")?
+    }};
+}
+
+/// `eprintln!` that never fails: for notes and warnings, which must not cost answers.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        cubedb::output::note(format_args!($($arg)*))
+    };
+}
+
 mod bench;
 mod io;
 mod rolling;
@@ -69,7 +86,24 @@ pub struct CommonArgs {
 
 /// Entry point: runs the command and maps errors to exit codes (2 for bad input).
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Every command writes to stdout: refuse a closed one before doing any work.
+    if let Err(err) = cubedb::output::stdout() {
+        note!("cubedb: error: {err}");
+        return ExitCode::FAILURE;
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help, version, or a usage error; help that cannot be written is an error too.
+        Err(err) => {
+            return match err.print() {
+                Ok(()) => ExitCode::from(err.exit_code().clamp(0, 255) as u8),
+                Err(e) => {
+                    note!("cubedb: error: writing output: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    };
     let result = match cli.command {
         Command::Rolling(args) => rolling::run(args),
         Command::Rotation(args) => rotation::run(args),
@@ -81,7 +115,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("cubedb: error: {err:#}");
+            note!("cubedb: error: {err:#}");
             ExitCode::from(exit_code(&err))
         }
     }

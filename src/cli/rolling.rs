@@ -25,7 +25,7 @@ pub struct RollingArgs {
 /// Answers the judge input.
 pub fn run(args: RollingArgs) -> Result<()> {
     let input = open_input(args.common.input.as_deref())?;
-    let stdout = std::io::stdout().lock();
+    let stdout = cubedb::output::stdout()?;
     match args.common.engine {
         Engine::Table => {
             let store = TableStore::locate(args.common.data.clone());

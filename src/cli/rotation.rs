@@ -19,7 +19,7 @@ pub struct RotationArgs {
 /// Answers the judge input.
 pub fn run(args: RotationArgs) -> Result<()> {
     let input = open_input(args.common.input.as_deref())?;
-    let stdout = std::io::stdout().lock();
+    let stdout = cubedb::output::stdout()?;
     match args.common.engine {
         Engine::Table => {
             let store = TableStore::locate(args.common.data.clone());

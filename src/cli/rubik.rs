@@ -138,7 +138,7 @@ pub fn run(args: RubikArgs) -> Result<()> {
         Some(RubikCommand::Show(args)) => return super::twophase::run_show(args),
         Some(RubikCommand::Random(random)) => {
             let mut rng = SplitMix64::new(random.seed);
-            let mut out = std::io::stdout().lock();
+            let mut out = cubedb::output::stdout()?;
             for _ in 0..random.count {
                 writeln!(out, "{}", facelet_string(&Cube::random(&mut rng)))?;
             }
@@ -147,7 +147,7 @@ pub fn run(args: RubikArgs) -> Result<()> {
         None => {}
     }
     let input = open_input(args.common.input.as_deref())?;
-    let stdout = std::io::stdout().lock();
+    let stdout = cubedb::output::stdout()?;
     let stderr = std::io::stderr();
     match args.common.engine {
         Engine::Table => {
@@ -243,7 +243,7 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         Some((near, pdbs)) => KorfSolver::new(pdbs, Some(near)).solve(cube, MAX_SOLUTION),
         None => SearchSolver.solve(cube, args.metric, MAX_SOLUTION),
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = cubedb::output::stdout()?;
     let mut solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
         let cube = parse_cube(text, format, number)?;
         let started = Instant::now();
@@ -261,7 +261,7 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         out.flush()?;
         if !args.quiet {
             let secs = elapsed.as_secs_f64();
-            eprintln!(
+            note!(
                 "cube {number}: {} {} ({} nodes, {:.3} s, {:.2} M nodes/s)",
                 args.metric.length(&moves),
                 args.metric.unit(),

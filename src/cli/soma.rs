@@ -33,11 +33,11 @@ pub fn run(args: SomaArgs) -> Result<()> {
             Engine::Table => SomaTables::load_or_build(&store, &progress)?.all(),
             Engine::Search => enumerate_all(geometry()).0,
         };
-        print_stats(&Stats::of(geometry(), &assemblies));
+        print_stats(&Stats::of(geometry(), &assemblies))?;
         return Ok(());
     }
     let input = open_input(args.common.input.as_deref())?;
-    let stdout = std::io::stdout().lock();
+    let stdout = cubedb::output::stdout()?;
     match args.common.engine {
         Engine::Table => {
             let tables = SomaTables::load_or_build(&store, &progress)?;
@@ -50,16 +50,17 @@ pub fn run(args: SomaArgs) -> Result<()> {
     Ok(())
 }
 
-fn print_stats(stats: &Stats) {
-    println!("assemblies: {}", stats.total);
-    println!("classes up to rotation: {}", stats.rotation_classes);
-    println!(
+fn print_stats(stats: &Stats) -> Result<()> {
+    say!("assemblies: {}", stats.total);
+    say!("classes up to rotation: {}", stats.rotation_classes);
+    say!(
         "classes up to rotation and mirroring: {}",
         stats.symmetry_classes
     );
-    println!("assemblies by orientation of piece a (shown at the corner of the cube):");
+    say!("assemblies by orientation of piece a (shown at the corner of the cube):");
     let orientations = &geometry().piece_a().orientations;
     for (k, (&shape, &count)) in orientations.iter().zip(&stats.per_orientation).enumerate() {
-        println!("  {k:>2}  {}  {count}", mask_text(shape, b'a'));
+        say!("  {k:>2}  {}  {count}", mask_text(shape, b'a'));
     }
+    Ok(())
 }

@@ -152,7 +152,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
         })
     };
     let started = Instant::now();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(cubedb::output::stdout()?);
     let (mut solved, mut total_length, mut longest) = (0u64, 0u64, 0u32);
     let interactive = std::io::stdout().is_terminal();
     let emit = |index: usize, answer: Result<Answer, InputError>| -> Result<()> {
@@ -174,7 +174,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
                     } else {
                         format!("none found in {} s", args.timeout.unwrap_or(0.0))
                     };
-                    eprintln!(
+                    note!(
                         "cubedb: warning: cube {number}: {} {}, above --max-length {max} ({why})",
                         metric.length(moves),
                         metric.unit()
@@ -212,7 +212,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
         longest = longest.max(length);
         if single && !args.quiet {
             out.flush()?;
-            eprintln!(
+            note!(
                 "cube {number}: {length} {} ({} nodes, {:.3} ms)",
                 metric.unit(),
                 answer.nodes,
@@ -231,7 +231,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
     out.flush()?;
     if !single && !args.quiet && solved > 0 {
         let secs = started.elapsed().as_secs_f64();
-        eprintln!(
+        note!(
             "solved {solved} cubes in {secs:.2} s ({:.0} cubes/s): mean {:.2}, longest {longest} {}",
             solved as f64 / secs.max(1e-9),
             total_length as f64 / solved as f64,
@@ -256,7 +256,7 @@ pub(super) fn run_scramble(args: RandomArgs) -> Result<()> {
             }
         }
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(cubedb::output::stdout()?);
     in_order_on_all_cores(
         cores(),
         produce,
@@ -347,7 +347,7 @@ pub(super) fn run_show(args: ShowArgs) -> Result<()> {
             std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = cubedb::output::stdout()?;
     out.write_all(render_net(&cube, colour).as_bytes())?;
     out.flush()?;
     Ok(())

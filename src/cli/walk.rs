@@ -41,7 +41,7 @@ pub struct WalkArgs {
 pub fn run(args: WalkArgs) -> Result<()> {
     let board = load_board(args.board, args.blocked.as_deref())?;
     let input = open_input(args.input.as_deref())?;
-    walk::answer_judge_input(input, &board, std::io::stdout().lock())?;
+    walk::answer_judge_input(input, &board, cubedb::output::stdout()?)?;
     Ok(())
 }
 

@@ -35,7 +35,9 @@ pub use near::NearTable;
 pub use notation::{format_moves, merge_quarter_pairs, parse_moves, NotationError};
 pub use solver::{Metric, SearchSolver, Solved, Solver, TableSolver};
 
-use crate::judge::{AnswerWriter, JudgeError, JudgeInput};
+use crate::judge::{tied_input, AnswerWriter, JudgeError};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// The judge's limit: positions needing more quarter turns are answered `-1`.
 pub const JUDGE_LIMIT: u32 = 5;
@@ -50,68 +52,81 @@ const BATCH: usize = 2048;
 /// with a warning naming the case and the rule written to `warnings`. On malformed input
 /// the answers before the bad case are written and the error is returned.
 pub fn answer_judge_input(
-    input: impl std::io::BufRead,
+    input: impl std::io::Read,
     solver: &Solver<'_>,
     max_depth: u32,
     out: impl std::io::Write,
     mut warnings: impl std::io::Write,
 ) -> Result<usize, JudgeError> {
-    use rayon::prelude::*;
-    let mut input = JudgeInput::new(input);
+    let writer = Rc::new(RefCell::new(AnswerWriter::new(out)));
+    let mut input = tied_input(input, &writer);
     let mut parser = judge::JudgeParser::default();
-    let mut writer = AnswerWriter::new(out);
     let mut answered = 0;
-    let mut finished = false;
-    while !finished {
+    let result = loop {
         let mut batch = Vec::with_capacity(BATCH);
-        let mut error = None;
+        let mut stop = None;
         while batch.len() < BATCH && (batch.is_empty() || !input.would_wait()) {
             match parser.next(&mut input) {
                 Ok(Some(q)) => batch.push(q),
                 Ok(None) => {
-                    finished = true;
+                    stop = Some(Ok(()));
                     break;
                 }
                 Err(e) => {
-                    error = Some(e);
+                    stop = Some(Err(e));
                     break;
                 }
             }
         }
-        let answers: Vec<String> = batch
-            .par_iter()
-            .map(|query| {
-                let mut text = String::new();
-                let moves = match &query.cube {
-                    Ok(cube) => solver.solve(cube, Metric::Qtm, max_depth).moves,
-                    Err(_) => None,
-                };
-                judge::format_answer(&mut text, moves.as_deref());
-                text
-            })
-            .collect();
-        for (query, answer) in batch.iter().zip(answers) {
-            if let Err(rule) = &query.cube {
-                writer.flush().map_err(JudgeError::Output)?;
-                writeln!(
-                    warnings,
-                    "cubedb: warning: case {} (line {}): not a solvable cube: {rule}; answered -1",
-                    query.case, query.line
-                )
-                .map_err(JudgeError::Output)?;
-            }
-            writer.buffer().push_str(&answer);
-            writer.done().map_err(JudgeError::Output)?;
-            answered += 1;
+        if let Err(e) = answer_batch(&batch, solver, max_depth, &writer, &mut warnings) {
+            break Err(e);
         }
-        if let Some(e) = error {
+        answered += batch.len();
+        match stop {
+            Some(Ok(())) => break Ok(answered),
+            Some(Err(e)) => break Err(e),
+            None => {}
+        }
+    };
+    crate::judge::finish_batch(&writer, result)
+}
+
+/// Solves one batch in parallel and appends its answers in order; a net that is no cube
+/// gets its warning, written after the answers before it. A warning that cannot be
+/// written is dropped: warnings never cost answers.
+fn answer_batch<W: std::io::Write>(
+    batch: &[Query],
+    solver: &Solver<'_>,
+    max_depth: u32,
+    writer: &RefCell<AnswerWriter<W>>,
+    warnings: &mut impl std::io::Write,
+) -> Result<(), JudgeError> {
+    use rayon::prelude::*;
+    let answers: Vec<String> = batch
+        .par_iter()
+        .map(|query| {
+            let mut text = String::new();
+            let moves = match &query.cube {
+                Ok(cube) => solver.solve(cube, Metric::Qtm, max_depth).moves,
+                Err(_) => None,
+            };
+            judge::format_answer(&mut text, moves.as_deref());
+            text
+        })
+        .collect();
+    let mut writer = writer.borrow_mut();
+    for (query, answer) in batch.iter().zip(answers) {
+        if let Err(rule) = &query.cube {
             writer.flush().map_err(JudgeError::Output)?;
-            return Err(e);
+            let _ = writeln!(
+                warnings,
+                "cubedb: warning: case {} (line {}): not a solvable cube: {rule}; answered -1",
+                query.case, query.line
+            )
+            .and_then(|()| warnings.flush());
         }
-        if input.would_wait() {
-            writer.flush().map_err(JudgeError::Output)?;
-        }
+        writer.buffer().push_str(&answer);
+        writer.done().map_err(JudgeError::Output)?;
     }
-    writer.flush().map_err(JudgeError::Output)?;
-    Ok(answered)
+    Ok(())
 }

@@ -1,0 +1,72 @@
+//! Showing user input inside messages: short, and with nothing invisible.
+//!
+//! An error message quotes the token it refuses. Quoted as is, a 100 MB token would make a
+//! 100 MB message, and a token with a byte-order mark, a NUL or a non-breaking space would
+//! print as something that looks valid (`` `1` is not 1, 2 or 3 ``). [`quote`] cuts long
+//! text and escapes every character that is not visible ASCII.
+
+use std::fmt;
+
+/// Characters of input shown before a quote is cut.
+pub const QUOTE_LIMIT: usize = 40;
+
+/// `text` in backticks for a message: at most [`QUOTE_LIMIT`] characters (then `...` and
+/// the full length), every character other than printable ASCII and the plain space
+/// escaped as `\n`, `\t`, `\0` or `\u{XXXX}`.
+pub fn quote(text: &str) -> Quoted<'_> {
+    Quoted(text)
+}
+
+/// Input text displayed by [`quote`].
+#[derive(Debug, Clone, Copy)]
+pub struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`")?;
+        let mut shown = 0;
+        for c in self.0.chars() {
+            if shown == QUOTE_LIMIT {
+                let total = self.0.chars().count();
+                return write!(f, "...` ({total} characters)");
+            }
+            write_escaped(f, c)?;
+            shown += 1;
+        }
+        f.write_str("`")
+    }
+}
+
+/// One character, escaped unless it is printable ASCII or a space.
+fn write_escaped(f: &mut fmt::Formatter<'_>, c: char) -> fmt::Result {
+    match c {
+        ' ' | '!'..='~' => write!(f, "{c}"),
+        '\n' => f.write_str("\\n"),
+        '\r' => f.write_str("\\r"),
+        '\t' => f.write_str("\\t"),
+        '\0' => f.write_str("\\0"),
+        _ => write!(f, "\\u{{{:04X}}}", c as u32),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_characters_are_escaped() {
+        assert_eq!(quote("\u{FEFF}1").to_string(), "`\\u{FEFF}1`");
+        assert_eq!(quote("1\u{00A0}").to_string(), "`1\\u{00A0}`");
+        assert_eq!(quote("a\0b\tc").to_string(), "`a\\0b\\tc`");
+        assert_eq!(quote("R U2'").to_string(), "`R U2'`");
+    }
+
+    #[test]
+    fn long_text_is_cut_with_its_length() {
+        let long = "W".repeat(1000);
+        let shown = quote(&long).to_string();
+        assert_eq!(shown, format!("`{}...` (1000 characters)", "W".repeat(40)));
+        let exact = "x".repeat(QUOTE_LIMIT);
+        assert_eq!(quote(&exact).to_string(), format!("`{exact}`"));
+    }
+}
