@@ -49,6 +49,16 @@ fn write_escaped(f: &mut fmt::Formatter<'_>, c: char) -> fmt::Result {
     }
 }
 
+/// `bytes` as UTF-8 text, or the 1-based number of the first line that is not.
+pub fn utf8_or_bad_line(bytes: &[u8]) -> Result<&str, usize> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        1 + bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +69,13 @@ mod tests {
         assert_eq!(quote("1\u{00A0}").to_string(), "`1\\u{00A0}`");
         assert_eq!(quote("a\0b\tc").to_string(), "`a\\0b\\tc`");
         assert_eq!(quote("R U2'").to_string(), "`R U2'`");
+    }
+
+    #[test]
+    fn bad_utf8_is_located_by_line() {
+        assert_eq!(utf8_or_bad_line(b"a\nb\n"), Ok("a\nb\n"));
+        assert_eq!(utf8_or_bad_line(b"a\nb\n\xffc"), Err(3));
+        assert_eq!(utf8_or_bad_line(b"\xc3"), Err(1));
     }
 
     #[test]

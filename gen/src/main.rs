@@ -66,7 +66,11 @@ fn main() -> ExitCode {
 /// error too.
 fn clap_exit(err: &clap::Error) -> ExitCode {
     let to_stdout = !err.use_stderr();
-    let open = if to_stdout { cubedb::output::stdout().map(drop) } else { Ok(()) };
+    let open = if to_stdout {
+        cubedb::output::stdout().map(drop)
+    } else {
+        Ok(())
+    };
     match open.and_then(|()| err.print().map_err(cubedb::output::OutputError::Write)) {
         Ok(()) => ExitCode::from(err.exit_code().clamp(0, 255) as u8),
         Err(e) => {
@@ -107,6 +111,7 @@ fn selected_groups(names: &[String]) -> Result<Vec<TableGroup>> {
 }
 
 fn build(store: &TableStore, names: &[String], force: bool, quiet: bool) -> Result<()> {
+    store.check_dir()?;
     let progress = Progress::stderr(quiet);
     for group in selected_groups(names)? {
         let specs = (group.specs)();
@@ -145,14 +150,25 @@ fn build(store: &TableStore, names: &[String], force: bool, quiet: bool) -> Resu
 
 fn verify(store: &TableStore) -> Result<ExitCode> {
     let mut out = cubedb::output::stdout()?;
+    store.check_dir()?;
     let mut bad = 0;
     let mut present = 0;
     for group in catalog::groups() {
         for spec in (group.specs)() {
             let path = store.path_of(&spec);
-            if !path.exists() {
-                writeln!(out, "missing  {}", path.display()).context(WRITING)?;
-                continue;
+            match store.status(&spec) {
+                Ok(false) => {
+                    writeln!(out, "missing  {}", path.display()).context(WRITING)?;
+                    continue;
+                }
+                Ok(true) => {}
+                // Unreadable, or not a file: as bad as a corrupted table.
+                Err(e) => {
+                    present += 1;
+                    bad += 1;
+                    writeln!(out, "BAD      {e}").context(WRITING)?;
+                    continue;
+                }
             }
             present += 1;
             match store.open(&spec) {
@@ -164,21 +180,23 @@ fn verify(store: &TableStore) -> Result<ExitCode> {
             }
         }
     }
+    out.flush().context(WRITING)?;
     if bad > 0 {
         bail!("{bad} of {present} table(s) failed verification");
     }
-    out.flush().context(WRITING)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn info(store: &TableStore) -> Result<ExitCode> {
     let mut out = cubedb::output::stdout()?;
+    store.check_dir()?;
     writeln!(out, "data directory: {}", store.dir().display()).context(WRITING)?;
+    let mut unreadable = 0;
     for group in catalog::groups() {
         writeln!(out, "\n[{}] {}", group.name, group.about).context(WRITING)?;
         for spec in (group.specs)() {
             let path = store.path_of(&spec);
-            if !path.exists() {
+            if !store.status(&spec).unwrap_or(true) {
                 writeln!(
                     out,
                     "  {:<32} missing ({:.1} MB when built)",
@@ -212,10 +230,16 @@ fn info(store: &TableStore) -> Result<ExitCode> {
                         writeln!(out, "    by depth: {}", histogram.join(" ")).context(WRITING)?;
                     }
                 }
-                Err(e) => writeln!(out, "  {e}").context(WRITING)?,
+                Err(e) => {
+                    unreadable += 1;
+                    writeln!(out, "  {e}").context(WRITING)?;
+                }
             }
         }
     }
     out.flush().context(WRITING)?;
+    if unreadable > 0 {
+        bail!("{unreadable} table(s) could not be read");
+    }
     Ok(ExitCode::SUCCESS)
 }

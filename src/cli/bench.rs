@@ -84,7 +84,11 @@ fn print_rows(title: &str, rows: &[Row]) -> Result<()> {
     say!("{title}");
     say!(
         "{:<22} {:>8} {:>13} {:>14} {:>12}  identical",
-        "set", "queries", "table/query", "search/query", "speedup"
+        "set",
+        "queries",
+        "table/query",
+        "search/query",
+        "speedup"
     );
     for row in rows {
         let Some(search_per_query) = row.search_per_query else {
@@ -457,7 +461,10 @@ fn bench_walk(args: &BenchArgs) -> Result<()> {
     say!("walk: Dijkstra (A* potential) over (square, orientation), no tables");
     say!(
         "{:<34} {:>9} {:>12} {:>14}",
-        "set", "cases", "time/case", "cases/s"
+        "set",
+        "cases",
+        "time/case",
+        "cases/s"
     );
     let text = match input {
         Some(path) => read_input(Some(path))?,
@@ -660,7 +667,16 @@ fn bench_twophase(args: &BenchArgs) -> Result<()> {
     say!("rubik-twophase: {} cubes ({name}), one thread", cubes.len());
     say!(
         "{:<7} {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>11} {:>9}",
-        "metric", "cap", "median", "mean", "p90", "p99", "max", "length", "nodes/cube", "open"
+        "metric",
+        "cap",
+        "median",
+        "mean",
+        "p90",
+        "p99",
+        "max",
+        "length",
+        "nodes/cube",
+        "open"
     );
     for (metric, cap) in caps {
         TwoPhaseTables::load_or_build(&store, metric, &Progress::stderr(args.quiet))?;

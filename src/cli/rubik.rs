@@ -6,7 +6,7 @@ use super::CommonArgs;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use cubedb::engine::Engine;
-use cubedb::judge::InputError;
+use cubedb::judge::{InputError, JudgeError, JudgeInput};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::{
     self, facelet_string, format_moves, merge_quarter_pairs, parse_facelets, parse_moves,
@@ -15,7 +15,7 @@ use cubedb::puzzles::rubik::{
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -164,6 +164,12 @@ pub fn run(args: RubikArgs) -> Result<()> {
     Ok(())
 }
 
+/// Standard input as lines for `solve` and `show`: each with its number, at most
+/// [`cubedb::judge::MAX_LINE`] bytes, UTF-8 (errors name the line).
+pub(super) fn stdin_lines() -> JudgeInput<std::io::BufReader<std::io::Stdin>> {
+    JudgeInput::new(std::io::BufReader::new(std::io::stdin()))
+}
+
 /// How a cube's text is to be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum CubeFormat {
@@ -275,8 +281,9 @@ fn run_solve(args: SolveArgs) -> Result<()> {
     match cube_option(&args.facelets, &args.scramble) {
         Some((text, format)) => solve_one(&text, format, 1)?,
         None => {
-            for (i, line) in std::io::stdin().lock().lines().enumerate() {
-                solve_one(&line?, CubeFormat::Either, i + 1)?;
+            let mut input = stdin_lines();
+            while let Some((number, line)) = input.next_line().map_err(JudgeError::Read)? {
+                solve_one(line, CubeFormat::Either, number)?;
             }
         }
     }

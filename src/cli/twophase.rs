@@ -12,7 +12,7 @@ use cubedb::puzzles::rubik::{facelet_string, format_moves, Cube, Face, Metric};
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
 use std::collections::BTreeMap;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Mutex;
@@ -118,7 +118,13 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
             let _ = tx.send((0, (Ok(text), format)));
         }
         None => {
-            for (i, line) in std::io::stdin().lock().lines().enumerate() {
+            let mut input = super::rubik::stdin_lines();
+            for i in 0.. {
+                let line = match input.next_line() {
+                    Ok(Some((_, text))) => Ok(text.to_string()),
+                    Ok(None) => return,
+                    Err(e) => Err(e),
+                };
                 let failed = line.is_err();
                 if tx.send((i, (line, CubeFormat::Either))).is_err() || failed {
                     return;
@@ -132,7 +138,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
             what: "cube",
             case: number,
             line: number,
-            problem: format!("cannot read the line: {e}"),
+            problem: format!("cannot read it: {e}"),
         })?;
         let cube = parse_cube(&text, format, number)?;
         let started = Instant::now();
@@ -331,11 +337,11 @@ pub(super) fn run_show(args: ShowArgs) -> Result<()> {
     let (text, format) = match cube_option(&args.facelets, &args.scramble) {
         Some(given) => given,
         None => {
-            let mut line = String::new();
-            std::io::stdin()
-                .lock()
-                .read_line(&mut line)
-                .context("reading the cube from stdin")?;
+            let line = super::rubik::stdin_lines()
+                .next_line()
+                .map_err(cubedb::judge::JudgeError::Read)?
+                .map(|(_, text)| text.to_string())
+                .unwrap_or_default();
             (line, CubeFormat::Either)
         }
     };

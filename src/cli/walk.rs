@@ -4,7 +4,7 @@
 use super::io::open_input;
 use anyhow::{Context, Result};
 use clap::Args;
-use cubedb::puzzles::walk::board::parse_blocked;
+use cubedb::puzzles::walk::board::{blocked_file_text, parse_blocked};
 use cubedb::puzzles::walk::{self, Board, BoardSize};
 use std::path::{Path, PathBuf};
 
@@ -50,9 +50,10 @@ fn load_board(size: BoardSize, blocked: Option<&Path>) -> Result<Board> {
     let Some(path) = blocked else {
         return Ok(Board::open(size));
     };
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
         .with_context(|| format!("reading blocked-squares file {}", path.display()))?;
-    let squares = parse_blocked(&text, size)
+    let squares = blocked_file_text(&bytes)
+        .and_then(|text| parse_blocked(text, size))
         .with_context(|| format!("in blocked-squares file {}", path.display()))?;
     Ok(Board::with_blocked(size, &squares))
 }

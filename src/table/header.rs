@@ -6,14 +6,15 @@ use serde::{Deserialize, Serialize};
 pub const MAGIC: [u8; 8] = *b"CUBEDB\0T";
 
 /// Version of the on-disk layout; bumped whenever the layout or any table's encoding changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The payload starts at a multiple of this, so it can be mapped and read page-aligned.
 pub const PAYLOAD_ALIGN: u64 = 4096;
 
 /// What a table is: everything a reader checks before trusting the payload.
 ///
-/// Encoded with serde + bincode right after [`MAGIC`] and a little-endian `u32` length.
+/// Encoded with serde + bincode right after [`MAGIC`] and a little-endian `u32` length, and
+/// followed by the XXH3-64 of its encoding (version 2 on; version 1 had no header checksum).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableHeader {
     /// Layout version, compared with [`FORMAT_VERSION`].

@@ -2,8 +2,15 @@
 //! read-only memory mapping.
 //!
 //! Layout of a `.cdb` file:
-//! `MAGIC (8 bytes) | header length (u32 LE) | bincode(TableHeader) | zero padding | payload`,
-//! with the payload starting at a multiple of [`header::PAYLOAD_ALIGN`].
+//! `MAGIC (8 bytes) | header length (u32 LE) | bincode(TableHeader) | XXH3-64 of the encoded
+//! header (u64 LE) | zero padding | payload`, with the payload starting at a multiple of
+//! [`header::PAYLOAD_ALIGN`]. Every byte but the padding is covered by a checksum: the
+//! header's own, and the payload's (kept in the header).
+//!
+//! Tables up to [`READ_LIMIT`] bytes are read into memory; bigger ones are mapped
+//! read-only. A mapped file must only ever be replaced by rename (as `cubedb-gen` does):
+//! one truncated in place under a running process would fault on access, which
+//! [`mmap`] turns into a message and exit code 1 instead of a bare bus error.
 
 pub mod header;
 mod mmap;
@@ -65,12 +72,25 @@ pub enum TableError {
     #[error("table {path} is missing; build it with `cubedb-gen {group}`")]
     Missing { path: PathBuf, group: &'static str },
     /// Reading or writing failed.
-    #[error("table {path}: {source}")]
+    #[error("table {path}: {action}: {error}")]
     Io {
         path: PathBuf,
-        #[source]
-        source: io::Error,
+        /// What was being done, e.g. "cannot open".
+        action: &'static str,
+        error: io::Error,
     },
+    /// Something other than a regular file (a folder, a FIFO, a device) has the table's
+    /// name; it is never opened, since reading a FIFO or device could wait forever.
+    #[error("table {path} is {kind}, not a regular file; remove it, then build the table with `cubedb-gen {group}`")]
+    NotAFile {
+        path: PathBuf,
+        group: &'static str,
+        /// What it is instead, e.g. "a folder".
+        kind: &'static str,
+    },
+    /// The data directory is not a folder.
+    #[error("data directory {dir} is not a folder")]
+    DataDirNotAFolder { dir: PathBuf },
     /// The file does not start with the cubedb magic bytes.
     #[error(
         "{path} is not a cubedb table (bad magic); rebuild it with `cubedb-gen {group} --force`"
@@ -107,58 +127,135 @@ pub enum TableError {
         actual: u64,
         expected: u64,
     },
-    /// The payload does not match its checksum.
+    /// The payload does not match its checksum (or its contents break the table's rules).
     #[error("table {path} is corrupted (checksum mismatch); rebuild it with `cubedb-gen {group} --force`")]
     Corrupted { path: PathBuf, group: &'static str },
+    /// The header does not match its own checksum.
+    #[error("table {path} has a corrupted header (header checksum mismatch); rebuild it with `cubedb-gen {group} --force`")]
+    HeaderCorrupted { path: PathBuf, group: &'static str },
 }
 
-/// A verified, memory-mapped table file.
+/// Tables up to this many bytes are read into memory rather than mapped: they cost little
+/// to copy, and a copy cannot change or vanish under a running query.
+pub const READ_LIMIT: u64 = 16 << 20;
+
+/// Where a table's bytes live.
+#[derive(Debug)]
+enum TableBytes {
+    /// Read into memory (small tables).
+    Owned(Vec<u8>),
+    /// Mapped read-only (big tables).
+    Mapped(Mmap),
+}
+
+impl std::ops::Deref for TableBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            TableBytes::Owned(bytes) => bytes,
+            TableBytes::Mapped(map) => map,
+        }
+    }
+}
+
+/// A verified table file, read into memory or mapped.
 #[derive(Debug)]
 pub struct Table {
     path: PathBuf,
     header: TableHeader,
-    map: Mmap,
+    bytes: TableBytes,
     payload_offset: usize,
 }
 
+/// Whether a regular file is at `path`: `Ok(false)` if nothing is, an error for anything
+/// else there (a folder, a FIFO) or when the path cannot be examined. Checked before any
+/// open, since opening a FIFO for reading waits for a writer.
+pub fn probe(path: &Path, group: &'static str) -> Result<bool, TableError> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(true),
+        Ok(meta) => Err(TableError::NotAFile {
+            path: path.to_path_buf(),
+            group,
+            kind: file_kind(&meta.file_type()),
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(error) => Err(TableError::Io {
+            path: path.to_path_buf(),
+            action: "cannot examine",
+            error,
+        }),
+    }
+}
+
+/// What a non-regular file is, for messages.
+fn file_kind(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
 impl Table {
-    /// Opens `path`, checks it against `spec` and its checksum, and maps it read-only.
+    /// Opens `path`, checks it against `spec` and its checksums, and reads or maps it.
     ///
-    /// Nothing in the payload is looked at before magic, version, identity and length
-    /// have been checked.
+    /// Nothing in the payload is looked at before magic, header checksum, version,
+    /// identity and length have been checked.
     pub fn open(path: &Path, spec: &TableSpec) -> Result<Self, TableError> {
         let group = spec.group;
-        let io_err = |source| TableError::Io {
+        let io_err = |action, error| TableError::Io {
             path: path.to_path_buf(),
-            source,
+            action,
+            error,
         };
-        let file = match File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(TableError::Missing {
-                    path: path.to_path_buf(),
-                    group,
-                })
-            }
-            Err(e) => return Err(io_err(e)),
-        };
-        let map = mmap::map_read_only(&file).map_err(io_err)?;
-        let bytes: &[u8] = &map;
-        let (header, payload_offset) = decode_header(bytes, path, group)?;
-        if header.format_version != FORMAT_VERSION {
-            return Err(TableError::WrongVersion {
+        if !probe(path, group)? {
+            return Err(TableError::Missing {
                 path: path.to_path_buf(),
                 group,
-                found: header.format_version,
-                expected: FORMAT_VERSION,
             });
         }
+        let file = File::open(path).map_err(|e| io_err("cannot open", e))?;
+        let meta = file.metadata().map_err(|e| io_err("cannot examine", e))?;
+        if !meta.is_file() {
+            // Replaced by something else between the check and the open.
+            return Err(TableError::NotAFile {
+                path: path.to_path_buf(),
+                group,
+                kind: file_kind(&meta.file_type()),
+            });
+        }
+        let bytes = if meta.len() <= READ_LIMIT {
+            use std::io::Read;
+            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            (&file)
+                .take(READ_LIMIT + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| io_err("cannot read", e))?;
+            TableBytes::Owned(bytes)
+        } else {
+            TableBytes::Mapped(mmap::map_read_only(&file).map_err(|e| io_err("cannot map", e))?)
+        };
+        let (header, payload_offset) = decode_header(&bytes, path, group)?;
         let found = identity(
             &header.puzzle,
             &header.kind,
             &header.params,
             header.entries,
             header.bits_per_entry,
+            header.payload_len,
         );
         let expected = identity(
             spec.puzzle,
@@ -166,8 +263,9 @@ impl Table {
             &spec.params,
             spec.entries,
             spec.bits_per_entry,
+            spec.payload_len(),
         );
-        if found != expected || header.payload_len != spec.payload_len() {
+        if found != expected {
             return Err(TableError::WrongTable {
                 path: path.to_path_buf(),
                 group,
@@ -193,14 +291,19 @@ impl Table {
         Ok(Self {
             path: path.to_path_buf(),
             header,
-            map,
+            bytes,
             payload_offset,
         })
     }
 
     /// The verified payload bytes.
     pub fn payload(&self) -> &[u8] {
-        &self.map[self.payload_offset..]
+        &self.bytes[self.payload_offset..]
+    }
+
+    /// Whether the table is mapped (big) rather than read into memory (small).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.bytes, TableBytes::Mapped(_))
     }
 
     /// The table's header.
@@ -218,21 +321,40 @@ impl Table {
 /// (for listings such as `cubedb-gen info`).
 pub fn read_header(path: &Path, group: &'static str) -> Result<(TableHeader, u64), TableError> {
     use std::io::Read;
-    let io_err = |source| TableError::Io {
+    let io_err = |action, error| TableError::Io {
         path: path.to_path_buf(),
-        source,
+        action,
+        error,
     };
-    let file = File::open(path).map_err(io_err)?;
-    let len = file.metadata().map_err(io_err)?.len();
+    if !probe(path, group)? {
+        return Err(TableError::Missing {
+            path: path.to_path_buf(),
+            group,
+        });
+    }
+    let file = File::open(path).map_err(|e| io_err("cannot open", e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| io_err("cannot examine", e))?
+        .len();
     let mut bytes = Vec::new();
-    file.take(1 << 20).read_to_end(&mut bytes).map_err(io_err)?;
+    file.take(1 << 20)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_err("cannot read", e))?;
     let (header, _) = decode_header(&bytes, path, group)?;
     Ok((header, len))
 }
 
-fn identity(puzzle: &str, kind: &str, params: &[(String, u64)], entries: u64, bits: u32) -> String {
+fn identity(
+    puzzle: &str,
+    kind: &str,
+    params: &[(String, u64)],
+    entries: u64,
+    bits: u32,
+    payload_len: u64,
+) -> String {
     format!(
-        "{puzzle}/{kind} [{}] {entries} entries x {bits} bits",
+        "{puzzle}/{kind} [{}] {entries} entries x {bits} bits in {payload_len} bytes",
         TableSpec::describe_params(params)
     )
 }
@@ -242,6 +364,9 @@ pub fn checksum(payload: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(payload)
 }
 
+/// Decodes and checks the header: magic, header checksum, then version (a header from
+/// an older layout is named as such, not as corrupted). Returns the header and where the
+/// payload starts.
 fn decode_header(
     bytes: &[u8],
     path: &Path,
@@ -266,17 +391,39 @@ fn decode_header(
     let encoded = bytes
         .get(12..12 + header_len)
         .ok_or_else(|| bad("file ends inside the header".into()))?;
-    let (header, used): (TableHeader, usize) =
-        bincode::serde::decode_from_slice(encoded, bincode::config::standard())
-            .map_err(|e| bad(e.to_string()))?;
+    let decoded: Result<(TableHeader, usize), _> =
+        bincode::serde::decode_from_slice(encoded, bincode::config::standard());
+    let wrong_version = |header: &TableHeader| TableError::WrongVersion {
+        path: path.to_path_buf(),
+        group,
+        found: header.format_version,
+        expected: FORMAT_VERSION,
+    };
+    let stored_checksum = bytes
+        .get(12 + header_len..20 + header_len)
+        .and_then(|s| s.try_into().ok())
+        .map(u64::from_le_bytes);
+    if stored_checksum != Some(checksum(encoded)) {
+        return Err(match decoded {
+            Ok((header, _)) if header.format_version != FORMAT_VERSION => wrong_version(&header),
+            _ => TableError::HeaderCorrupted {
+                path: path.to_path_buf(),
+                group,
+            },
+        });
+    }
+    let (header, used) = decoded.map_err(|e| bad(e.to_string()))?;
     if used != header_len {
         return Err(bad("header length does not match its contents".into()));
+    }
+    if header.format_version != FORMAT_VERSION {
+        return Err(wrong_version(&header));
     }
     Ok((header, payload_offset(header_len)))
 }
 
 fn payload_offset(header_len: usize) -> usize {
-    (12 + header_len).next_multiple_of(PAYLOAD_ALIGN as usize)
+    (12 + header_len + 8).next_multiple_of(PAYLOAD_ALIGN as usize)
 }
 
 /// Writes a table atomically: a temporary file in the same folder, synced, then renamed over
@@ -307,11 +454,17 @@ pub fn write_table(
     };
     let encoded = bincode::serde::encode_to_vec(&header, bincode::config::standard())
         .expect("a table header always encodes");
-    let io_err = |source| TableError::Io {
+    let io_err = |error| TableError::Io {
         path: path.to_path_buf(),
-        source,
+        action: "cannot write",
+        error,
     };
     let dir = path.parent().unwrap_or(Path::new("."));
+    if dir.exists() && !dir.is_dir() {
+        return Err(TableError::DataDirNotAFolder {
+            dir: dir.to_path_buf(),
+        });
+    }
     fs::create_dir_all(dir).map_err(io_err)?;
     let file_name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!("{file_name}.tmp-{}", std::process::id()));
@@ -320,7 +473,8 @@ pub fn write_table(
         file.write_all(&MAGIC)?;
         file.write_all(&(encoded.len() as u32).to_le_bytes())?;
         file.write_all(&encoded)?;
-        let padding = payload_offset(encoded.len()) - 12 - encoded.len();
+        file.write_all(&checksum(&encoded).to_le_bytes())?;
+        let padding = payload_offset(encoded.len()) - 20 - encoded.len();
         file.write_all(&vec![0u8; padding])?;
         file.write_all(payload)?;
         let file = file.into_inner().map_err(|e| e.into_error())?;

@@ -41,9 +41,28 @@ impl TableStore {
         self.path_of(spec).exists()
     }
 
+    /// Whether the table's file is there (`Ok(false)` if not); an error if the folder or
+    /// the file cannot be examined or is not what it should be, so that an unreadable
+    /// table is never reported as merely missing.
+    pub fn status(&self, spec: &TableSpec) -> Result<bool, TableError> {
+        self.check_dir()?;
+        super::probe(&self.path_of(spec), spec.group)
+    }
+
     /// Opens and verifies a table.
     pub fn open(&self, spec: &TableSpec) -> Result<Table, TableError> {
+        self.check_dir()?;
         Table::open(&self.path_of(spec), spec)
+    }
+
+    /// Refuses a data directory that exists but is not a folder.
+    pub fn check_dir(&self) -> Result<(), TableError> {
+        match std::fs::metadata(&self.dir) {
+            Ok(meta) if !meta.is_dir() => Err(TableError::DataDirNotAFolder {
+                dir: self.dir.clone(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// Writes a table atomically under its name (and first removes temporary files that

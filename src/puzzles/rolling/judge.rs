@@ -102,7 +102,7 @@ pub fn parse_data_set<R: BufRead>(
             Ok(v @ 0..=3) => Ok((line, v)),
             _ => Err(error(
                 line,
-                format!("start {name} `{text}` is not 1, 2 or 3"),
+                format!("start {name} {} is not 1, 2 or 3", crate::text::quote(text)),
             )),
         }
     };
@@ -137,9 +137,10 @@ pub fn parse_data_set<R: BufRead>(
                 return Err(error(
                     line,
                     format!(
-                        "goal cell (row {}, column {}) is `{other}`, expected W, R, B or E",
+                        "goal cell (row {}, column {}) is {}, expected W, R, B or E",
                         cell / 3 + 1,
-                        cell % 3 + 1
+                        cell % 3 + 1,
+                        crate::text::quote(other)
                     ),
                 ))
             }

@@ -63,7 +63,10 @@ fn parse_board(text: &str, case: usize, line: usize) -> Result<Board, InputError
                 return Err(error(
                     case,
                     line,
-                    format!("cell {i} is `{other}`, expected 1, 2 or 3"),
+                    format!(
+                        "cell {i} is {}, expected 1, 2 or 3",
+                        crate::text::quote(other)
+                    ),
                 ))
             }
         };

@@ -244,7 +244,7 @@ pub enum NetError {
     #[error("expected 54 stickers, found {0}")]
     StickerCount(usize),
     /// A sticker token longer than one character.
-    #[error("sticker `{0}` is not a single character")]
+    #[error("sticker {} is not a single character", crate::text::quote(.0))]
     LongSticker(String),
     /// More than six colours.
     #[error("{count} different colours ({list}); a cube has 6")]
@@ -256,7 +256,8 @@ pub enum NetError {
     },
     /// Two centres of one colour.
     #[error(
-        "the centres of faces {0} and {1} are both `{2}`; every face needs its own centre colour"
+        "the centres of faces {0} and {1} are both {colour}; every face needs its own centre colour",
+        colour = crate::text::quote(.2.encode_utf8(&mut [0; 4]))
     )]
     CentresAlike(char, char, char),
 }
@@ -317,7 +318,7 @@ pub fn faces_of_colours(stickers: &[char; STICKERS]) -> Result<[u8; STICKERS], N
         let all: String = centres
             .iter()
             .chain(&extra)
-            .map(|c| format!("`{c}`"))
+            .map(|c| crate::text::quote(c.encode_utf8(&mut [0; 4])).to_string())
             .collect::<Vec<_>>()
             .join(" ");
         return Err(NetError::TooManyColours {

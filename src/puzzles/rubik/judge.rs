@@ -70,7 +70,10 @@ impl JudgeParser {
                         error(
                             1,
                             line,
-                            format!("the number of cases `{text}` is not a number"),
+                            format!(
+                                "the number of cases {} is not a number",
+                                crate::text::quote(text)
+                            ),
                         )
                     })?,
                 };
@@ -84,7 +87,10 @@ impl JudgeParser {
                 Some((line, text)) => Err(error(
                     total.max(1),
                     line,
-                    format!("unexpected `{text}` after the last of {total} cases"),
+                    format!(
+                        "unexpected {} after the last of {total} cases",
+                        crate::text::quote(text)
+                    ),
                 )),
             };
         }
@@ -119,7 +125,11 @@ fn parse_case<R: BufRead>(input: &mut JudgeInput<R>, case: usize) -> Result<Quer
             _ => {
                 return Err(error(
                     line,
-                    format!("sticker {} `{text}` is not a single character", k + 1),
+                    format!(
+                        "sticker {} {} is not a single character",
+                        k + 1,
+                        crate::text::quote(text)
+                    ),
                 ))
             }
         }

@@ -32,7 +32,10 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
         }
         let face = face_of(c).ok_or_else(|| NotationError {
             position: i + 1,
-            problem: format!("`{c}` is not a face (U, R, F, D, L or B)"),
+            problem: format!(
+                "{} is not a face (U, R, F, D, L or B)",
+                crate::text::quote(c.encode_utf8(&mut [0; 4]))
+            ),
         })?;
         i += 1;
         let mut count: Option<u8> = None;

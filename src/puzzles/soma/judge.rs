@@ -58,10 +58,9 @@ fn parse_line(
     };
     let length = text.chars().count();
     if length != CELLS {
-        let shown: String = text.chars().take(40).collect();
-        let ellipsis = if length > 40 { "..." } else { "" };
         return Err(error(format!(
-            "`{shown}{ellipsis}` has {length} characters, expected {CELLS} (`a` and `.`)"
+            "{} has {length} characters, expected {CELLS} (`a` and `.`)",
+            crate::text::quote(text)
         )));
     }
     let mut cells = 0u32;
@@ -71,8 +70,9 @@ fn parse_line(
             '.' => {}
             other => {
                 return Err(error(format!(
-                    "character {} is {other:?}, expected `a` or `.`",
-                    position + 1
+                    "character {} is {}, expected `a` or `.`",
+                    position + 1,
+                    crate::text::quote(other.encode_utf8(&mut [0; 4]))
                 )))
             }
         }
@@ -87,7 +87,8 @@ fn parse_line(
         .orientation_of(cells)
         .ok_or_else(|| {
             error(format!(
-                "the `a` cells of `{text}` do not form an L tetracube"
+                "the `a` cells of {} do not form an L tetracube",
+                crate::text::quote(text)
             ))
         })?;
     Ok(Query { orientation, cells })

@@ -47,7 +47,8 @@ impl BoardSize {
     pub fn parse_square(self, text: &str) -> Result<u32, String> {
         let off_board = || {
             format!(
-                "`{text}` is not a square of the {self} board (columns a..{}, rows 1..{})",
+                "{} is not a square of the {self} board (columns a..{}, rows 1..{})",
+                crate::text::quote(text),
                 column_name(self.width - 1),
                 self.height
             )
@@ -85,7 +86,7 @@ impl fmt::Display for BoardSize {
 
 /// A `--board` value that is not `WxH` with a sensible size.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("board size `{text}`: {problem}")]
+#[error("board size {}: {problem}", crate::text::quote(text))]
 pub struct BoardSizeError {
     /// The value given.
     pub text: String,
@@ -259,6 +260,14 @@ pub struct BlockedFileError {
     pub line: usize,
     /// What is wrong.
     pub problem: String,
+}
+
+/// The text of a blocked-squares file, or the line where it stops being UTF-8.
+pub fn blocked_file_text(bytes: &[u8]) -> Result<&str, BlockedFileError> {
+    crate::text::utf8_or_bad_line(bytes).map_err(|line| BlockedFileError {
+        line,
+        problem: "not valid UTF-8 text".into(),
+    })
 }
 
 /// Parses a blocked-squares file: square names separated by whitespace, `#` starts a

@@ -94,7 +94,8 @@ fn parse_case(text: &str, board: &Board) -> Result<Case, String> {
             .filter(|&v| v <= MAX_VALUE && token.bytes().all(|b| b.is_ascii_digit()))
             .ok_or_else(|| {
                 format!(
-                    "`{token}` ({} face) is not a whole number in 0..{MAX_VALUE}",
+                    "{} ({} face) is not a whole number in 0..{MAX_VALUE}",
+                    crate::text::quote(token),
                     FACE_NAMES[face]
                 )
             })?;
