@@ -141,11 +141,31 @@ impl<R: std::io::BufRead> JudgeInput<R> {
 }
 
 impl<T: std::io::Read> JudgeInput<std::io::BufReader<T>> {
-    /// Whether the next read goes to the source (nothing is buffered): the source may
-    /// then make the process wait, so this is the moment to flush answers written so far.
-    /// Never reads, so never blocks.
-    pub fn would_wait(&self) -> bool {
-        !self.loaded && self.reader.buffer().is_empty()
+    /// Whether at least `needed` more tokens can be read without going to the source:
+    /// tokens of the current line and of whole lines already buffered (a line is only
+    /// handed out once its end has arrived). A batching judge keeps adding cases only
+    /// while the next one is complete, so no answer waits for a case still arriving.
+    pub fn has_buffered_tokens(&self, needed: usize) -> bool {
+        let mut found = 0;
+        if self.loaded {
+            found += self.line[self.consumed..]
+                .split_whitespace()
+                .take(needed)
+                .count();
+        }
+        let buffer = self.reader.buffer();
+        if found < needed {
+            if let Some(end) = buffer.iter().rposition(|&b| b == b'\n') {
+                // ASCII whitespace only: it can only merge tokens the parser splits at
+                // other spaces, so the count never exceeds what the parser will see.
+                found += buffer[..end]
+                    .split(|b| b.is_ascii_whitespace())
+                    .filter(|token| !token.is_empty())
+                    .take(needed - found)
+                    .count();
+            }
+        }
+        found >= needed
     }
 }
 

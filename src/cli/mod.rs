@@ -6,7 +6,7 @@ macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         use anyhow::Context as _;
-        writeln!(cubedb::output::stdout()?, $($arg)*).context("writing output")?
+        writeln!(cubedb::output::stdout()?, $($arg)*).context($crate::cli::WRITING)?
     }};
 }
 
@@ -32,6 +32,9 @@ use cubedb::judge::{InputError, JudgeError};
 use cubedb::puzzles::walk::board::BlockedFileError;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Context of every failed write to stdout.
+const WRITING: &str = "writing output";
 
 /// Exit code for malformed input (judge input, or a file given by an option).
 const EXIT_BAD_INPUT: u8 = 2;

@@ -3,7 +3,7 @@
 
 use super::io::open_input;
 use super::CommonArgs;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use cubedb::engine::Engine;
 use cubedb::judge::{InputError, JudgeError, JudgeInput};
@@ -140,7 +140,8 @@ pub fn run(args: RubikArgs) -> Result<()> {
             let mut rng = SplitMix64::new(random.seed);
             let mut out = cubedb::output::stdout()?;
             for _ in 0..random.count {
-                writeln!(out, "{}", facelet_string(&Cube::random(&mut rng)))?;
+                writeln!(out, "{}", facelet_string(&Cube::random(&mut rng)))
+                    .context(super::WRITING)?;
             }
             return Ok(());
         }
@@ -263,8 +264,8 @@ fn run_solve(args: SolveArgs) -> Result<()> {
             cube.apply_all(&moves).is_solved(),
             "cube {number}: internal error, the solution found does not solve the cube"
         );
-        writeln!(out, "{}", format_moves(&merge_quarter_pairs(&moves)))?;
-        out.flush()?;
+        writeln!(out, "{}", format_moves(&merge_quarter_pairs(&moves))).context(super::WRITING)?;
+        out.flush().context(super::WRITING)?;
         if !args.quiet {
             let secs = elapsed.as_secs_f64();
             note!(

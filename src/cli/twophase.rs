@@ -166,14 +166,14 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
         let answer = match answer {
             Ok(answer) => answer,
             Err(e) => {
-                out.flush()?;
+                out.flush().context(super::WRITING)?;
                 return Err(JudgeError::Input(e).into());
             }
         };
         let moves = match &answer.best {
             Best::Within(moves) => moves,
             Best::Above { moves, optimal } => {
-                out.flush()?;
+                out.flush().context(super::WRITING)?;
                 if !args.quiet {
                     let why = if *optimal {
                         "none exists; this one is optimal".to_string()
@@ -189,7 +189,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
                 moves
             }
             Best::Nothing => {
-                out.flush()?;
+                out.flush().context(super::WRITING)?;
                 let problem = match args.timeout {
                     Some(t) => format!("no solution found within {t} s"),
                     None => format!("no solution of at most {max} {} exists", metric.unit()),
@@ -208,16 +208,16 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
             answer.cube.apply_all(moves).is_solved(),
             "cube {number}: internal error, the solution found does not solve the cube"
         );
-        writeln!(out, "{}", format_moves(moves))?;
+        writeln!(out, "{}", format_moves(moves)).context(super::WRITING)?;
         if interactive {
-            out.flush()?;
+            out.flush().context(super::WRITING)?;
         }
         let length = metric.length(moves);
         solved += 1;
         total_length += length as u64;
         longest = longest.max(length);
         if single && !args.quiet {
-            out.flush()?;
+            out.flush().context(super::WRITING)?;
             note!(
                 "cube {number}: {length} {} ({} nodes, {:.3} ms)",
                 metric.unit(),
@@ -234,7 +234,7 @@ pub(super) fn run_solve(args: SolveArgs) -> Result<()> {
         work,
         emit,
     )?;
-    out.flush()?;
+    out.flush().context(super::WRITING)?;
     if !single && !args.quiet && solved > 0 {
         let secs = started.elapsed().as_secs_f64();
         note!(
@@ -272,11 +272,11 @@ pub(super) fn run_scramble(args: RandomArgs) -> Result<()> {
             let scramble = scramble.with_context(|| {
                 format!("scramble {}: internal error, no scramble found", index + 1)
             })?;
-            writeln!(out, "{}", format_moves(&scramble))?;
+            writeln!(out, "{}", format_moves(&scramble)).context(super::WRITING)?;
             Ok(())
         },
     )?;
-    out.flush()?;
+    out.flush().context(super::WRITING)?;
     Ok(())
 }
 
@@ -354,7 +354,8 @@ pub(super) fn run_show(args: ShowArgs) -> Result<()> {
         }
     };
     let mut out = cubedb::output::stdout()?;
-    out.write_all(render_net(&cube, colour).as_bytes())?;
-    out.flush()?;
+    out.write_all(render_net(&cube, colour).as_bytes())
+        .context(super::WRITING)?;
+    out.flush().context(super::WRITING)?;
     Ok(())
 }

@@ -2,6 +2,8 @@
 //! One test binary; one module per puzzle, helpers in `common`.
 
 mod common;
+mod hardening;
+mod properties;
 mod rolling;
 mod rotation;
 mod rubik;

@@ -225,7 +225,7 @@ fn bad_input_is_rejected_naming_the_line_with_exit_code_2() {
         (
             format!("{good}\n{}\n", good.replace('.', "x")),
             "test case 2 (line 2)",
-            "'x'",
+            "`x`",
         ),
         (
             format!("{good}\naa.a..a..a.................\n"),

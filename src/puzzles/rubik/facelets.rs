@@ -315,12 +315,19 @@ pub fn faces_of_colours(stickers: &[char; STICKERS]) -> Result<[u8; STICKERS], N
         }
     }
     if !extra.is_empty() {
-        let all: String = centres
+        // At most a dozen shown: the message stays short whatever the input.
+        const SHOWN: usize = 12;
+        let count = centres.len() + extra.len();
+        let mut all: String = centres
             .iter()
             .chain(&extra)
+            .take(SHOWN)
             .map(|c| crate::text::quote(c.encode_utf8(&mut [0; 4])).to_string())
             .collect::<Vec<_>>()
             .join(" ");
+        if count > SHOWN {
+            all.push_str(&format!(" and {} more", count - SHOWN));
+        }
         return Err(NetError::TooManyColours {
             count: 6 + extra.len(),
             list: all,

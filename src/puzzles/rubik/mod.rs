@@ -47,7 +47,7 @@ const BATCH: usize = 2048;
 
 /// Answers a whole judge input as it arrives, with answers of at most `max_depth`
 /// quarter turns. Cases are parsed in order and solved in parallel batches (a batch ends
-/// early when the input has nothing more buffered, so interactive use is answered at
+/// early unless the next case has wholly arrived, so interactive use is answered at
 /// once); answers are written in order. A net that is no solvable cube is answered `-1`
 /// with a warning naming the case and the rule written to `warnings`. On malformed input
 /// the answers before the bad case are written and the error is returned.
@@ -65,7 +65,9 @@ pub fn answer_judge_input(
     let result = loop {
         let mut batch = Vec::with_capacity(BATCH);
         let mut stop = None;
-        while batch.len() < BATCH && (batch.is_empty() || !input.would_wait()) {
+        while batch.len() < BATCH
+            && (batch.is_empty() || input.has_buffered_tokens(facelets::STICKERS))
+        {
             match parser.next(&mut input) {
                 Ok(Some(q)) => batch.push(q),
                 Ok(None) => {

@@ -150,13 +150,13 @@ mod tests {
                 format!("{good}\naa.a..b....................\n"),
                 2,
                 2,
-                "character 7 is 'b'",
+                "character 7 is `b`",
             ),
             (
                 format!("{good}\naa.a..A....................\n"),
                 2,
                 2,
-                "'A'",
+                "`A`",
             ),
             (
                 "aa.a..a..a.................\n".into(),
@@ -188,7 +188,7 @@ mod tests {
                 format!("{good}\n{good}\n\n  {}\n", good.replacen("aa", "aé", 1)),
                 3,
                 4,
-                "character 2 is 'é'",
+                "character 2 is `\\u{00E9}`",
             ),
         ];
         for (input, case, line, needle) in cases {

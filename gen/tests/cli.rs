@@ -1,0 +1,155 @@
+//! `cubedb-gen verify` and `info` against odd data folders and broken output: every
+//! fault is an error (exit 1) naming the file, never a hang, a panic or "missing".
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const GEN: &str = env!("CARGO_BIN_EXE_cubedb-gen");
+
+/// A fresh empty folder for one test.
+fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gen-{tag}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `cubedb-gen args` with `stdout`, failing the test if it runs longer than 60 s.
+fn run(args: &[&str], data: &Path, stdout: Stdio) -> Output {
+    let mut child = Command::new(GEN)
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("cubedb-gen {args:?} hangs");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A folder with the rolling tables built.
+fn with_rolling(tag: &str) -> PathBuf {
+    let dir = fresh_dir(tag);
+    let built = run(&["-q", "rolling"], &dir, Stdio::null());
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    dir
+}
+
+/// Item 4 and 10: a FIFO at a table's path is reported bad at once by `verify` and `info`.
+#[test]
+fn fifo_tables_are_refused_without_hanging() {
+    let dir = with_rolling("fifo");
+    let table = dir.join("rolling-answers.cdb");
+    std::fs::remove_file(&table).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(&table)
+        .status()
+        .unwrap()
+        .success());
+    for command in ["verify", "info"] {
+        let output = run(&[command], &dir, Stdio::piped());
+        assert_eq!(output.status.code(), Some(1), "{command}");
+        let all = text(&output.stdout) + &text(&output.stderr);
+        assert!(
+            all.contains("is a FIFO, not a regular file"),
+            "{command}: {all}"
+        );
+        assert!(!all.contains("panicked"), "{all}");
+    }
+    // A build refuses to replace it: it is not a table cubedb wrote.
+    let built = run(&["-q", "--force", "rolling"], &dir, Stdio::null());
+    assert_eq!(built.status.code(), Some(1));
+    assert!(
+        text(&built.stderr).contains("is a FIFO"),
+        "{}",
+        text(&built.stderr)
+    );
+}
+
+/// Item 10 and 13: `--data` naming a file is an error, not "missing" and not `File exists`.
+#[test]
+fn a_data_directory_that_is_a_file_is_an_error() {
+    let dir = fresh_dir("data-file");
+    let file = dir.join("plain-file");
+    std::fs::write(&file, b"x").unwrap();
+    for args in [&["verify"][..], &["info"], &["-q", "rolling"]] {
+        let output = run(args, &file, Stdio::piped());
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let err = text(&output.stderr);
+        assert!(err.contains("is not a folder"), "{args:?}: {err}");
+        assert!(!text(&output.stdout).contains("missing"), "{args:?}");
+        assert!(!err.contains("File exists"), "{err}");
+    }
+}
+
+/// Item 11: a flipped histogram byte fails `verify` and `info` prints no histogram from it.
+#[test]
+fn a_flipped_histogram_byte_is_caught() {
+    let dir = with_rolling("histogram");
+    let table = dir.join("rolling-depths.cdb");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let header_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    // The histogram is the last field of the encoded header.
+    bytes[12 + header_len - 2] ^= 0x01;
+    std::fs::write(&table, &bytes).unwrap();
+    let verify = run(&["verify"], &dir, Stdio::piped());
+    assert_eq!(verify.status.code(), Some(1));
+    assert!(
+        text(&verify.stdout).contains("corrupted header"),
+        "{}",
+        text(&verify.stdout)
+    );
+    let info = run(&["info"], &dir, Stdio::piped());
+    assert_eq!(info.status.code(), Some(1));
+    let shown = text(&info.stdout);
+    let section = shown.split("rolling-depths.cdb").nth(1).unwrap_or("");
+    let next_table = section.split(".cdb").next().unwrap_or("");
+    assert!(!next_table.contains("by depth"), "{shown}");
+}
+
+/// Items 5 and 7: output that cannot be written is an error, never a panic or exit 0.
+#[test]
+fn output_errors_exit_1() {
+    let dir = with_rolling("output");
+    let full = || {
+        Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    for args in [&["verify"][..], &["info"], &["--help"]] {
+        let output = run(args, &dir, full());
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(text(&output.stderr).contains("No space left"), "{args:?}");
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = run(args, &dir, Stdio::from(writer));
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(!text(&output.stderr).contains("panicked"));
+    }
+    let closed = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" verify --data \"$1\" >&-")
+        .arg(GEN)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(closed.status.code(), Some(1));
+    assert!(text(&closed.stderr).contains("standard output is closed"));
+}
