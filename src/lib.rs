@@ -12,6 +12,9 @@
 //! - [`text`]: quoting user input in messages (cut short, invisible characters escaped);
 //! - [`engine`], [`rng`]: small shared pieces.
 
+// Output goes through `cubedb::output`: print macros panic on a closed pipe or full disk.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod catalog;
 pub mod engine;
 pub mod judge;

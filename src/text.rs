@@ -24,14 +24,12 @@ pub struct Quoted<'a>(&'a str);
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("`")?;
-        let mut shown = 0;
-        for c in self.0.chars() {
+        for (shown, c) in self.0.chars().enumerate() {
             if shown == QUOTE_LIMIT {
                 let total = self.0.chars().count();
                 return write!(f, "...` ({total} characters)");
             }
             write_escaped(f, c)?;
-            shown += 1;
         }
         f.write_str("`")
     }

@@ -1,5 +1,8 @@
 //! `cubedb-gen`: builds, verifies and lists cubedb's table files.
 
+// Output goes through `cubedb::output`: print macros panic on a closed pipe or full disk.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use cubedb::catalog::{self, TableGroup};

@@ -133,7 +133,7 @@ impl ExactCover {
 
     fn all_rows(&self) -> Vec<u64> {
         let mut alive = vec![u64::MAX; self.words];
-        if self.rows.len() % 64 != 0 {
+        if !self.rows.len().is_multiple_of(64) {
             alive[self.words - 1] = (1u64 << (self.rows.len() % 64)) - 1;
         }
         alive

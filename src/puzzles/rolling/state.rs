@@ -43,7 +43,7 @@ const fn orientation_faces(index: u8) -> (u8, u8, u8) {
         1 => (0, 2),
         _ => (0, 1),
     };
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         (top, a, b)
     } else {
         (top, b, a)

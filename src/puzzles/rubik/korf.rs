@@ -598,7 +598,7 @@ impl Search<'_> {
             return Step::Exceeded(g + 1);
         }
         self.calls = self.calls.wrapping_add(1);
-        if self.calls % 4096 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.calls.is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stop.store(true, Ordering::Relaxed);
         }
         if self.stop.load(Ordering::Relaxed) {

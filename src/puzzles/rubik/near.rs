@@ -95,7 +95,7 @@ fn quarter_move(code: u64) -> Option<Move> {
     (code < 12).then(|| {
         Move::new(
             Face::ALL[code as usize / 2],
-            if code % 2 == 0 { 1 } else { 3 },
+            if code.is_multiple_of(2) { 1 } else { 3 },
         )
     })
 }
