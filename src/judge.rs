@@ -29,7 +29,8 @@ pub struct JudgeInput<R> {
     reader: R,
     /// The current line (without its line break).
     line: String,
-    /// Bytes of the line being read, before they are checked to be UTF-8.
+    /// Bytes of the line being read, before they are checked to be UTF-8 (the buffer
+    /// then becomes `line`).
     raw: Vec<u8>,
     /// Bytes of `line` already consumed by tokens.
     consumed: usize,
@@ -56,7 +57,8 @@ impl<R: std::io::BufRead> JudgeInput<R> {
     /// that is not UTF-8 or a line that is too long) name the line.
     fn load(&mut self) -> std::io::Result<bool> {
         use std::io::{Error, ErrorKind};
-        self.line.clear();
+        // The line's buffer is reused for the raw bytes: no copy once they are checked.
+        self.raw = std::mem::take(&mut self.line).into_bytes();
         self.raw.clear();
         self.consumed = 0;
         self.loaded = false;
@@ -90,13 +92,15 @@ impl<R: std::io::BufRead> JudgeInput<R> {
         if self.raw.is_empty() {
             return Ok(false);
         }
-        let text = std::str::from_utf8(&self.raw).map_err(|_| {
+        let mut line = String::from_utf8(std::mem::take(&mut self.raw)).map_err(|_| {
             Error::new(
                 ErrorKind::InvalidData,
                 format!("line {number} is not valid UTF-8 text"),
             )
         })?;
-        self.line.push_str(text.trim_end_matches(['\n', '\r']));
+        let kept = line.trim_end_matches(['\n', '\r']).len();
+        line.truncate(kept);
+        self.line = line;
         self.line_no = number;
         self.loaded = true;
         Ok(true)
