@@ -403,4 +403,84 @@ mod tests {
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
         assert!(err.to_string().contains("line 2"), "{err}");
     }
+
+    /// Output shared with the test, so a source can look at it while being read.
+    #[derive(Clone, Default)]
+    struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+    impl std::io::Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A source delivering one chunk per read, recording the output seen at each read.
+    struct Chunks {
+        chunks: Vec<&'static [u8]>,
+        output: Shared,
+        seen: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    }
+
+    impl std::io::Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let out = String::from_utf8_lossy(&self.output.0.borrow()).into_owned();
+            self.seen.borrow_mut().push(out);
+            if self.chunks.is_empty() {
+                return Ok(0);
+            }
+            let chunk = self.chunks.remove(0);
+            buf[..chunk.len()].copy_from_slice(chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    #[test]
+    fn answers_are_written_before_the_source_is_read_again() {
+        let output = Shared::default();
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        // The second case arrives in two pieces: its first half must not hold back the
+        // first answer.
+        let source = Chunks {
+            chunks: vec![b"1\n2 ", b"3\n"],
+            output: output.clone(),
+            seen: seen.clone(),
+        };
+        let answered = answer_each(
+            source,
+            output.clone(),
+            |input: &mut JudgeInput<_>, _| {
+                let Some((_, line)) = input.next_line().map_err(JudgeError::Read)? else {
+                    return Ok(None);
+                };
+                Ok(Some(line.split_whitespace().count()))
+            },
+            |count, buffer| {
+                buffer.push_str(&format!("{count}\n"));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(answered, 2);
+        assert_eq!(*seen.borrow(), ["", "1\n", "1\n2\n"]);
+    }
+
+    #[test]
+    fn overlong_lines_are_refused_with_their_number() {
+        let text = format!("ok\n{}\n", "x".repeat(MAX_LINE + 1));
+        let mut input = JudgeInput::new(text.as_bytes());
+        assert!(input.next_line().unwrap().is_some());
+        let err = input.next_line().unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        assert!(err.to_string().contains("line 2 is longer than"), "{err}");
+        let fits = format!("{}\r\n", "x".repeat(MAX_LINE));
+        let mut input = JudgeInput::new(fits.as_bytes());
+        assert_eq!(
+            input.next_line().unwrap().map(|(_, l)| l.len()),
+            Some(MAX_LINE)
+        );
+    }
 }
