@@ -40,6 +40,14 @@ pub struct JudgeInput<R> {
     loaded: bool,
 }
 
+/// The error for line `number` being longer than [`MAX_LINE`].
+fn too_long(number: usize) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("line {number} is longer than {MAX_LINE} bytes, the most cubedb reads"),
+    )
+}
+
 impl<R: std::io::BufRead> JudgeInput<R> {
     /// Input from `reader`.
     pub fn new(reader: R) -> Self {
@@ -76,12 +84,10 @@ impl<R: std::io::BufRead> JudgeInput<R> {
                 Some(i) => (i + 1, true),
                 None => (available.len(), false),
             };
-            // Room for the line break itself ("\r\n") beyond the limit.
+            // Room for the line break itself ("\r\n") beyond the limit while reading; the
+            // exact length is checked once the line is whole.
             if self.raw.len() + take > MAX_LINE + 2 {
-                return Err(Error::new(
-                    ErrorKind::InvalidData,
-                    format!("line {number} is longer than {MAX_LINE} bytes, the most cubedb reads"),
-                ));
+                return Err(too_long(number));
             }
             self.raw.extend_from_slice(&available[..take]);
             self.reader.consume(take);
@@ -99,6 +105,9 @@ impl<R: std::io::BufRead> JudgeInput<R> {
             )
         })?;
         let kept = line.trim_end_matches(['\n', '\r']).len();
+        if kept > MAX_LINE {
+            return Err(too_long(number));
+        }
         line.truncate(kept);
         self.line = line;
         self.line_no = number;
@@ -473,7 +482,9 @@ mod tests {
         let text = format!("ok\n{}\n", "x".repeat(MAX_LINE + 1));
         let mut input = JudgeInput::new(text.as_bytes());
         assert!(input.next_line().unwrap().is_some());
-        let err = input.next_line().unwrap_err();
+        let Err(err) = input.next_line() else {
+            panic!("a line of {} bytes was accepted", MAX_LINE + 1)
+        };
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
         assert!(err.to_string().contains("line 2 is longer than"), "{err}");
         let fits = format!("{}\r\n", "x".repeat(MAX_LINE));
