@@ -11,7 +11,7 @@ fn check<T>(results: impl Iterator<Item = Result<T, JudgeError>>, data: &[u8]) {
     for result in results.take(10_000) {
         if let Err(JudgeError::Input(e) | JudgeError::Unanswerable(e)) = result {
             assert!(e.case >= 1 && e.line >= 1 && e.line <= lines + 1, "{e}");
-            assert!(e.to_string().len() < 400, "{e}");
+            assert!(e.to_string().len() < 600, "{e}");
         }
     }
 }

@@ -391,8 +391,11 @@ fn decode_header(
     let encoded = bytes
         .get(12..12 + header_len)
         .ok_or_else(|| bad("file ends inside the header".into()))?;
-    let decoded: Result<(TableHeader, usize), _> =
-        bincode::serde::decode_from_slice(encoded, bincode::config::standard());
+    // A damaged length field inside the header must not become a huge allocation.
+    let decoded: Result<(TableHeader, usize), _> = bincode::serde::decode_from_slice(
+        encoded,
+        bincode::config::standard().with_limit::<HEADER_LIMIT>(),
+    );
     let wrong_version = |header: &TableHeader| TableError::WrongVersion {
         path: path.to_path_buf(),
         group,
@@ -421,6 +424,9 @@ fn decode_header(
     }
     Ok((header, payload_offset(header_len)))
 }
+
+/// Most bytes a header may decode into (its strings and lists); real ones are far smaller.
+const HEADER_LIMIT: usize = 1 << 20;
 
 fn payload_offset(header_len: usize) -> usize {
     (12 + header_len + 8).next_multiple_of(PAYLOAD_ALIGN as usize)
@@ -683,6 +689,42 @@ mod tests {
         bytes.resize(bytes.len().next_multiple_of(4096), 0);
         bytes.extend_from_slice(payload);
         bytes
+    }
+
+    /// Found by fuzzing: a header whose list length is huge (with valid checksums) is a
+    /// bad header, not an attempt to allocate exabytes.
+    #[test]
+    fn huge_lengths_inside_the_header_are_refused() {
+        let dir = temp_dir("huge-length");
+        let path = dir.join(spec().file_name());
+        let payload = vec![0u8; 10_000];
+        let header = TableHeader {
+            format_version: FORMAT_VERSION,
+            puzzle: "test".into(),
+            kind: "bytes".into(),
+            params: spec().params,
+            entries: 10_000,
+            bits_per_entry: 8,
+            payload_len: 10_000,
+            checksum: checksum(&payload),
+            histogram: vec![],
+        };
+        let mut encoded =
+            bincode::serde::encode_to_vec(&header, bincode::config::standard()).unwrap();
+        // The empty histogram's length (the last byte) becomes 2^62 as a u64 varint.
+        encoded.pop();
+        encoded.push(253);
+        encoded.extend_from_slice(&(1u64 << 62).to_le_bytes());
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&encoded);
+        bytes.extend_from_slice(&checksum(&encoded).to_le_bytes());
+        bytes.resize(bytes.len().next_multiple_of(4096), 0);
+        bytes.extend_from_slice(&payload);
+        fs::write(&path, &bytes).unwrap();
+        let err = Table::open(&path, &spec()).unwrap_err();
+        assert!(matches!(err, TableError::BadHeader { .. }), "{err}");
+        assert!(read_header(&path, "test").is_err());
     }
 
     /// Item 13: messages say what is wrong once, and tell the two sides apart.

@@ -6,8 +6,9 @@ use cubedb::judge::JudgeError;
 use cubedb::puzzles::{rolling, rotation, rubik, soma, walk};
 use proptest::prelude::*;
 
-/// The longest message any error may have: quotes are cut to 40 characters.
-const MESSAGE_LIMIT: usize = 400;
+/// The longest message any error may have: quotes are cut to 40 characters, each at most
+/// 10 bytes once escaped.
+const MESSAGE_LIMIT: usize = 600;
 
 /// Checks one parse result: an input error names case >= 1 and a line that exists (at
 /// most one past the last, for an unexpected end), with a short message.
