@@ -209,6 +209,34 @@ fn file_kind(kind: &fs::FileType) -> &'static str {
     }
 }
 
+/// Opens the regular file at `path` for reading: missing, unreadable or anything but a
+/// regular file is an error, decided before the open (a FIFO would block it) and checked
+/// again on the open file.
+fn open_regular(path: &Path, group: &'static str) -> Result<(File, fs::Metadata), TableError> {
+    let io_err = |action, error| TableError::Io {
+        path: path.to_path_buf(),
+        action,
+        error,
+    };
+    if !probe(path, group)? {
+        return Err(TableError::Missing {
+            path: path.to_path_buf(),
+            group,
+        });
+    }
+    let file = File::open(path).map_err(|e| io_err("cannot open", e))?;
+    let meta = file.metadata().map_err(|e| io_err("cannot examine", e))?;
+    if !meta.is_file() {
+        // Replaced by something else between the check and the open.
+        return Err(TableError::NotAFile {
+            path: path.to_path_buf(),
+            group,
+            kind: file_kind(&meta.file_type()),
+        });
+    }
+    Ok((file, meta))
+}
+
 impl Table {
     /// Opens `path`, checks it against `spec` and its checksums, and reads or maps it.
     ///
@@ -221,22 +249,7 @@ impl Table {
             action,
             error,
         };
-        if !probe(path, group)? {
-            return Err(TableError::Missing {
-                path: path.to_path_buf(),
-                group,
-            });
-        }
-        let file = File::open(path).map_err(|e| io_err("cannot open", e))?;
-        let meta = file.metadata().map_err(|e| io_err("cannot examine", e))?;
-        if !meta.is_file() {
-            // Replaced by something else between the check and the open.
-            return Err(TableError::NotAFile {
-                path: path.to_path_buf(),
-                group,
-                kind: file_kind(&meta.file_type()),
-            });
-        }
+        let (file, meta) = open_regular(path, group)?;
         let bytes = if meta.len() <= READ_LIMIT {
             use std::io::Read;
             let mut bytes = Vec::with_capacity(meta.len() as usize);
@@ -326,17 +339,8 @@ pub fn read_header(path: &Path, group: &'static str) -> Result<(TableHeader, u64
         action,
         error,
     };
-    if !probe(path, group)? {
-        return Err(TableError::Missing {
-            path: path.to_path_buf(),
-            group,
-        });
-    }
-    let file = File::open(path).map_err(|e| io_err("cannot open", e))?;
-    let len = file
-        .metadata()
-        .map_err(|e| io_err("cannot examine", e))?
-        .len();
+    let (file, meta) = open_regular(path, group)?;
+    let len = meta.len();
     let mut bytes = Vec::new();
     file.take(1 << 20)
         .read_to_end(&mut bytes)
@@ -656,17 +660,7 @@ mod tests {
         let dir = temp_dir("old-format");
         let path = dir.join(spec().file_name());
         let payload = vec![3u8; 10_000];
-        let header = TableHeader {
-            format_version: 1,
-            puzzle: "test".into(),
-            kind: "bytes".into(),
-            params: spec().params,
-            entries: 10_000,
-            bits_per_entry: 8,
-            payload_len: 10_000,
-            checksum: checksum(&payload),
-            histogram: vec![],
-        };
+        let header = sample_header(&payload, 1, 10_000);
         let bytes = raw_table(&header, &payload, false);
         fs::write(&path, &bytes).unwrap();
         let err = Table::open(&path, &spec()).unwrap_err();
@@ -676,15 +670,36 @@ mod tests {
         );
     }
 
+    /// The header of the sample table as `write_table` would make it, with the given
+    /// format version and claimed payload length.
+    fn sample_header(payload: &[u8], format_version: u32, payload_len: u64) -> TableHeader {
+        TableHeader {
+            format_version,
+            puzzle: "test".into(),
+            kind: "bytes".into(),
+            params: spec().params,
+            entries: 10_000,
+            bits_per_entry: 8,
+            payload_len,
+            checksum: checksum(payload),
+            histogram: vec![],
+        }
+    }
+
     /// A table file's bytes from a header, written by hand (with or without the header
     /// checksum of format 2).
     fn raw_table(header: &TableHeader, payload: &[u8], header_checksum: bool) -> Vec<u8> {
         let encoded = bincode::serde::encode_to_vec(header, bincode::config::standard()).unwrap();
+        raw_table_from(&encoded, payload, header_checksum)
+    }
+
+    /// A table file's bytes from an encoded header.
+    fn raw_table_from(encoded: &[u8], payload: &[u8], header_checksum: bool) -> Vec<u8> {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&encoded);
+        bytes.extend_from_slice(encoded);
         if header_checksum {
-            bytes.extend_from_slice(&checksum(&encoded).to_le_bytes());
+            bytes.extend_from_slice(&checksum(encoded).to_le_bytes());
         }
         bytes.resize(bytes.len().next_multiple_of(4096), 0);
         bytes.extend_from_slice(payload);
@@ -698,30 +713,14 @@ mod tests {
         let dir = temp_dir("huge-length");
         let path = dir.join(spec().file_name());
         let payload = vec![0u8; 10_000];
-        let header = TableHeader {
-            format_version: FORMAT_VERSION,
-            puzzle: "test".into(),
-            kind: "bytes".into(),
-            params: spec().params,
-            entries: 10_000,
-            bits_per_entry: 8,
-            payload_len: 10_000,
-            checksum: checksum(&payload),
-            histogram: vec![],
-        };
+        let header = sample_header(&payload, FORMAT_VERSION, 10_000);
         let mut encoded =
             bincode::serde::encode_to_vec(&header, bincode::config::standard()).unwrap();
         // The empty histogram's length (the last byte) becomes 2^62 as a u64 varint.
         encoded.pop();
         encoded.push(253);
         encoded.extend_from_slice(&(1u64 << 62).to_le_bytes());
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&encoded);
-        bytes.extend_from_slice(&checksum(&encoded).to_le_bytes());
-        bytes.resize(bytes.len().next_multiple_of(4096), 0);
-        bytes.extend_from_slice(&payload);
-        fs::write(&path, &bytes).unwrap();
+        fs::write(&path, raw_table_from(&encoded, &payload, true)).unwrap();
         let err = Table::open(&path, &spec()).unwrap_err();
         assert!(matches!(err, TableError::BadHeader { .. }), "{err}");
         assert!(read_header(&path, "test").is_err());
@@ -741,17 +740,7 @@ mod tests {
         let dir = temp_dir("payload-len");
         let path = dir.join(spec().file_name());
         let payload = vec![0u8; 10_001];
-        let header = TableHeader {
-            format_version: FORMAT_VERSION,
-            puzzle: "test".into(),
-            kind: "bytes".into(),
-            params: spec().params,
-            entries: 10_000,
-            bits_per_entry: 8,
-            payload_len: 10_001,
-            checksum: checksum(&payload),
-            histogram: vec![],
-        };
+        let header = sample_header(&payload, FORMAT_VERSION, 10_001);
         fs::write(&path, raw_table(&header, &payload, true)).unwrap();
         let err = Table::open(&path, &spec()).unwrap_err();
         let TableError::WrongTable {

@@ -150,8 +150,9 @@ fn dev_full() -> std::fs::File {
         .expect("open /dev/full")
 }
 
-/// Runs `cubedb args` with stdout and stderr as given, stdin from `input`.
-fn run_with(args: &[&str], input: &str, out: Stdio, err: Stdio) -> Output {
+/// Runs `cubedb args` with stdout and stderr as given, stdin from `input`; a run longer
+/// than a minute fails the test.
+fn run_with(args: &[&str], input: impl AsRef<[u8]>, out: Stdio, err: Stdio) -> Output {
     let mut child = Command::new(CUBEDB)
         .args(args)
         .stdin(Stdio::piped())
@@ -160,9 +161,9 @@ fn run_with(args: &[&str], input: &str, out: Stdio, err: Stdio) -> Output {
         .spawn()
         .expect("start cubedb");
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
+    let input = input.as_ref().to_vec();
     let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
     let output = wait_or_fail(child, Duration::from_secs(60), &format!("{args:?}"));
     feeder.join().unwrap();
@@ -364,21 +365,7 @@ fn non_utf8_input_names_its_line() {
 
 /// Runs `cubedb args` with raw bytes on stdin.
 fn run_bytes(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(CUBEDB)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let output = wait_or_fail(child, Duration::from_secs(60), &format!("{args:?}"));
-    feeder.join().unwrap();
-    output
+    run_with(args, input, Stdio::piped(), Stdio::piped())
 }
 
 /// Item 13: a data directory that is a file is named as such, not as `File exists`.
