@@ -22,6 +22,7 @@ mod io;
 mod rolling;
 mod rotation;
 mod rubik;
+mod solutions;
 mod soma;
 mod twophase;
 mod walk;

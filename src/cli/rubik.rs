@@ -107,16 +107,32 @@ pub(super) struct SolveArgs {
     #[arg(long, value_name = "SECONDS", requires = "max_length")]
     pub timeout: Option<f64>,
 
+    /// Every optimal solution, one per line, sorted, in canonical move order (no two
+    /// lines are the same sequence up to moves that commute).
+    #[arg(long, conflicts_with_all = ["count", "max_length", "engine"])]
+    pub all: bool,
+
+    /// The first N solutions in order of length: the optimal ones, then longer ones (up
+    /// to 4 moves longer than optimal).
+    #[arg(long, value_name = "N", conflicts_with_all = ["max_length", "engine"])]
+    pub count: Option<usize>,
+
+    /// Only these moves, e.g. `R,U` or `R,U,F2` (a face letter allows all its turns, `R2`
+    /// or `R'` only that turn). A cube they cannot solve is an error (exit 3), decided
+    /// exactly by a group membership test.
+    #[arg(long, value_name = "MOVES", conflicts_with_all = ["max_length", "engine"])]
+    pub moves: Option<String>,
+
     /// Which engine answers: tables (near table, then IDA* over pattern databases), or
     /// IDA* alone with the cubie-count heuristic.
     #[arg(long, value_enum, default_value_t = Engine::Table)]
-    engine: Engine,
+    pub engine: Engine,
 
     /// Pattern-database preset: bigger ones make deep solves faster (small 173 MB,
     /// medium 1.1 GB, large 3.4 GB for both metrics; only the metric asked for is loaded)
     /// [default: the largest preset already built, else small].
     #[arg(long, value_enum)]
-    tables: Option<Preset>,
+    pub tables: Option<Preset>,
 
     /// Folder of table files [default: $CUBEDB_DATA, else ./data].
     #[arg(long, value_name = "DIR")]
@@ -132,6 +148,11 @@ pub fn run(args: RubikArgs) -> Result<()> {
     match args.command {
         Some(RubikCommand::Solve(solve)) if solve.max_length.is_some() => {
             return super::twophase::run_solve(solve)
+        }
+        Some(RubikCommand::Solve(solve))
+            if solve.all || solve.count.is_some() || solve.moves.is_some() =>
+        {
+            return super::solutions::run(solve)
         }
         Some(RubikCommand::Solve(solve)) => return run_solve(solve),
         Some(RubikCommand::Scramble(args)) => return super::twophase::run_scramble(args),
@@ -232,18 +253,21 @@ pub(super) fn parse_cube(
     }
 }
 
+/// The near table and the pattern databases `solve` uses (built on first use).
+pub(super) fn korf_tables(args: &SolveArgs, progress: &Progress) -> Result<(NearTable, Pdbs)> {
+    let store = TableStore::locate(args.data.clone());
+    let near = NearTable::load_or_build(&store, progress)?;
+    let preset = args
+        .tables
+        .unwrap_or_else(|| Preset::largest_present(&store, args.metric));
+    let pdbs = Pdbs::load_or_build(&store, preset, args.metric, progress)?;
+    Ok((near, pdbs))
+}
+
 fn run_solve(args: SolveArgs) -> Result<()> {
     let progress = Progress::stderr(args.quiet);
     let tables = match args.engine {
-        Engine::Table => {
-            let store = TableStore::locate(args.data.clone());
-            let near = NearTable::load_or_build(&store, &progress)?;
-            let preset = args
-                .tables
-                .unwrap_or_else(|| Preset::largest_present(&store, args.metric));
-            let pdbs = Pdbs::load_or_build(&store, preset, args.metric, &progress)?;
-            Some((near, pdbs))
-        }
+        Engine::Table => Some(korf_tables(&args, &progress)?),
         Engine::Search => None,
     };
     let solve = |cube: &Cube| match &tables {

@@ -287,6 +287,11 @@ impl<'a> KorfSolver<'a> {
         }
     }
 
+    /// The metric of the tables (and of every solution found).
+    pub fn metric(&self) -> Metric {
+        self.pdbs.metric
+    }
+
     /// Lower bound on the distance of `cube` (inverse `inv`), or `Err` with it when it
     /// exceeds `budget`; in QTM raised to the parity of the remaining budget.
     #[inline]
@@ -317,7 +322,7 @@ impl<'a> KorfSolver<'a> {
     /// Lookups are random reads in tables far bigger than the caches, so every index of a
     /// stage is computed before any entry is read and the reads overlap; the class reads
     /// of the flip-slice-twist table are batched the same way.
-    fn bounds(&self, kids: &[(Move, Cube, Cube)], budget: u32, out: &mut [u32]) {
+    pub(crate) fn bounds(&self, kids: &[(Move, Cube, Cube)], budget: u32, out: &mut [u32]) {
         let plan = &self.plan;
         let qtm = self.pdbs.metric == Metric::Qtm;
         let n = kids.len();

@@ -3,12 +3,15 @@
 //! - [`cube`]: cubie-level positions, the 18 face turns, validity rules;
 //! - [`facelets`]: sticker geometry, facelet strings, the ZOJ net, stickers <-> cubies;
 //! - [`notation`]: Singmaster move sequences;
+//! - [`group`]: exact membership in the group some moves generate (Schreier-Sims);
 //! - [`coord`]: permutation ranks and the 67-bit position key;
 //! - [`near`]: the table of all positions within a few quarter turns of solved;
 //! - [`pdb`]: pattern databases (corners, edge subsets) for both metrics;
 //! - [`symmetry`]: whole-cube rotations and reflections acting on positions;
 //! - [`phase1`]: the symmetry-reduced table of edge flips, E-slice edges and corner twists;
 //! - [`korf`]: optimal solving of any position by IDA* over the pattern databases;
+//! - [`every`]: every optimal (or every length-k) solution, and solutions with only some
+//!   moves, under the same bounds;
 //! - [`twophase`]: near-optimal solving of any position in milliseconds (Kociemba's
 //!   two-phase method);
 //! - [`solver`]: near-table lookups and plain IDA*;
@@ -16,7 +19,9 @@
 
 pub mod coord;
 pub mod cube;
+pub mod every;
 pub mod facelets;
+pub mod group;
 pub mod judge;
 pub mod korf;
 pub mod near;
@@ -32,7 +37,7 @@ pub use facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};
 pub use judge::{parse_judge_input, Query};
 pub use korf::{KorfSolver, Pdbs, Preset};
 pub use near::NearTable;
-pub use notation::{format_moves, merge_quarter_pairs, parse_moves, NotationError};
+pub use notation::{format_moves, merge_quarter_pairs, parse_move_set, parse_moves, NotationError};
 pub use solver::{Metric, SearchSolver, Solved, Solver, TableSolver};
 
 use crate::judge::{tied_input, AnswerWriter, JudgeError};

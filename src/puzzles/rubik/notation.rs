@@ -55,6 +55,57 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
     Ok(moves)
 }
 
+/// Parses a set of allowed moves, e.g. `R,U` or `R U2 F'`: a bare face letter allows every
+/// turn of that face in the metric (quarter turns only, if `quarter_only`), a letter with a
+/// count or prime allows that one turn. Sorted, without repeats; never empty.
+pub fn parse_move_set(text: &str, quarter_only: bool) -> Result<Vec<Move>, NotationError> {
+    let mut set = Vec::new();
+    let mut position = 1;
+    for token in text.split(|c: char| c == ',' || c.is_whitespace()) {
+        let at = position;
+        position += token.chars().count() + 1;
+        if token.is_empty() {
+            continue;
+        }
+        let error = |problem: String| NotationError {
+            position: at,
+            problem,
+        };
+        let mut chars = token.chars();
+        let face = chars.next().and_then(face_of);
+        if let (Some(face), None) = (face, chars.next()) {
+            set.extend((1..=3).map(|turns| Move::new(face, turns)));
+            continue;
+        }
+        let parsed = parse_moves(token).map_err(|e| error(e.problem))?;
+        let [mv] = parsed[..] else {
+            return Err(error(format!(
+                "{} is not one move",
+                crate::text::quote(token)
+            )));
+        };
+        if quarter_only && !mv.is_quarter() {
+            return Err(error(format!(
+                "{mv} is not a quarter turn (in quarter turns, name the face: {})",
+                mv.face().letter()
+            )));
+        }
+        set.push(mv);
+    }
+    if quarter_only {
+        set.retain(|m| m.is_quarter());
+    }
+    set.sort_by_key(|m| m.index());
+    set.dedup();
+    if set.is_empty() {
+        return Err(NotationError {
+            position: 1,
+            problem: "no moves given".into(),
+        });
+    }
+    Ok(set)
+}
+
 /// Writes moves as Singmaster notation separated by single spaces.
 pub fn format_moves(moves: &[Move]) -> String {
     moves

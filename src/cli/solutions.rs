@@ -1,0 +1,165 @@
+//! `cubedb rubik solve --all`, `--count N` and `--moves M`: every optimal solution, the
+//! first N by length, and shortest solutions with only some moves.
+
+use super::rubik::{cube_option, korf_tables, parse_cube, stdin_lines, CubeFormat, SolveArgs};
+use anyhow::{Context, Result};
+use cubedb::judge::{InputError, JudgeError};
+use cubedb::progress::Progress;
+use cubedb::puzzles::rubik::every::Enumerator;
+use cubedb::puzzles::rubik::group::MoveGroup;
+use cubedb::puzzles::rubik::pdb::metric_moves;
+use cubedb::puzzles::rubik::solver::MAX_SOLUTION;
+use cubedb::puzzles::rubik::{
+    format_moves, merge_quarter_pairs, parse_move_set, Cube, KorfSolver, Metric, Move,
+};
+use std::io::Write;
+use std::time::Instant;
+
+/// How much longer than optimal `--count` looks.
+pub const COUNT_EXTRA_LENGTH: u32 = 4;
+
+/// Deepest restricted search: far beyond the diameter of any face-generated subgroup
+/// reachable here; a cube outside the group is refused before searching.
+const RESTRICTED_MAX: u32 = 80;
+
+/// Solutions of one cube: what was found, and how hard it was.
+struct Answer {
+    solutions: Vec<Vec<Move>>,
+    optimal: u32,
+    nodes: u64,
+}
+
+/// Runs `solve` with `--all`, `--count` or `--moves`.
+pub(super) fn run(args: SolveArgs) -> Result<()> {
+    let progress = Progress::stderr(args.quiet);
+    let metric = args.metric;
+    let restricted = args.moves.is_some();
+    let moves = match &args.moves {
+        Some(text) => parse_move_set(text, metric == Metric::Qtm).map_err(|e| InputError {
+            what: "option --moves",
+            case: 1,
+            line: 1,
+            problem: e.to_string(),
+        })?,
+        None => metric_moves(metric),
+    };
+    let names = format_moves(&moves).replace(' ', ",");
+    let group = restricted.then(|| MoveGroup::generated_by(&moves));
+    let (near, pdbs) = korf_tables(&args, &progress)?;
+    let solver = KorfSolver::new(&pdbs, Some(&near));
+    let enumerator = Enumerator::new(solver, &moves);
+    let limit = if args.all {
+        usize::MAX
+    } else {
+        args.count.unwrap_or(1)
+    };
+    let batch = cube_option(&args.facelets, &args.scramble).is_none();
+    let mut out = cubedb::output::stdout()?;
+    let mut solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
+        let cube = parse_cube(text, format, number)?;
+        if group.as_ref().is_some_and(|g| !g.contains(&cube)) {
+            return Err(JudgeError::Unanswerable(InputError {
+                what: "cube",
+                case: number,
+                line: number,
+                problem: format!(
+                    "cannot be solved with {names}: it is not in the group these moves generate"
+                ),
+            })
+            .into());
+        }
+        let started = Instant::now();
+        let answer = find(&cube, &solver, &enumerator, restricted, limit, args.all);
+        let elapsed = started.elapsed();
+        for solution in &answer.solutions {
+            anyhow::ensure!(
+                cube.apply_all(solution).is_solved() && solution.iter().all(|m| moves.contains(m)),
+                "cube {number}: internal error, a solution found is wrong"
+            );
+        }
+        if batch {
+            writeln!(out, "# cube {number}").context(super::WRITING)?;
+        }
+        for solution in &answer.solutions {
+            writeln!(out, "{}", format_moves(&merge_quarter_pairs(solution)))
+                .context(super::WRITING)?;
+        }
+        out.flush().context(super::WRITING)?;
+        if !args.quiet {
+            let longest = answer
+                .solutions
+                .iter()
+                .map(|s| metric.length(s))
+                .max()
+                .unwrap_or(answer.optimal);
+            let lengths = if longest == answer.optimal {
+                format!("{}", answer.optimal)
+            } else {
+                format!("{} to {longest}", answer.optimal)
+            };
+            note!(
+                "cube {number}: {} solution(s) of {lengths} {}{} (optimal {}; {} nodes, {:.3} s)",
+                answer.solutions.len(),
+                metric.unit(),
+                if restricted {
+                    format!(" with {names}")
+                } else {
+                    String::new()
+                },
+                answer.optimal,
+                answer.nodes,
+                elapsed.as_secs_f64()
+            );
+        }
+        Ok(())
+    };
+    match cube_option(&args.facelets, &args.scramble) {
+        Some((text, format)) => solve_one(&text, format, 1)?,
+        None => {
+            let mut input = stdin_lines();
+            while let Some((number, line)) = input.next_line().map_err(JudgeError::Read)? {
+                solve_one(line, CubeFormat::Either, number)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The optimal solutions (all of them with `all`, else the first `limit`), then, while
+/// fewer than `limit`, solutions up to [`COUNT_EXTRA_LENGTH`] moves longer.
+fn find(
+    cube: &Cube,
+    solver: &KorfSolver<'_>,
+    enumerator: &Enumerator<'_>,
+    restricted: bool,
+    limit: usize,
+    all: bool,
+) -> Answer {
+    let (optimal, mut solutions, mut nodes) = if restricted {
+        let (found, nodes) = enumerator.shortest(cube, RESTRICTED_MAX, limit);
+        let found = found.expect("a cube in the group has a solution");
+        let optimal = solver.metric().length(&found.solutions[0]);
+        (optimal, found.solutions, nodes)
+    } else {
+        // The fast solver finds the optimal length; the enumeration lists that length.
+        let solved = solver.solve(cube, MAX_SOLUTION);
+        let first = solved
+            .moves
+            .expect("every solvable cube is solved within God's number");
+        let optimal = solver.metric().length(&first);
+        let found = enumerator.solutions_of_length(cube, optimal, limit);
+        (optimal, found.solutions, solved.nodes + found.nodes)
+    };
+    let mut length = optimal + enumerator.step();
+    while !all && solutions.len() < limit && length <= optimal + COUNT_EXTRA_LENGTH {
+        let found = enumerator.solutions_of_length(cube, length, limit - solutions.len());
+        nodes += found.nodes;
+        solutions.extend(found.solutions);
+        length += enumerator.step();
+    }
+    Answer {
+        solutions,
+        optimal,
+        nodes,
+    }
+}
