@@ -31,6 +31,9 @@ pub enum BenchPuzzle {
     /// Rubik's cube, two-phase solving of random positions, one thread: time per cube
     /// at several length caps (INPUT: facelet strings, one per line).
     RubikTwophase,
+    /// Rubik's cube, the `<R,U>` table: optimal R,U solutions of random group positions
+    /// (`--count`, `--seed`), one thread, both metrics.
+    RubikRu,
 }
 
 /// Arguments of `cubedb bench`.
@@ -210,6 +213,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchPuzzle::Soma => bench_soma(&args),
         BenchPuzzle::Rubik => bench_rubik(&args),
         BenchPuzzle::RubikTwophase => bench_twophase(&args),
+        BenchPuzzle::RubikRu => bench_ru(&args),
     }
 }
 
@@ -720,6 +724,53 @@ fn bench_twophase(args: &BenchArgs) -> Result<()> {
             total_length as f64 / cubes.len() as f64,
             (search.nodes() - nodes_before) as f64 / cubes.len() as f64,
             human(opened)
+        );
+    }
+    Ok(())
+}
+
+fn bench_ru(args: &BenchArgs) -> Result<()> {
+    use cubedb::puzzles::rubik::ru::{metric_turns, RuTable};
+    use cubedb::puzzles::rubik::{Cube, Metric};
+    let store = TableStore::locate(args.data.clone());
+    say!(
+        "rubik-ru: {} random <R,U> positions (seed {}), one thread",
+        args.count,
+        args.seed
+    );
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let table = RuTable::load_or_build(&store, metric, &Progress::stderr(args.quiet))?;
+        let turns = metric_turns(metric);
+        let mut rng = SplitMix64::new(args.seed);
+        // A long random walk reaches every position of the group about equally often.
+        let cubes: Vec<Cube> = (0..args.count)
+            .map(|_| {
+                let walk: Vec<_> = (0..200)
+                    .map(|_| turns[rng.below(turns.len() as u64) as usize])
+                    .collect();
+                Cube::from_moves(&walk)
+            })
+            .collect();
+        let mut lengths = 0u64;
+        let started = Instant::now();
+        for cube in &cubes {
+            let solution = table
+                .solve(cube)
+                .context("a member of <R,U> missing from its table")?;
+            lengths += metric.length(&solution) as u64;
+            std::hint::black_box(&solution);
+        }
+        let elapsed = started.elapsed();
+        for cube in &cubes {
+            let solution = table.solve(cube).context("member missing")?;
+            anyhow::ensure!(cube.apply_all(&solution).is_solved(), "a wrong solution");
+        }
+        say!(
+            "{:?}: {} per position, mean length {:.2} {}",
+            metric,
+            human(elapsed / cubes.len().max(1) as u32),
+            lengths as f64 / cubes.len().max(1) as f64,
+            metric.unit()
         );
     }
     Ok(())

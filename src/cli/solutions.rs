@@ -8,10 +8,13 @@ use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::every::Enumerator;
 use cubedb::puzzles::rubik::group::MoveGroup;
 use cubedb::puzzles::rubik::pdb::metric_moves;
+use cubedb::puzzles::rubik::ru::{self, RuTable};
 use cubedb::puzzles::rubik::solver::MAX_SOLUTION;
 use cubedb::puzzles::rubik::{
-    format_moves, merge_quarter_pairs, parse_move_set, Cube, KorfSolver, Metric, Move,
+    format_moves, merge_quarter_pairs, parse_move_set, Cube, KorfSolver, Metric, Move, NearTable,
+    Pdbs,
 };
+use cubedb::table::TableStore;
 use std::io::Write;
 use std::time::Instant;
 
@@ -21,6 +24,22 @@ pub const COUNT_EXTRA_LENGTH: u32 = 4;
 /// Deepest restricted search: far beyond the diameter of any face-generated subgroup
 /// reachable here; a cube outside the group is refused before searching.
 const RESTRICTED_MAX: u32 = 80;
+
+/// Tables loaded for the run.
+enum Loaded {
+    /// The `<R,U>` table of the metric.
+    Ru(RuTable),
+    /// The near table and the pattern databases.
+    Korf(Box<(NearTable, Pdbs)>),
+}
+
+/// What answers each cube.
+enum Answerer<'a> {
+    /// A walk down the `<R,U>` table.
+    Ru(&'a RuTable),
+    /// Search under the pattern databases.
+    Search(KorfSolver<'a>, Enumerator<'a>),
+}
 
 /// Solutions of one cube: what was found, and how hard it was.
 struct Answer {
@@ -45,9 +64,24 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
     };
     let names = format_moves(&moves).replace(' ', ",");
     let group = restricted.then(|| MoveGroup::generated_by(&moves));
-    let (near, pdbs) = korf_tables(&args, &progress)?;
-    let solver = KorfSolver::new(&pdbs, Some(&near));
-    let enumerator = Enumerator::new(solver, &moves);
+    // <R,U> with every turn of the metric, one solution each: a table walk; anything
+    // else searches under the pattern databases.
+    let ru_only =
+        restricted && !args.all && args.count.is_none() && moves == ru::metric_turns(metric);
+    let loaded = if ru_only {
+        let store = TableStore::locate(args.data.clone());
+        Loaded::Ru(RuTable::load_or_build(&store, metric, &progress)?)
+    } else {
+        Loaded::Korf(Box::new(korf_tables(&args, &progress)?))
+    };
+    let answerer = match &loaded {
+        Loaded::Ru(table) => Answerer::Ru(table),
+        Loaded::Korf(tables) => {
+            let (near, pdbs) = &**tables;
+            let solver = KorfSolver::new(pdbs, Some(near));
+            Answerer::Search(solver, Enumerator::new(solver, &moves))
+        }
+    };
     let limit = if args.all {
         usize::MAX
     } else {
@@ -69,7 +103,21 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
             .into());
         }
         let started = Instant::now();
-        let answer = find(&cube, &solver, &enumerator, restricted, limit, args.all);
+        let answer = match &answerer {
+            Answerer::Ru(table) => {
+                let solution = table
+                    .solve(&cube)
+                    .context("internal error: a member of <R,U> is not in its table")?;
+                Answer {
+                    optimal: metric.length(&solution),
+                    solutions: vec![solution],
+                    nodes: 0,
+                }
+            }
+            Answerer::Search(solver, enumerator) => {
+                find(&cube, solver, enumerator, restricted, limit, args.all)
+            }
+        };
         let elapsed = started.elapsed();
         for solution in &answer.solutions {
             anyhow::ensure!(

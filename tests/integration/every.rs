@@ -252,3 +252,36 @@ fn cli_lists_every_solution_and_refuses_what_the_moves_cannot_solve() {
         assert!(line.chars().all(|c| "RU2' ".contains(c)), "{line}");
     }
 }
+
+#[test]
+fn ru_table_answers_are_optimal_against_brute_force() {
+    use cubedb::puzzles::rubik::ru::{metric_turns, RuTable};
+    let store = cubedb::table::TableStore::new(data_dir_with("rubik-ru"));
+    for (metric, depth) in [(Metric::Htm, 8), (Metric::Qtm, 10)] {
+        let table =
+            RuTable::load_or_build(&store, metric, &cubedb::progress::Progress::hidden()).unwrap();
+        let turns = metric_turns(metric);
+        let ball = brute_force(depth, &turns);
+        for (cube, &distance) in ball.iter().take(3000) {
+            let solution = table.solve(cube).expect("a member of <R,U>");
+            assert_eq!(metric.length(&solution), distance, "{metric:?}");
+            assert!(cube.apply_all(&solution).is_solved());
+        }
+        // Deep positions: solved with R and U only, within the group's diameter.
+        let mut rng = SplitMix64::new(21);
+        for _ in 0..200 {
+            let walk: Vec<Move> = (0..200)
+                .map(|_| turns[rng.below(turns.len() as u64) as usize])
+                .collect();
+            let cube = Cube::from_moves(&walk);
+            let solution = table.solve(&cube).unwrap();
+            assert!(cube.apply_all(&solution).is_solved());
+            assert!(solution.iter().all(|m| turns.contains(m)));
+            assert!(solution.len() <= 25);
+        }
+        assert_eq!(
+            table.solve(&Cube::from_moves(&parse_moves("F").unwrap())),
+            None
+        );
+    }
+}

@@ -8,6 +8,7 @@
 //! - [`near`]: the table of all positions within a few quarter turns of solved;
 //! - [`pdb`]: pattern databases (corners, edge subsets) for both metrics;
 //! - [`symmetry`]: whole-cube rotations and reflections acting on positions;
+//! - [`ru`]: the whole `<R,U>` subgroup as a table, for optimal two-generator solutions;
 //! - [`phase1`]: the symmetry-reduced table of edge flips, E-slice edges and corner twists;
 //! - [`korf`]: optimal solving of any position by IDA* over the pattern databases;
 //! - [`every`]: every optimal (or every length-k) solution, and solutions with only some
@@ -28,6 +29,7 @@ pub mod near;
 pub mod notation;
 pub mod pdb;
 pub mod phase1;
+pub mod ru;
 pub mod solver;
 pub mod symmetry;
 pub mod twophase;
