@@ -75,6 +75,13 @@ pub fn groups() -> Vec<TableGroup> {
             by_default: true,
         },
         TableGroup {
+            name: rubik::goal::GROUP,
+            about: "Rubik's cube, partial goals: exact distances for cross, xcross, F2L pair, first block and EO, both metrics",
+            specs: rubik::goal::specs,
+            build: rubik::goal::build,
+            by_default: true,
+        },
+        TableGroup {
             name: rubik::twophase::GROUP,
             about: "Rubik's cube, two-phase tables: near-optimal solutions in microseconds (130 MB, both metrics)",
             specs: rubik::twophase::tables::specs,

@@ -3,6 +3,8 @@
 //! - [`cube`]: cubie-level positions, the 18 face turns, validity rules;
 //! - [`facelets`]: sticker geometry, facelet strings, the ZOJ net, stickers <-> cubies;
 //! - [`notation`]: Singmaster move sequences;
+//! - [`goal`]: partial goals (cross, xcross, F2L pair, first block, EO) on any face, by
+//!   exact tables;
 //! - [`group`]: exact membership in the group some moves generate (Schreier-Sims);
 //! - [`coord`]: permutation ranks and the 67-bit position key;
 //! - [`near`]: the table of all positions within a few quarter turns of solved;
@@ -22,6 +24,7 @@ pub mod coord;
 pub mod cube;
 pub mod every;
 pub mod facelets;
+pub mod goal;
 pub mod group;
 pub mod judge;
 pub mod korf;

@@ -1,0 +1,519 @@
+//! Partial goals: the shortest sequence that solves part of the cube (the cross, a first
+//! F2L pair, a Roux first block, edge orientation), on any face, by exact tables.
+//!
+//! A goal depends only on where some pieces are (and how they are turned), so its
+//! distance is the distance of that projection of the cube. Each goal is defined once,
+//! with D down and F in front; other faces are reached by turning the whole cube (a
+//! rotation, applied by conjugation) and turning the solution back. The projection is a
+//! product of small parts (a few edges, a few corners, or all edge flips), each numbered
+//! in the order a breadth-first search from solved meets it, with a move table; the
+//! shared BFS then fills a table of exact distances over the product (unreachable
+//! combinations, such as two pieces in one slot, stay unreached). Solutions are read by
+//! walking down the table; every optimal one by a search the exact distances prune to the
+//! optimal paths alone.
+
+use super::cube::{htm_may_follow, qtm_may_follow, Cube, Face, Move, MOVE_CUBES};
+use super::pdb::metric_moves;
+use super::solver::Metric;
+use super::symmetry::Symmetry;
+use crate::progress::Progress;
+use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
+use crate::table::packed::{pack, Nibbles};
+use crate::table::{Table, TableError, TableSpec, TableStore};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The `cubedb-gen` target of the goal tables.
+pub const GROUP: &str = "rubik-goals";
+
+/// Value of an unreachable projection in a goal table.
+const NO_STATE: u8 = 15;
+
+/// What a goal asks for (on a face: the face that ends up down).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GoalKind {
+    /// The four edges around the down face.
+    Cross,
+    /// The cross and one F2L pair (the best of the four).
+    Xcross,
+    /// One F2L pair: a down corner and the middle-layer edge beside it (best of four).
+    F2lPair,
+    /// A Roux first block: the 1x2x3 block of the left face's bottom two layers (best of
+    /// the four sides).
+    FirstBlock,
+    /// Every edge oriented for the front-back axis (no F or B quarter turn needed).
+    Eo,
+}
+
+impl GoalKind {
+    /// Every goal, in the order of `--goal` help.
+    pub const ALL: [GoalKind; 5] = [
+        GoalKind::Cross,
+        GoalKind::Xcross,
+        GoalKind::F2lPair,
+        GoalKind::FirstBlock,
+        GoalKind::Eo,
+    ];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GoalKind::Cross => "cross",
+            GoalKind::Xcross => "xcross",
+            GoalKind::F2lPair => "f2l-pair",
+            GoalKind::FirstBlock => "first-block",
+            GoalKind::Eo => "eo",
+        }
+    }
+
+    /// The projection with D down and F in front.
+    fn parts(self) -> Vec<Part> {
+        // Edges: UR UF UL UB DR DF DL DB FR FL BL BR; corners: URF UFL ULB UBR DFR DLF DBL DRB.
+        const CROSS: &[u8] = &[4, 5, 6, 7];
+        match self {
+            GoalKind::Cross => vec![Part::Edges(CROSS)],
+            GoalKind::Xcross => vec![Part::Edges(CROSS), Part::Edges(&[8]), Part::Corners(&[4])],
+            GoalKind::F2lPair => vec![Part::Edges(&[8]), Part::Corners(&[4])],
+            GoalKind::FirstBlock => vec![Part::Edges(&[6, 9, 10]), Part::Corners(&[5, 6])],
+            GoalKind::Eo => vec![Part::Flips],
+        }
+    }
+
+    /// Whether the goal holds (the reference for tests and for checking answers).
+    pub fn holds(self, cube: &Cube) -> bool {
+        self.parts().iter().all(|part| part.key(cube) == part.key(&Cube::SOLVED))
+    }
+
+    /// Rotations about the down axis tried for the best variant: the four pairs or
+    /// blocks; one for goals that look the same from every side.
+    fn variants(self) -> usize {
+        match self {
+            GoalKind::Cross | GoalKind::Eo => 1,
+            _ => 4,
+        }
+    }
+}
+
+impl std::str::FromStr for GoalKind {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        GoalKind::ALL
+            .into_iter()
+            .find(|g| g.name() == text)
+            .ok_or_else(|| {
+                let names: Vec<_> = GoalKind::ALL.iter().map(|g| g.name()).collect();
+                format!(
+                    "{} is not a goal ({})",
+                    crate::text::quote(text),
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// A goal on a face: `cross:D` is the cross on the D face (with D down).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Goal {
+    /// What is asked.
+    pub kind: GoalKind,
+    /// The face it is on (the face that is down); for `eo`, one face of the axis.
+    pub face: Face,
+}
+
+impl fmt::Display for Goal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.kind.name(), self.face.letter())
+    }
+}
+
+impl std::str::FromStr for Goal {
+    type Err = String;
+    /// `KIND` or `KIND:FACE` (FACE one of U R F D L B; default D, and F for `eo`).
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (kind, face) = match text.split_once(':') {
+            Some((kind, face)) => (kind, Some(face)),
+            None => (text, None),
+        };
+        let kind: GoalKind = kind.parse()?;
+        let face = match face {
+            None if kind == GoalKind::Eo => Face::F,
+            None => Face::D,
+            Some(face) => Face::ALL
+                .into_iter()
+                .find(|f| f.letter().to_string() == face)
+                .ok_or_else(|| {
+                    format!("{} is not a face (U, R, F, D, L or B)", crate::text::quote(face))
+                })?,
+        };
+        Ok(Goal { kind, face })
+    }
+}
+
+/// A part of a projection: which pieces are followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// These edge cubies: slot and flip of each.
+    Edges(&'static [u8]),
+    /// These corner cubies: slot and twist of each.
+    Corners(&'static [u8]),
+    /// The flip of every edge slot.
+    Flips,
+}
+
+impl Part {
+    fn key(&self, cube: &Cube) -> Vec<u8> {
+        match self {
+            Part::Edges(cubies) => cubies
+                .iter()
+                .flat_map(|&e| {
+                    let slot = cube.ep.iter().position(|&x| x == e).expect("every edge") as u8;
+                    [slot, cube.eo[slot as usize]]
+                })
+                .collect(),
+            Part::Corners(cubies) => cubies
+                .iter()
+                .flat_map(|&c| {
+                    let slot = cube.cp.iter().position(|&x| x == c).expect("every corner") as u8;
+                    [slot, cube.co[slot as usize]]
+                })
+                .collect(),
+            Part::Flips => cube.eo.to_vec(),
+        }
+    }
+}
+
+/// A part numbered by BFS, with its move table (all 18 moves).
+struct NumberedPart {
+    part: Part,
+    index: HashMap<Vec<u8>, u32>,
+    moves: Vec<[u32; 18]>,
+}
+
+impl NumberedPart {
+    fn new(part: Part) -> Self {
+        let mut index = HashMap::from([(part.key(&Cube::SOLVED), 0u32)]);
+        let mut reps = vec![Cube::SOLVED];
+        let mut next = 0;
+        while next < reps.len() {
+            let cube = reps[next];
+            for mv in Move::all() {
+                let child = cube.then(&MOVE_CUBES[mv.index()]);
+                let key = part.key(&child);
+                if !index.contains_key(&key) {
+                    index.insert(key, reps.len() as u32);
+                    reps.push(child);
+                }
+            }
+            next += 1;
+        }
+        let moves = reps
+            .iter()
+            .map(|cube| std::array::from_fn(|m| index[&part.key(&cube.then(&MOVE_CUBES[m]))]))
+            .collect();
+        Self { part, index, moves }
+    }
+
+    fn size(&self) -> u64 {
+        self.moves.len() as u64
+    }
+}
+
+/// A goal's projection: the product of its parts.
+struct Projection {
+    parts: Vec<NumberedPart>,
+}
+
+impl Projection {
+    fn new(kind: GoalKind) -> Self {
+        Self {
+            parts: kind.parts().into_iter().map(NumberedPart::new).collect(),
+        }
+    }
+
+    fn size(&self) -> u64 {
+        self.parts.iter().map(NumberedPart::size).product()
+    }
+
+    fn rank_of(&self, cube: &Cube) -> u64 {
+        self.parts.iter().fold(0, |rank, p| {
+            rank * p.size() + p.index[&p.part.key(cube)] as u64
+        })
+    }
+
+    /// The rank after move index `m`.
+    fn after(&self, mut rank: u64, m: usize) -> u64 {
+        let mut out = 0;
+        let mut scale = 1;
+        for p in self.parts.iter().rev() {
+            let digit = rank % p.size();
+            rank /= p.size();
+            out += p.moves[digit as usize][m] as u64 * scale;
+            scale *= p.size();
+        }
+        out
+    }
+}
+
+/// The projection with one metric's moves, for the shared BFS.
+struct GoalSpace<'a> {
+    projection: &'a Projection,
+    moves: Vec<usize>,
+}
+
+impl RankedSpace for GoalSpace<'_> {
+    fn size(&self) -> u64 {
+        self.projection.size()
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        for &m in &self.moves {
+            visit(self.projection.after(rank, m));
+        }
+    }
+}
+
+/// The table of a goal kind in a metric.
+pub fn spec(kind: GoalKind, metric: Metric) -> TableSpec {
+    let projection = Projection::new(kind);
+    let metric_name = match metric {
+        Metric::Qtm => "qtm",
+        Metric::Htm => "htm",
+    };
+    let name = NAMES
+        .iter()
+        .find(|(k, m, _)| *k == kind && *m == metric)
+        .map(|(_, _, n)| *n)
+        .expect("every goal and metric has a table name");
+    TableSpec {
+        name,
+        group: GROUP,
+        puzzle: "rubik",
+        kind: name,
+        params: vec![
+            ("projection".into(), projection.size()),
+            (format!("metric-{metric_name}"), 1),
+        ],
+        entries: projection.size(),
+        bits_per_entry: 4,
+    }
+}
+
+/// File stems of the goal tables.
+const NAMES: [(GoalKind, Metric, &str); 10] = [
+    (GoalKind::Cross, Metric::Htm, "rubik-goal-cross-htm"),
+    (GoalKind::Cross, Metric::Qtm, "rubik-goal-cross-qtm"),
+    (GoalKind::Xcross, Metric::Htm, "rubik-goal-xcross-htm"),
+    (GoalKind::Xcross, Metric::Qtm, "rubik-goal-xcross-qtm"),
+    (GoalKind::F2lPair, Metric::Htm, "rubik-goal-f2l-pair-htm"),
+    (GoalKind::F2lPair, Metric::Qtm, "rubik-goal-f2l-pair-qtm"),
+    (GoalKind::FirstBlock, Metric::Htm, "rubik-goal-first-block-htm"),
+    (GoalKind::FirstBlock, Metric::Qtm, "rubik-goal-first-block-qtm"),
+    (GoalKind::Eo, Metric::Htm, "rubik-goal-eo-htm"),
+    (GoalKind::Eo, Metric::Qtm, "rubik-goal-eo-qtm"),
+];
+
+/// Every goal table.
+pub fn specs() -> Vec<TableSpec> {
+    NAMES.iter().map(|&(k, m, _)| spec(k, m)).collect()
+}
+
+fn build_one(
+    store: &TableStore,
+    kind: GoalKind,
+    metric: Metric,
+    progress: &Progress,
+) -> Result<(), TableError> {
+    let projection = Projection::new(kind);
+    let space = GoalSpace {
+        projection: &projection,
+        moves: metric_moves(metric).iter().map(|m| m.index()).collect(),
+    };
+    let label = format!("goal {} ({metric:?})", kind.name());
+    let result = layered_bfs(&space, &[0], progress, &label);
+    let values: Vec<u8> = result
+        .depths
+        .iter()
+        .map(|&d| if d == UNREACHED { NO_STATE } else { d })
+        .collect();
+    assert!(result.max_depth() < NO_STATE as usize, "goal distances fit in 4 bits");
+    store.write(&spec(kind, metric), &pack(&values, 4), result.histogram)
+}
+
+/// Builds every goal table: the `cubedb-gen rubik-goals` target.
+pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
+    for &(kind, metric, _) in &NAMES {
+        build_one(store, kind, metric, progress)?;
+    }
+    Ok(())
+}
+
+/// The whole-cube rotation that brings face `down` down and `front` to the front, as a
+/// symmetry (`None` if the two faces are not adjacent).
+pub fn orientation(down: Face, front: Face) -> Option<Symmetry> {
+    rotations().into_iter().find(|s| {
+        s.map_move(Move::new(down, 1)).face() == Face::D
+            && s.map_move(Move::new(front, 1)).face() == Face::F
+    })
+}
+
+/// The 24 rotations of the whole cube.
+pub fn rotations() -> Vec<Symmetry> {
+    let mut out = Vec::new();
+    for perm in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+        for signs in 0..8 {
+            let mut m = [[0i8; 3]; 3];
+            for (row, &col) in perm.iter().enumerate() {
+                m[row][col] = if signs >> row & 1 == 1 { -1 } else { 1 };
+            }
+            let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+                - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+            if det == 1 {
+                out.push(Symmetry::new(m));
+            }
+        }
+    }
+    out
+}
+
+/// The opened table of one goal kind in one metric.
+pub struct GoalTable {
+    table: Table,
+    projection: Projection,
+    kind: GoalKind,
+    metric: Metric,
+    /// Rotations about the U-D axis (identity first), for the goal's variants.
+    turns: Vec<Symmetry>,
+}
+
+impl GoalTable {
+    /// Opens the table, building it first if it is missing.
+    pub fn load_or_build(
+        store: &TableStore,
+        kind: GoalKind,
+        metric: Metric,
+        progress: &Progress,
+    ) -> Result<Self, TableError> {
+        let spec = spec(kind, metric);
+        if !store.exists(&spec) {
+            progress.note(format!(
+                "building the {} table ({metric:?}, {:.1} MB) in {} ...",
+                kind.name(),
+                spec.payload_len() as f64 / 1e6,
+                store.dir().display()
+            ));
+            build_one(store, kind, metric, progress)?;
+        }
+        let turns = rotations()
+            .into_iter()
+            .filter(|s| s.map_move(Move::new(Face::D, 1)).face() == Face::D)
+            .collect::<Vec<_>>();
+        let mut turns = turns;
+        turns.sort_by_key(|s| s.matrix() != [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+        Ok(Self {
+            table: store.open(&spec)?,
+            projection: Projection::new(kind),
+            kind,
+            metric,
+            turns,
+        })
+    }
+
+    fn distance(&self, rank: u64) -> u8 {
+        Nibbles::new(self.table.payload()).get(rank as usize)
+    }
+
+    /// The moves of the metric, by index.
+    fn moves(&self) -> Vec<Move> {
+        metric_moves(self.metric)
+    }
+
+    /// Every optimal solution (at most `limit`) of `goal` on `cube`, with the cube
+    /// seen through `frame` (a rotation putting the goal's face down), sorted; moves are
+    /// given in the cube's own frame. Also the optimal length.
+    pub fn solve(&self, cube: &Cube, frame: &Symmetry, lengths: u32, limit: usize) -> (u32, Vec<Vec<Move>>) {
+        // The goal's variants: the cube turned about the down axis.
+        let seen = frame.conjugate(cube);
+        let variants: Vec<(Symmetry, u64, u32)> = self.turns[..self.kind.variants()]
+            .iter()
+            .map(|turn| {
+                let rank = self.projection.rank_of(&turn.conjugate(&seen));
+                (*turn, rank, self.distance(rank) as u32)
+            })
+            .collect();
+        let optimal = variants.iter().map(|v| v.2).min().expect("one variant at least");
+        let mut solutions: Vec<Vec<Move>> = Vec::new();
+        for length in (optimal..=optimal + lengths).step_by(self.step()) {
+            let mut found = Vec::new();
+            for &(turn, rank, distance) in &variants {
+                if distance > length {
+                    continue;
+                }
+                let mut path = Vec::new();
+                let mut out = Vec::new();
+                self.walk(rank, length, None, None, &mut path, &mut out, usize::MAX);
+                // Back to the cube's frame: undo the turn, then the frame.
+                found.extend(out.into_iter().map(|s| {
+                    s.into_iter()
+                        .map(|m| unmap(frame, unmap(&turn, m)))
+                        .collect::<Vec<_>>()
+                }));
+            }
+            found.sort_by_key(|s| s.iter().map(|m| m.index()).collect::<Vec<_>>());
+            found.dedup();
+            solutions.extend(found);
+            if solutions.len() >= limit {
+                break;
+            }
+        }
+        solutions.truncate(limit);
+        (optimal, solutions)
+    }
+
+    fn step(&self) -> usize {
+        1
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        rank: u64,
+        remaining: u32,
+        before: Option<Move>,
+        previous: Option<Move>,
+        path: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+        limit: usize,
+    ) {
+        let here = self.distance(rank) as u32;
+        if remaining == 0 {
+            if here == 0 {
+                out.push(path.clone());
+            }
+            return;
+        }
+        if here == 0 && !path.is_empty() || here > remaining || out.len() >= limit {
+            return;
+        }
+        for mv in self.moves() {
+            let allowed = match self.metric {
+                Metric::Qtm => qtm_may_follow(before, previous, mv),
+                Metric::Htm => htm_may_follow(previous, mv),
+            };
+            if !allowed {
+                continue;
+            }
+            let next = self.projection.after(rank, mv.index());
+            path.push(mv);
+            self.walk(next, remaining - 1, previous, Some(mv), path, out, limit);
+            path.pop();
+        }
+    }
+}
+
+/// The move `m` seen through `symmetry` turned back into the cube's own frame.
+fn unmap(symmetry: &Symmetry, m: Move) -> Move {
+    Move::all()
+        .find(|&x| symmetry.map_move(x) == m)
+        .expect("a rotation maps moves one to one")
+}
