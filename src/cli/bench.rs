@@ -34,6 +34,9 @@ pub enum BenchPuzzle {
     /// Rubik's cube, the `<R,U>` table: optimal R,U solutions of random group positions
     /// (`--count`, `--seed`), one thread, both metrics.
     RubikRu,
+    /// Rubik's cube, partial goals: optimal cross on all six faces, and the other goals
+    /// on D, for random positions (`--count`, `--seed`), one thread.
+    RubikGoals,
 }
 
 /// Arguments of `cubedb bench`.
@@ -214,6 +217,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchPuzzle::Rubik => bench_rubik(&args),
         BenchPuzzle::RubikTwophase => bench_twophase(&args),
         BenchPuzzle::RubikRu => bench_ru(&args),
+        BenchPuzzle::RubikGoals => bench_goals(&args),
     }
 }
 
@@ -772,6 +776,68 @@ fn bench_ru(args: &BenchArgs) -> Result<()> {
             lengths as f64 / cubes.len().max(1) as f64,
             metric.unit()
         );
+    }
+    Ok(())
+}
+
+fn bench_goals(args: &BenchArgs) -> Result<()> {
+    use cubedb::puzzles::rubik::goal::{orientation, GoalKind, GoalTable};
+    use cubedb::puzzles::rubik::{Cube, Face, Metric};
+    let store = TableStore::locate(args.data.clone());
+    let progress = Progress::stderr(args.quiet);
+    let mut rng = SplitMix64::new(args.seed);
+    let cubes: Vec<Cube> = (0..args.count).map(|_| Cube::random(&mut rng)).collect();
+    say!(
+        "rubik-goals: {} random positions (seed {}), one optimal solution each, one thread",
+        cubes.len(),
+        args.seed
+    );
+    let frame_for = |down: Face| {
+        let front = Face::ALL
+            .into_iter()
+            .find(|&f| f != down && f != down.opposite())
+            .expect("a neighbour");
+        orientation(down, front).expect("adjacent faces")
+    };
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let cross = GoalTable::load_or_build(&store, GoalKind::Cross, metric, &progress)?;
+        let frames: Vec<_> = Face::ALL.into_iter().map(frame_for).collect();
+        let mut total = 0u64;
+        let started = Instant::now();
+        for cube in &cubes {
+            for frame in &frames {
+                total += cross.solve(cube, frame, 0, 1).0 as u64;
+            }
+        }
+        let per = started.elapsed() / cubes.len().max(1) as u32;
+        say!(
+            "{metric:?} cross, all 6 faces: {} per position, mean {:.2} {}",
+            human(per),
+            total as f64 / (6 * cubes.len().max(1)) as f64,
+            metric.unit()
+        );
+        for kind in [
+            GoalKind::Xcross,
+            GoalKind::F2lPair,
+            GoalKind::FirstBlock,
+            GoalKind::Eo,
+        ] {
+            let table = GoalTable::load_or_build(&store, kind, metric, &progress)?;
+            let frame = frame_for(Face::D);
+            let mut total = 0u64;
+            let started = Instant::now();
+            for cube in &cubes {
+                total += table.solve(cube, &frame, 0, 1).0 as u64;
+            }
+            let per = started.elapsed() / cubes.len().max(1) as u32;
+            say!(
+                "{metric:?} {}: {} per position, mean {:.2} {}",
+                kind.name(),
+                human(per),
+                total as f64 / cubes.len().max(1) as f64,
+                metric.unit()
+            );
+        }
     }
     Ok(())
 }

@@ -18,6 +18,7 @@ macro_rules! note {
 }
 
 mod bench;
+mod goals;
 mod io;
 mod rolling;
 mod rotation;

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use cubedb::engine::Engine;
 use cubedb::judge::{InputError, JudgeError, JudgeInput};
 use cubedb::progress::Progress;
+use cubedb::puzzles::rubik::goal::Goal;
 use cubedb::puzzles::rubik::{
     self, facelet_string, format_moves, merge_quarter_pairs, parse_facelets, parse_moves,
     solver::MAX_SOLUTION, Cube, KorfSolver, Metric, NearTable, Pdbs, Preset, SearchSolver, Solver,
@@ -82,6 +83,13 @@ pub(super) struct RandomArgs {
     pub quiet: bool,
 }
 
+/// Which orientations of the whole cube `--goal` tries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum Orientations {
+    /// All 24: each face down, each of its four neighbours in front.
+    All,
+}
+
 /// Arguments of `cubedb rubik solve`.
 #[derive(Debug, Args)]
 pub(super) struct SolveArgs {
@@ -123,6 +131,16 @@ pub(super) struct SolveArgs {
     #[arg(long, value_name = "MOVES", conflicts_with_all = ["max_length", "engine"])]
     pub moves: Option<String>,
 
+    /// Solve part of the cube instead: cross, xcross, f2l-pair, first-block or eo, on a
+    /// face (`cross:U`; default D, and F for eo's axis). Exact tables, built on first use.
+    #[arg(long, value_name = "GOAL", conflicts_with_all = ["max_length", "engine", "moves"])]
+    pub goal: Option<Goal>,
+
+    /// With --goal: `all` solves the goal in each of the 24 orientations of the whole cube
+    /// (each face down, each neighbour in front) and prints the best per orientation.
+    #[arg(long, value_enum, requires = "goal")]
+    pub orientations: Option<Orientations>,
+
     /// Which engine answers: tables (near table, then IDA* over pattern databases), or
     /// IDA* alone with the cubie-count heuristic.
     #[arg(long, value_enum, default_value_t = Engine::Table)]
@@ -148,6 +166,9 @@ pub fn run(args: RubikArgs) -> Result<()> {
     match args.command {
         Some(RubikCommand::Solve(solve)) if solve.max_length.is_some() => {
             return super::twophase::run_solve(solve)
+        }
+        Some(RubikCommand::Solve(solve)) if solve.goal.is_some() => {
+            return super::goals::run(solve)
         }
         Some(RubikCommand::Solve(solve))
             if solve.all || solve.count.is_some() || solve.moves.is_some() =>

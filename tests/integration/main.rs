@@ -3,6 +3,7 @@
 
 mod common;
 mod every;
+mod goals;
 mod hardening;
 mod properties;
 mod rolling;

@@ -81,7 +81,17 @@ impl GoalKind {
 
     /// Whether the goal holds (the reference for tests and for checking answers).
     pub fn holds(self, cube: &Cube) -> bool {
-        self.parts().iter().all(|part| part.key(cube) == part.key(&Cube::SOLVED))
+        self.parts()
+            .iter()
+            .all(|part| part.key(cube) == part.key(&Cube::SOLVED))
+    }
+
+    /// Whether the goal is reached with D down and F in front, in any of its variants
+    /// (any pair, any side's block): what a solution must achieve.
+    pub fn reached(self, cube: &Cube) -> bool {
+        down_axis_turns()[..self.variants()]
+            .iter()
+            .any(|turn| self.holds(&turn.conjugate(cube)))
     }
 
     /// Rotations about the down axis tried for the best variant: the four pairs or
@@ -142,7 +152,10 @@ impl std::str::FromStr for Goal {
                 .into_iter()
                 .find(|f| f.letter().to_string() == face)
                 .ok_or_else(|| {
-                    format!("{} is not a face (U, R, F, D, L or B)", crate::text::quote(face))
+                    format!(
+                        "{} is not a face (U, R, F, D, L or B)",
+                        crate::text::quote(face)
+                    )
                 })?,
         };
         Ok(Goal { kind, face })
@@ -198,9 +211,10 @@ impl NumberedPart {
             let cube = reps[next];
             for mv in Move::all() {
                 let child = cube.then(&MOVE_CUBES[mv.index()]);
-                let key = part.key(&child);
-                if !index.contains_key(&key) {
-                    index.insert(key, reps.len() as u32);
+                if let std::collections::hash_map::Entry::Vacant(slot) =
+                    index.entry(part.key(&child))
+                {
+                    slot.insert(reps.len() as u32);
                     reps.push(child);
                 }
             }
@@ -306,8 +320,16 @@ const NAMES: [(GoalKind, Metric, &str); 10] = [
     (GoalKind::Xcross, Metric::Qtm, "rubik-goal-xcross-qtm"),
     (GoalKind::F2lPair, Metric::Htm, "rubik-goal-f2l-pair-htm"),
     (GoalKind::F2lPair, Metric::Qtm, "rubik-goal-f2l-pair-qtm"),
-    (GoalKind::FirstBlock, Metric::Htm, "rubik-goal-first-block-htm"),
-    (GoalKind::FirstBlock, Metric::Qtm, "rubik-goal-first-block-qtm"),
+    (
+        GoalKind::FirstBlock,
+        Metric::Htm,
+        "rubik-goal-first-block-htm",
+    ),
+    (
+        GoalKind::FirstBlock,
+        Metric::Qtm,
+        "rubik-goal-first-block-qtm",
+    ),
     (GoalKind::Eo, Metric::Htm, "rubik-goal-eo-htm"),
     (GoalKind::Eo, Metric::Qtm, "rubik-goal-eo-qtm"),
 ];
@@ -335,7 +357,10 @@ fn build_one(
         .iter()
         .map(|&d| if d == UNREACHED { NO_STATE } else { d })
         .collect();
-    assert!(result.max_depth() < NO_STATE as usize, "goal distances fit in 4 bits");
+    assert!(
+        result.max_depth() < NO_STATE as usize,
+        "goal distances fit in 4 bits"
+    );
     store.write(&spec(kind, metric), &pack(&values, 4), result.histogram)
 }
 
@@ -359,7 +384,14 @@ pub fn orientation(down: Face, front: Face) -> Option<Symmetry> {
 /// The 24 rotations of the whole cube.
 pub fn rotations() -> Vec<Symmetry> {
     let mut out = Vec::new();
-    for perm in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+    for perm in [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ] {
         for signs in 0..8 {
             let mut m = [[0i8; 3]; 3];
             for (row, &col) in perm.iter().enumerate() {
@@ -374,6 +406,16 @@ pub fn rotations() -> Vec<Symmetry> {
         }
     }
     out
+}
+
+/// The four rotations about the U-D axis, the identity first.
+fn down_axis_turns() -> Vec<Symmetry> {
+    let mut turns: Vec<Symmetry> = rotations()
+        .into_iter()
+        .filter(|s| s.map_move(Move::new(Face::D, 1)).face() == Face::D)
+        .collect();
+    turns.sort_by_key(|s| s.matrix() != [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+    turns
 }
 
 /// The opened table of one goal kind in one metric.
@@ -404,12 +446,7 @@ impl GoalTable {
             ));
             build_one(store, kind, metric, progress)?;
         }
-        let turns = rotations()
-            .into_iter()
-            .filter(|s| s.map_move(Move::new(Face::D, 1)).face() == Face::D)
-            .collect::<Vec<_>>();
-        let mut turns = turns;
-        turns.sort_by_key(|s| s.matrix() != [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+        let turns = down_axis_turns();
         Ok(Self {
             table: store.open(&spec)?,
             projection: Projection::new(kind),
@@ -428,10 +465,18 @@ impl GoalTable {
         metric_moves(self.metric)
     }
 
-    /// Every optimal solution (at most `limit`) of `goal` on `cube`, with the cube
-    /// seen through `frame` (a rotation putting the goal's face down), sorted; moves are
-    /// given in the cube's own frame. Also the optimal length.
-    pub fn solve(&self, cube: &Cube, frame: &Symmetry, lengths: u32, limit: usize) -> (u32, Vec<Vec<Move>>) {
+    /// Solutions of the goal on `cube` seen through `frame` (a rotation putting the goal's
+    /// face down), moves in the cube's own frame: at most `limit`, of the optimal length
+    /// and up to `lengths` moves more, by length, each length sorted (when `limit` cuts
+    /// a length short, the ones kept are optimal but not the first in that order). Also
+    /// the optimal length.
+    pub fn solve(
+        &self,
+        cube: &Cube,
+        frame: &Symmetry,
+        lengths: u32,
+        limit: usize,
+    ) -> (u32, Vec<Vec<Move>>) {
         // The goal's variants: the cube turned about the down axis.
         let seen = frame.conjugate(cube);
         let variants: Vec<(Symmetry, u64, u32)> = self.turns[..self.kind.variants()]
@@ -441,7 +486,11 @@ impl GoalTable {
                 (*turn, rank, self.distance(rank) as u32)
             })
             .collect();
-        let optimal = variants.iter().map(|v| v.2).min().expect("one variant at least");
+        let optimal = variants
+            .iter()
+            .map(|v| v.2)
+            .min()
+            .expect("one variant at least");
         let mut solutions: Vec<Vec<Move>> = Vec::new();
         for length in (optimal..=optimal + lengths).step_by(self.step()) {
             let mut found = Vec::new();
@@ -451,12 +500,17 @@ impl GoalTable {
                 }
                 let mut path = Vec::new();
                 let mut out = Vec::new();
-                self.walk(rank, length, None, None, &mut path, &mut out, usize::MAX);
-                // Back to the cube's frame: undo the turn, then the frame.
+                let room = limit - (solutions.len() + found.len()).min(limit);
+                self.walk(rank, length, None, None, &mut path, &mut out, room);
+                // Back to the cube's frame: undo the turn, then the frame; then opposite
+                // faces, which may have swapped order, back into URFDLB order.
                 found.extend(out.into_iter().map(|s| {
-                    s.into_iter()
+                    let mut moves: Vec<Move> = s
+                        .into_iter()
                         .map(|m| unmap(frame, unmap(&turn, m)))
-                        .collect::<Vec<_>>()
+                        .collect();
+                    canonical_order(&mut moves);
+                    moves
                 }));
             }
             found.sort_by_key(|s| s.iter().map(|m| m.index()).collect::<Vec<_>>());
@@ -508,6 +562,21 @@ impl GoalTable {
             self.walk(next, remaining - 1, previous, Some(mv), path, out, limit);
             path.pop();
         }
+    }
+}
+
+/// Puts each run of moves on one axis (which commute) in URFDLB face order, keeping the
+/// order of turns of the same face: the canonical form of the sequence.
+pub fn canonical_order(moves: &mut [Move]) {
+    let axis = |m: &Move| m.face().index() % 3;
+    let mut start = 0;
+    while start < moves.len() {
+        let mut end = start + 1;
+        while end < moves.len() && axis(&moves[end]) == axis(&moves[start]) {
+            end += 1;
+        }
+        moves[start..end].sort_by_key(|m| m.face().index());
+        start = end;
     }
 }
 

@@ -1,0 +1,255 @@
+//! Partial goals (`--goal`): optimal lengths and every optimal sequence against brute
+//! force, each answer checked on the stickers the goal names.
+
+use crate::common::{cubedb, shared_data_dir, stderr, stdout};
+use cubedb::progress::Progress;
+use cubedb::puzzles::rubik::facelets::faces_of_cube;
+use cubedb::puzzles::rubik::goal::{orientation, Goal, GoalKind, GoalTable};
+use cubedb::puzzles::rubik::{parse_moves, Cube, Face, Metric, Move};
+use cubedb::rng::SplitMix64;
+use cubedb::table::TableStore;
+use std::collections::BTreeSet;
+
+/// The cross on face `face` read off the stickers: the four edge stickers of the face show
+/// its centre colour, and each edge's other sticker the centre of its side.
+fn cross_on_stickers(cube: &Cube, face: Face) -> bool {
+    let stickers = faces_of_cube(cube);
+    let f = face.index();
+    let centre = |g: usize| stickers[9 * g + 4];
+    // Edge stickers of a face are its indices 1, 3, 5, 7; the neighbour sticker of each
+    // is found by geometry: the solved cube pairs them up.
+    let solved = faces_of_cube(&Cube::SOLVED);
+    [1, 3, 5, 7].iter().all(|&k| {
+        let own = 9 * f + k;
+        if stickers[own] != centre(f) {
+            return false;
+        }
+        // The sticker sharing that edge: the one whose cubie is the same edge, found by
+        // turning the face once (an edge sticker of the face moves with its partner).
+        let partner = partner_of(own);
+        stickers[partner] == solved[partner]
+    })
+}
+
+/// The other sticker of the edge cubie at sticker `own`: the unique non-centre sticker
+/// that a quarter turn of the two faces it lies on both move (found on the solved cube,
+/// with cubie labels from the cubie model, so independent of any goal code).
+fn partner_of(own: usize) -> usize {
+    // Label each edge sticker by the (slot) of the edge showing it on the solved cube:
+    // scramble each edge alone and see which two stickers change.
+    for e in 0..12 {
+        let mut cube = Cube::SOLVED;
+        cube.eo[e] = 1;
+        cube.eo[(e + 1) % 12] = 1;
+        let flipped = faces_of_cube(&cube);
+        let solved = faces_of_cube(&Cube::SOLVED);
+        let mut cube2 = Cube::SOLVED;
+        cube2.eo[(e + 1) % 12] = 1;
+        cube2.eo[(e + 2) % 12] = 1;
+        let other = faces_of_cube(&cube2);
+        let changed: Vec<usize> = (0..54)
+            .filter(|&i| flipped[i] != solved[i] && other[i] == solved[i])
+            .collect();
+        if changed.contains(&own) {
+            return changed.into_iter().find(|&i| i != own).unwrap();
+        }
+    }
+    panic!("sticker {own} is not on an edge");
+}
+
+fn metric_moves(metric: Metric) -> Vec<Move> {
+    match metric {
+        Metric::Qtm => Move::quarter_turns().collect(),
+        Metric::Htm => Move::all().collect(),
+    }
+}
+
+/// Brute force: the fewest moves after which `reached` holds, by BFS over positions.
+fn brute_distance(cube: &Cube, moves: &[Move], reached: impl Fn(&Cube) -> bool, max: u32) -> u32 {
+    let mut seen = std::collections::HashSet::from([*cube]);
+    let mut layer = vec![*cube];
+    for d in 0..=max {
+        if layer.iter().any(&reached) {
+            return d;
+        }
+        let mut next = Vec::new();
+        for c in &layer {
+            for &m in moves {
+                let child = c.apply(m);
+                if seen.insert(child) {
+                    next.push(child);
+                }
+            }
+        }
+        layer = next;
+    }
+    panic!("goal not reached within {max}");
+}
+
+fn table(kind: GoalKind, metric: Metric) -> GoalTable {
+    let store = TableStore::new(shared_data_dir());
+    GoalTable::load_or_build(&store, kind, metric, &Progress::hidden()).unwrap()
+}
+
+#[test]
+fn cross_lengths_and_sequences_match_brute_force_on_the_stickers() {
+    let mut rng = SplitMix64::new(31);
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let table = table(GoalKind::Cross, metric);
+        let moves = metric_moves(metric);
+        for _ in 0..12 {
+            let scramble: Vec<Move> = (0..4)
+                .map(|_| moves[rng.below(moves.len() as u64) as usize])
+                .collect();
+            let cube = Cube::from_moves(&scramble);
+            for face in Face::ALL {
+                let goal: Goal = format!("cross:{}", face.letter()).parse().unwrap();
+                let frame = orientation(
+                    face,
+                    Face::ALL
+                        .into_iter()
+                        .find(|&f| f != face && f != face.opposite())
+                        .unwrap(),
+                )
+                .unwrap();
+                let (optimal, all) = table.solve(&cube, &frame, 0, usize::MAX);
+                let expected = brute_distance(&cube, &moves, |c| cross_on_stickers(c, face), 6);
+                assert_eq!(optimal, expected, "{goal} {metric:?} {scramble:?}");
+                for s in &all {
+                    assert_eq!(s.len() as u32, optimal);
+                    assert!(cross_on_stickers(&cube.apply_all(s), face), "{goal}");
+                }
+                // Every optimal canonical sequence, by brute force on the stickers.
+                if optimal <= 3 {
+                    let brute = every_sequence(&cube, optimal as usize, &moves, metric, |c| {
+                        cross_on_stickers(c, face)
+                    });
+                    assert_eq!(
+                        all.iter().cloned().collect::<BTreeSet<_>>(),
+                        brute,
+                        "{goal}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Canonical sequences of exactly `length` moves reaching `reached`, not before the end.
+fn every_sequence(
+    cube: &Cube,
+    length: usize,
+    moves: &[Move],
+    metric: Metric,
+    reached: impl Fn(&Cube) -> bool + Copy,
+) -> BTreeSet<Vec<Move>> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![(*cube, Vec::<Move>::new())];
+    while let Some((c, path)) = stack.pop() {
+        if path.len() == length {
+            if reached(&c) {
+                out.insert(path);
+            }
+            continue;
+        }
+        if !path.is_empty() && reached(&c) {
+            continue;
+        }
+        for &m in moves {
+            let mut next = path.clone();
+            next.push(m);
+            if canonical(&next, metric) {
+                stack.push((c.apply(m), next));
+            }
+        }
+    }
+    out
+}
+
+fn canonical(moves: &[Move], metric: Metric) -> bool {
+    let order = |m: &Move| "URFDLB".find(m.face().letter()).unwrap();
+    moves.windows(2).enumerate().all(|(i, w)| {
+        let (a, b) = (w[0], w[1]);
+        if a.face() == b.face() {
+            metric == Metric::Qtm && a == b && a.turns() == 1 && (i == 0 || moves[i - 1] != a)
+        } else {
+            !(a.face().opposite() == b.face() && order(&a) > order(&b))
+        }
+    })
+}
+
+#[test]
+fn other_goals_are_optimal_against_brute_force() {
+    let mut rng = SplitMix64::new(8);
+    for kind in [GoalKind::Eo, GoalKind::F2lPair, GoalKind::FirstBlock] {
+        let table = table(kind, Metric::Htm);
+        let moves = metric_moves(Metric::Htm);
+        let frame = orientation(Face::D, Face::F).unwrap();
+        for _ in 0..10 {
+            let scramble: Vec<Move> = (0..4).map(|_| moves[rng.below(18) as usize]).collect();
+            let cube = Cube::from_moves(&scramble);
+            let (optimal, solutions) = table.solve(&cube, &frame, 0, 3);
+            let expected = brute_distance(&cube, &moves, |c| kind.reached(c), 6);
+            assert_eq!(optimal, expected, "{kind:?} {scramble:?}");
+            for s in &solutions {
+                assert!(kind.reached(&cube.apply_all(s)));
+            }
+        }
+    }
+    // EO by its definition: no edge flipped for the F-B axis.
+    assert!(GoalKind::Eo.holds(&Cube::from_moves(&parse_moves("R U L D F2 B2").unwrap())));
+    assert!(!GoalKind::Eo.holds(&Cube::from_moves(&parse_moves("F").unwrap())));
+}
+
+#[test]
+fn cli_goal_on_every_orientation() {
+    let data = shared_data_dir();
+    let data = data.to_str().unwrap();
+    let scramble = "R U2 F' L D2 B R' U F2";
+    let output = cubedb(
+        &[
+            "rubik",
+            "solve",
+            "--goal",
+            "cross",
+            "--orientations",
+            "all",
+            "--metric",
+            "htm",
+            "--scramble",
+            scramble,
+            "--data",
+            data,
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+    let lines: Vec<String> = stdout(&output).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 24);
+    for line in &lines {
+        let (label, moves) = line
+            .split_once(": ")
+            .unwrap_or((line.trim_end_matches(':'), ""));
+        let down = Face::ALL
+            .into_iter()
+            .find(|f| label.starts_with(f.letter()))
+            .unwrap();
+        let after = cube.apply_all(&parse_moves(moves).unwrap());
+        assert!(cross_on_stickers(&after, down), "{line}");
+    }
+    let bad = cubedb(
+        &[
+            "rubik",
+            "solve",
+            "--goal",
+            "cross:Q",
+            "--scramble",
+            "R",
+            "--data",
+            data,
+        ],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}
