@@ -4,25 +4,107 @@
 use super::rubik::{cube_option, parse_cube, stdin_lines, CubeFormat, Orientations, SolveArgs};
 use super::solutions::COUNT_EXTRA_LENGTH;
 use anyhow::{Context, Result};
-use cubedb::judge::JudgeError;
+use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::goal::{orientation, Goal, GoalKind, GoalTable};
+use cubedb::puzzles::rubik::goal::{from_frame, orientation, Goal, GoalKind, GoalTable};
+use cubedb::puzzles::rubik::mask::{Mask, MaskSearch};
 use cubedb::puzzles::rubik::symmetry::Symmetry;
-use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, Face};
+use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, Cube, Face, Metric, Move};
 use cubedb::table::TableStore;
 use std::io::Write;
 use std::time::Instant;
 
+/// What `--goal` asks for, ready to solve.
+enum Target {
+    /// A named goal and its table.
+    Named(Goal, GoalTable),
+    /// A sticker mask and its search.
+    Mask(Mask, MaskSearch),
+}
+
+impl Target {
+    /// Solutions on `cube` seen through `frame`, in the cube's own moves.
+    fn solve(
+        &self,
+        cube: &Cube,
+        frame: &Symmetry,
+        lengths: u32,
+        limit: usize,
+    ) -> (u32, Vec<Vec<Move>>) {
+        match self {
+            Target::Named(_, table) => table.solve(cube, frame, lengths, limit),
+            Target::Mask(_, search) => {
+                let (optimal, found) = search.solve(&frame.conjugate(cube), lengths, limit);
+                let mut back: Vec<Vec<Move>> = found.iter().map(|s| from_frame(frame, s)).collect();
+                back.sort_by_key(|s| s.iter().map(|m| m.index()).collect::<Vec<_>>());
+                back.dedup();
+                (optimal, back)
+            }
+        }
+    }
+
+    /// Whether the goal holds on `cube` seen through `frame`.
+    fn reached(&self, seen: &Cube) -> bool {
+        match self {
+            Target::Named(goal, _) => goal.kind.reached(seen),
+            Target::Mask(mask, _) => mask.holds(seen),
+        }
+    }
+
+    /// The frame a single answer is solved in.
+    fn frame(&self) -> Symmetry {
+        match self {
+            Target::Named(goal, _) => frame_of(*goal),
+            Target::Mask(..) => orientation(Face::D, Face::F).expect("the identity"),
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Target::Named(goal, _) => goal.to_string(),
+            Target::Mask(..) => "the mask".into(),
+        }
+    }
+}
+
+/// Reads `--goal`: a goal name (with its face), or a 54-character sticker mask.
+fn parse_target(
+    text: &str,
+    metric: Metric,
+    store: &TableStore,
+    progress: &Progress,
+) -> Result<Target> {
+    let bad = |problem: String| InputError {
+        what: "option --goal",
+        case: 1,
+        line: 1,
+        problem,
+    };
+    let looks_like_mask = text.trim().chars().count() == 54 && !text.contains(':');
+    if looks_like_mask {
+        let mask: Mask = text
+            .parse()
+            .map_err(|e: cubedb::puzzles::rubik::mask::MaskError| bad(e.to_string()))?;
+        let search = MaskSearch::new(&mask, metric);
+        return Ok(Target::Mask(mask, search));
+    }
+    let goal: Goal = text
+        .parse()
+        .map_err(|e: String| bad(format!("{e}; or give a 54-character sticker mask")))?;
+    let table = GoalTable::load_or_build(store, goal.kind, metric, progress)?;
+    Ok(Target::Named(goal, table))
+}
+
 /// Runs `solve --goal`.
 pub(super) fn run(args: SolveArgs) -> Result<()> {
-    let goal = args.goal.context("--goal is required here")?;
+    let text = args.goal.clone().context("--goal is required here")?;
     let progress = Progress::stderr(args.quiet);
     let store = TableStore::locate(args.data.clone());
-    let table = GoalTable::load_or_build(&store, goal.kind, args.metric, &progress)?;
-    // The frames to solve in: the goal's face, or every orientation.
+    let target = parse_target(&text, args.metric, &store, &progress)?;
+    // The frames to solve in: the goal's own, or every orientation.
     let frames: Vec<(String, Symmetry)> = match args.orientations {
         Some(Orientations::All) => every_orientation(),
-        None => vec![(goal.to_string(), frame_of(goal))],
+        None => vec![(target.name(), target.frame())],
     };
     let (lengths, limit) = match (args.all, args.count) {
         (true, _) => (0, usize::MAX),
@@ -40,13 +122,22 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
         }
         let mut best = u32::MAX;
         for (label, frame) in &frames {
-            let (optimal, solutions) = table.solve(&cube, frame, lengths, limit);
+            let (optimal, solutions) = target.solve(&cube, frame, lengths, limit);
+            if optimal == u32::MAX {
+                return Err(JudgeError::Unanswerable(InputError {
+                    what: "cube",
+                    case: number,
+                    line: number,
+                    problem: format!("no position shows {}", target.name()),
+                })
+                .into());
+            }
             best = best.min(optimal);
             for solution in &solutions {
                 // Checked on the cube itself: the goal holds, seen from the frame.
                 let after = frame.conjugate(&cube.apply_all(solution));
                 anyhow::ensure!(
-                    goal.kind.reached(&after),
+                    target.reached(&after),
                     "cube {number}: internal error, a sequence found does not reach {label}"
                 );
                 let moves = format_moves(&merge_quarter_pairs(solution));
@@ -62,9 +153,9 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
             note!(
                 "cube {number}: {} in {best} {}{} ({:.1} us)",
                 if labelled {
-                    format!("{}, best orientation", goal.kind.name())
+                    format!("{}, best orientation", target.name())
                 } else {
-                    goal.to_string()
+                    target.name()
                 },
                 args.metric.unit(),
                 if labelled { "" } else { " (optimal)" },

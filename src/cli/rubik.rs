@@ -8,7 +8,6 @@ use clap::{Args, Subcommand};
 use cubedb::engine::Engine;
 use cubedb::judge::{InputError, JudgeError, JudgeInput};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::goal::Goal;
 use cubedb::puzzles::rubik::{
     self, facelet_string, format_moves, merge_quarter_pairs, parse_facelets, parse_moves,
     solver::MAX_SOLUTION, Cube, KorfSolver, Metric, NearTable, Pdbs, Preset, SearchSolver, Solver,
@@ -132,9 +131,11 @@ pub(super) struct SolveArgs {
     pub moves: Option<String>,
 
     /// Solve part of the cube instead: cross, xcross, f2l-pair, first-block or eo, on a
-    /// face (`cross:U`; default D, and F for eo's axis). Exact tables, built on first use.
+    /// face (`cross:U`; default D, and F for eo's axis), by exact tables built on first
+    /// use; or a sticker mask: 54 face letters in facelet order, `?` for stickers that
+    /// do not matter.
     #[arg(long, value_name = "GOAL", conflicts_with_all = ["max_length", "engine", "moves"])]
-    pub goal: Option<Goal>,
+    pub goal: Option<String>,
 
     /// With --goal: `all` solves the goal in each of the 24 orientations of the whole cube
     /// (each face down, each neighbour in front) and prints the best per orientation.

@@ -505,12 +505,8 @@ impl GoalTable {
                 // Back to the cube's frame: undo the turn, then the frame; then opposite
                 // faces, which may have swapped order, back into URFDLB order.
                 found.extend(out.into_iter().map(|s| {
-                    let mut moves: Vec<Move> = s
-                        .into_iter()
-                        .map(|m| unmap(frame, unmap(&turn, m)))
-                        .collect();
-                    canonical_order(&mut moves);
-                    moves
+                    let turned_back: Vec<Move> = s.into_iter().map(|m| unmap(&turn, m)).collect();
+                    from_frame(frame, &turned_back)
                 }));
             }
             found.sort_by_key(|s| s.iter().map(|m| m.index()).collect::<Vec<_>>());
@@ -563,6 +559,14 @@ impl GoalTable {
             path.pop();
         }
     }
+}
+
+/// A sequence found on the cube seen through `frame`, as moves of the cube itself, in
+/// canonical order.
+pub fn from_frame(frame: &Symmetry, moves: &[Move]) -> Vec<Move> {
+    let mut out: Vec<Move> = moves.iter().map(|&m| unmap(frame, m)).collect();
+    canonical_order(&mut out);
+    out
 }
 
 /// Puts each run of moves on one axis (which commute) in URFDLB face order, keeping the

@@ -5,6 +5,7 @@
 //! - [`notation`]: Singmaster move sequences;
 //! - [`goal`]: partial goals (cross, xcross, F2L pair, first block, EO) on any face, by
 //!   exact tables;
+//! - [`mask`]: sticker masks (`?` for stickers that do not matter) as goals;
 //! - [`group`]: exact membership in the group some moves generate (Schreier-Sims);
 //! - [`coord`]: permutation ranks and the 67-bit position key;
 //! - [`near`]: the table of all positions within a few quarter turns of solved;
@@ -28,6 +29,7 @@ pub mod goal;
 pub mod group;
 pub mod judge;
 pub mod korf;
+pub mod mask;
 pub mod near;
 pub mod notation;
 pub mod pdb;

@@ -1,0 +1,531 @@
+//! Sticker masks: the shortest sequences after which chosen stickers show chosen colours
+//! (`?` for stickers that do not matter).
+//!
+//! A mask is 54 characters in facelet order (U R F D L B faces, each row by row), each a
+//! face letter naming the colour of that face's centre, or `?`. A slot with a named
+//! sticker accepts the cubies (in the orientations) that show those colours there; the
+//! search follows where those cubies are, since the position of a cubie after a move
+//! depends on its position before alone (what sits in a slot does not: it comes from
+//! another slot). The cubies are split into parts of at most four edges or four corners,
+//! each part's positions numbered by a BFS from solved, and each part's distance to
+//! "every slot that only this part's cubies can satisfy is satisfied" filled in by a BFS
+//! from all such positions at once. The largest of the parts' distances is a lower bound,
+//! exact when one part accounts for every named sticker; the search (canonical
+//! sequences, depth-first under that bound) keeps the sequences after which the cube
+//! shows the mask.
+
+use super::cube::{htm_may_follow, qtm_may_follow, Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
+use super::facelets::{faces_of_cube, STICKERS};
+use super::pdb::metric_moves;
+use super::solver::Metric;
+use crate::progress::Progress;
+use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// A mask that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MaskError {
+    /// Not 54 characters.
+    #[error("a mask has 54 characters (face letters or ?), this one {0}")]
+    Length(usize),
+    /// A character that is no face letter and not `?`.
+    #[error("character {position} is {shown}, expected U, R, F, D, L, B or ?")]
+    Character {
+        /// 1-based position.
+        position: usize,
+        /// The character, quoted.
+        shown: String,
+    },
+    /// A centre asked to show another colour (centres never move).
+    #[error("the centre of {face} always shows {face}, the mask asks for {asked}")]
+    Centre {
+        /// The face.
+        face: char,
+        /// The colour asked for.
+        asked: char,
+    },
+    /// No named sticker.
+    #[error("the mask names no sticker (all ?)")]
+    Empty,
+}
+
+/// A parsed mask: the face index each sticker must show, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mask {
+    wanted: [Option<u8>; STICKERS],
+}
+
+impl std::str::FromStr for Mask {
+    type Err = MaskError;
+    fn from_str(text: &str) -> Result<Self, MaskError> {
+        let chars: Vec<char> = text.trim().chars().collect();
+        if chars.len() != STICKERS {
+            return Err(MaskError::Length(chars.len()));
+        }
+        let mut wanted = [None; STICKERS];
+        for (i, &c) in chars.iter().enumerate() {
+            if c == '?' {
+                continue;
+            }
+            let face = Face::ALL
+                .into_iter()
+                .find(|f| f.letter() == c)
+                .ok_or_else(|| MaskError::Character {
+                    position: i + 1,
+                    shown: crate::text::quote(c.encode_utf8(&mut [0; 4])).to_string(),
+                })?;
+            wanted[i] = Some(face.index() as u8);
+        }
+        for face in Face::ALL {
+            let centre = 9 * face.index() + 4;
+            if let Some(asked) = wanted[centre] {
+                if asked as usize != face.index() {
+                    return Err(MaskError::Centre {
+                        face: face.letter(),
+                        asked: Face::ALL[asked as usize].letter(),
+                    });
+                }
+                wanted[centre] = None;
+            }
+        }
+        if wanted.iter().all(Option::is_none) {
+            return Err(MaskError::Empty);
+        }
+        Ok(Mask { wanted })
+    }
+}
+
+impl Mask {
+    /// Whether `cube` shows every named sticker.
+    pub fn holds(&self, cube: &Cube) -> bool {
+        let faces = faces_of_cube(cube);
+        self.wanted
+            .iter()
+            .zip(faces)
+            .all(|(w, f)| w.is_none_or(|w| w == f))
+    }
+}
+
+/// The stickers of each corner slot and each edge slot, found by twisting or flipping
+/// the cubie in it alone and seeing which stickers change.
+fn slot_stickers() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let solved = faces_of_cube(&Cube::SOLVED);
+    let changed = |cube: &Cube| -> Vec<usize> {
+        let faces = faces_of_cube(cube);
+        (0..STICKERS).filter(|&i| faces[i] != solved[i]).collect()
+    };
+    let corners = (0..CORNERS)
+        .map(|i| {
+            let mut cube = Cube::SOLVED;
+            cube.co[i] = 1;
+            changed(&cube)
+        })
+        .collect();
+    let edges = (0..EDGES)
+        .map(|i| {
+            let mut cube = Cube::SOLVED;
+            cube.eo[i] = 1;
+            changed(&cube)
+        })
+        .collect();
+    (corners, edges)
+}
+
+/// Cubies followed by one part (all edges or all corners).
+#[derive(Debug, Clone)]
+enum Cubies {
+    Corners(Vec<u8>),
+    Edges(Vec<u8>),
+}
+
+impl Cubies {
+    /// Slot and orientation of each followed cubie.
+    fn key(&self, cube: &Cube) -> Vec<u8> {
+        match self {
+            Cubies::Corners(list) => list
+                .iter()
+                .flat_map(|&c| {
+                    let slot = cube.cp.iter().position(|&x| x == c).expect("every corner");
+                    [slot as u8, cube.co[slot]]
+                })
+                .collect(),
+            Cubies::Edges(list) => list
+                .iter()
+                .flat_map(|&e| {
+                    let slot = cube.ep.iter().position(|&x| x == e).expect("every edge");
+                    [slot as u8, cube.eo[slot]]
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A slot with named stickers and what it accepts: `(cubie, orientation)` pairs.
+#[derive(Debug, Clone)]
+struct Demand {
+    corner: bool,
+    slot: u8,
+    accepts: Vec<(u8, u8)>,
+}
+
+impl Demand {
+    /// Whether a part's key (slot, orientation per cubie of `cubies`) satisfies it.
+    fn met_by(&self, cubies: &[u8], key: &[u8]) -> bool {
+        cubies.iter().enumerate().any(|(i, &cubie)| {
+            key[2 * i] == self.slot && self.accepts.contains(&(cubie, key[2 * i + 1]))
+        })
+    }
+}
+
+/// What each slot with a named sticker accepts.
+fn demands(mask: &Mask) -> Vec<Demand> {
+    let (corner_stickers, edge_stickers) = &*SLOT_STICKERS;
+    let mut out = Vec::new();
+    for (corner, slots, count, orientations) in [
+        (true, corner_stickers, CORNERS, 3u8),
+        (false, edge_stickers, EDGES, 2u8),
+    ] {
+        for (slot, stickers) in slots.iter().enumerate() {
+            if stickers.iter().all(|&i| mask.wanted[i].is_none()) {
+                continue;
+            }
+            let mut accepts = Vec::new();
+            for cubie in 0..count {
+                for o in 0..orientations {
+                    // A position with that cubie so in the slot (the rest does not matter
+                    // to the slot's stickers).
+                    let mut cube = Cube::SOLVED;
+                    if corner {
+                        let from = cube
+                            .cp
+                            .iter()
+                            .position(|&x| x as usize == cubie)
+                            .unwrap_or(slot);
+                        cube.cp.swap(slot, from);
+                        cube.co[slot] = o;
+                    } else {
+                        let from = cube
+                            .ep
+                            .iter()
+                            .position(|&x| x as usize == cubie)
+                            .unwrap_or(slot);
+                        cube.ep.swap(slot, from);
+                        cube.eo[slot] = o;
+                    }
+                    let faces = faces_of_cube(&cube);
+                    if stickers
+                        .iter()
+                        .all(|&i| mask.wanted[i].is_none_or(|w| w == faces[i]))
+                    {
+                        accepts.push((cubie as u8, o));
+                    }
+                }
+            }
+            out.push(Demand {
+                corner,
+                slot: slot as u8,
+                accepts,
+            });
+        }
+    }
+    out
+}
+
+/// One part: its cubies' positions numbered, a move table, and the distance of each to
+/// the demands only its cubies can meet.
+struct MaskPart {
+    cubies: Cubies,
+    index: HashMap<Vec<u8>, u32>,
+    moves: Vec<[u32; 18]>,
+    distance: Vec<u8>,
+    /// Whether the part meets demands on its own (else its bound is 0).
+    owns_demands: bool,
+}
+
+struct PartSpace<'a> {
+    part: &'a MaskPart,
+    moves: &'a [usize],
+}
+
+impl RankedSpace for PartSpace<'_> {
+    fn size(&self) -> u64 {
+        self.part.moves.len() as u64
+    }
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        for &m in self.moves {
+            visit(self.part.moves[rank as usize][m] as u64);
+        }
+    }
+}
+
+impl MaskPart {
+    fn new(cubies: Cubies, demands: &[Demand], metric: Metric) -> Self {
+        let mut index = HashMap::from([(cubies.key(&Cube::SOLVED), 0u32)]);
+        let mut keys = vec![cubies.key(&Cube::SOLVED)];
+        let mut reps = vec![Cube::SOLVED];
+        let mut next = 0;
+        while next < reps.len() {
+            let cube = reps[next];
+            for m in 0..18 {
+                let child = cube.then(&MOVE_CUBES[m]);
+                if let std::collections::hash_map::Entry::Vacant(slot) =
+                    index.entry(cubies.key(&child))
+                {
+                    slot.insert(reps.len() as u32);
+                    keys.push(cubies.key(&child));
+                    reps.push(child);
+                }
+            }
+            next += 1;
+        }
+        let moves = reps
+            .iter()
+            .map(|c| std::array::from_fn(|m| index[&cubies.key(&c.then(&MOVE_CUBES[m]))]))
+            .collect();
+        let (list, corner) = match &cubies {
+            Cubies::Corners(list) => (list.clone(), true),
+            Cubies::Edges(list) => (list.clone(), false),
+        };
+        // Demands only these cubies can meet.
+        let owned: Vec<&Demand> = demands
+            .iter()
+            .filter(|d| d.corner == corner && d.accepts.iter().all(|(c, _)| list.contains(c)))
+            .collect();
+        let goals: Vec<u64> = keys
+            .iter()
+            .enumerate()
+            .filter(|(_, key)| owned.iter().all(|d| d.met_by(&list, key)))
+            .map(|(i, _)| i as u64)
+            .collect();
+        let mut part = MaskPart {
+            cubies,
+            index,
+            moves,
+            distance: Vec::new(),
+            owns_demands: !owned.is_empty(),
+        };
+        let move_indices: Vec<usize> = metric_moves(metric).iter().map(|m| m.index()).collect();
+        let result = layered_bfs(
+            &PartSpace {
+                part: &part,
+                moves: &move_indices,
+            },
+            &goals,
+            &Progress::hidden(),
+            "mask",
+        );
+        part.distance = result.depths;
+        part
+    }
+
+    fn rank_of(&self, cube: &Cube) -> u32 {
+        self.index[&self.cubies.key(cube)]
+    }
+}
+
+static SLOT_STICKERS: std::sync::LazyLock<(Vec<Vec<usize>>, Vec<Vec<usize>>)> =
+    std::sync::LazyLock::new(slot_stickers);
+
+/// A mask ready to search: its parts and their distances.
+pub struct MaskSearch {
+    parts: Vec<MaskPart>,
+    metric: Metric,
+    mask: Mask,
+    exact: bool,
+}
+
+impl MaskSearch {
+    /// Prepares `mask` for `metric` (milliseconds: each part has at most 190,080
+    /// contents).
+    pub fn new(mask: &Mask, metric: Metric) -> Self {
+        let demands = demands(mask);
+        let cubies = |corner: bool| -> Vec<u8> {
+            let mut list: Vec<u8> = demands
+                .iter()
+                .filter(|d| d.corner == corner)
+                .flat_map(|d| d.accepts.iter().map(|&(c, _)| c))
+                .collect();
+            list.sort_unstable();
+            list.dedup();
+            list
+        };
+        let (corners, edges) = (cubies(true), cubies(false));
+        let mut groups: Vec<Cubies> = corners
+            .chunks(4)
+            .map(|c| Cubies::Corners(c.to_vec()))
+            .collect();
+        groups.extend(edges.chunks(4).map(|e| Cubies::Edges(e.to_vec())));
+        let exact = groups.len() == 1;
+        let parts = groups
+            .into_iter()
+            .map(|g| MaskPart::new(g, &demands, metric))
+            .collect();
+        Self {
+            parts,
+            metric,
+            mask: mask.clone(),
+            exact,
+        }
+    }
+
+    /// Whether the bound is the exact distance (one part holds every named sticker).
+    pub fn exact(&self) -> bool {
+        self.exact
+    }
+
+    fn bound(&self, ranks: &[u32]) -> u32 {
+        self.parts
+            .iter()
+            .zip(ranks)
+            .filter(|(p, _)| p.owns_demands)
+            .map(|(p, &r)| p.distance[r as usize] as u32)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Solutions of the mask on `cube`: at most `limit`, of the optimal length and up to
+    /// `lengths` moves more, by length (each length in move order). Also the optimal
+    /// length: `u32::MAX` (and no solution) when no position shows the mask.
+    pub fn solve(&self, cube: &Cube, lengths: u32, limit: usize) -> (u32, Vec<Vec<Move>>) {
+        let ranks: Vec<u32> = self.parts.iter().map(|p| p.rank_of(cube)).collect();
+        if self
+            .parts
+            .iter()
+            .zip(&ranks)
+            .any(|(p, &r)| p.distance[r as usize] == UNREACHED)
+        {
+            return (u32::MAX, Vec::new());
+        }
+        let mut length = self.bound(&ranks);
+        let mut solutions = Vec::new();
+        let mut optimal = None;
+        // A mask some position shows is reached within God's number; masks whose parts
+        // contradict each other are not reached at all.
+        while length <= super::solver::MAX_SOLUTION {
+            let mut path = Vec::new();
+            self.walk(
+                cube,
+                &ranks,
+                length,
+                None,
+                None,
+                &mut path,
+                &mut solutions,
+                limit,
+            );
+            if !solutions.is_empty() && optimal.is_none() {
+                optimal = Some(length);
+            }
+            if solutions.len() >= limit || optimal.is_some_and(|o| length >= o + lengths) {
+                break;
+            }
+            length += 1;
+        }
+        (optimal.unwrap_or(u32::MAX), solutions)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        cube: &Cube,
+        ranks: &[u32],
+        remaining: u32,
+        before: Option<Move>,
+        previous: Option<Move>,
+        path: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+        limit: usize,
+    ) {
+        let bound = self.bound(ranks);
+        // The mask itself is checked only where the bound allows it to hold.
+        let shown = bound == 0 && self.mask.holds(cube);
+        if remaining == 0 {
+            if shown {
+                out.push(path.clone());
+            }
+            return;
+        }
+        if (shown && !path.is_empty()) || bound > remaining || out.len() >= limit {
+            return;
+        }
+        for mv in metric_moves(self.metric) {
+            let allowed = match self.metric {
+                Metric::Qtm => qtm_may_follow(before, previous, mv),
+                Metric::Htm => htm_may_follow(previous, mv),
+            };
+            if !allowed {
+                continue;
+            }
+            let next: Vec<u32> = self
+                .parts
+                .iter()
+                .zip(ranks)
+                .map(|(p, &r)| p.moves[r as usize][mv.index()])
+                .collect();
+            path.push(mv);
+            let child = cube.apply(mv);
+            self.walk(
+                &child,
+                &next,
+                remaining - 1,
+                previous,
+                Some(mv),
+                path,
+                out,
+                limit,
+            );
+            path.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::rubik::notation::parse_moves;
+
+    /// The mask naming `stickers` with their solved colours.
+    fn solved_mask(stickers: &[usize]) -> Mask {
+        let faces = faces_of_cube(&Cube::SOLVED);
+        let text: String = (0..STICKERS)
+            .map(|i| {
+                if stickers.contains(&i) {
+                    Face::ALL[faces[i] as usize].letter()
+                } else {
+                    '?'
+                }
+            })
+            .collect();
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn solutions_show_the_mask() {
+        let (corners, edges) = &*SLOT_STICKERS;
+        // The D cross: the four D edges' stickers.
+        let stickers: Vec<usize> = [4, 5, 6, 7]
+            .iter()
+            .flat_map(|&e| edges[e].clone())
+            .collect();
+        let mask = solved_mask(&stickers);
+        assert!(mask.holds(&Cube::SOLVED));
+        let search = MaskSearch::new(&mask, Metric::Htm);
+        assert!(search.exact());
+        let cube = Cube::from_moves(&parse_moves("R U2 F' L D2 B R' U F2").unwrap());
+        let (optimal, found) = search.solve(&cube, 1, 50);
+        assert!(optimal < 9);
+        for s in &found {
+            assert!(mask.holds(&cube.apply_all(s)), "{s:?}");
+        }
+        // Corners too: two parts, the bound is a bound.
+        let stickers: Vec<usize> = corners[4].iter().chain(&edges[8]).copied().collect();
+        let mask = solved_mask(&stickers);
+        let search = MaskSearch::new(&mask, Metric::Htm);
+        let (_, found) = search.solve(&cube, 0, 5);
+        assert!(!found.is_empty());
+        for s in &found {
+            assert!(mask.holds(&cube.apply_all(s)), "{s:?}");
+        }
+    }
+}
