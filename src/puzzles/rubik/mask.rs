@@ -109,7 +109,7 @@ impl Mask {
 
 /// The stickers of each corner slot and each edge slot, found by twisting or flipping
 /// the cubie in it alone and seeing which stickers change.
-fn slot_stickers() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+fn slot_stickers() -> SlotStickers {
     let solved = faces_of_cube(&Cube::SOLVED);
     let changed = |cube: &Cube| -> Vec<usize> {
         let faces = faces_of_cube(cube);
@@ -324,8 +324,10 @@ impl MaskPart {
     }
 }
 
-static SLOT_STICKERS: std::sync::LazyLock<(Vec<Vec<usize>>, Vec<Vec<usize>>)> =
-    std::sync::LazyLock::new(slot_stickers);
+/// The stickers of each slot: corner slots, then edge slots.
+type SlotStickers = (Vec<Vec<usize>>, Vec<Vec<usize>>);
+
+static SLOT_STICKERS: std::sync::LazyLock<SlotStickers> = std::sync::LazyLock::new(slot_stickers);
 
 /// A mask ready to search: its parts and their distances.
 pub struct MaskSearch {
