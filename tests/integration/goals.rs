@@ -253,3 +253,55 @@ fn cli_goal_on_every_orientation() {
     );
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
 }
+
+/// A mask naming `stickers` with their solved colours.
+fn solved_mask(stickers: &[usize]) -> String {
+    let faces = faces_of_cube(&Cube::SOLVED);
+    (0..54)
+        .map(|i| {
+            if stickers.contains(&i) {
+                Face::ALL[faces[i] as usize].letter()
+            } else {
+                '?'
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn masks_are_optimal_against_brute_force_on_the_stickers() {
+    use cubedb::puzzles::rubik::mask::{Mask, MaskSearch};
+    let mut rng = SplitMix64::new(77);
+    // A corner and two edges' stickers; the whole D face (any pieces showing D); one
+    // sticker alone.
+    let masks = [
+        solved_mask(&[29, 26, 15, 28, 25, 12]),
+        solved_mask(&[27, 28, 29, 30, 31, 32, 33, 34, 35]),
+        solved_mask(&[0]),
+    ];
+    for text in &masks {
+        let mask: Mask = text.parse().unwrap();
+        let search = MaskSearch::new(&mask, Metric::Htm);
+        let moves = metric_moves(Metric::Htm);
+        for _ in 0..5 {
+            let scramble: Vec<Move> = (0..4).map(|_| moves[rng.below(18) as usize]).collect();
+            let cube = Cube::from_moves(&scramble);
+            let (optimal, found) = search.solve(&cube, 0, 4);
+            let expected = brute_distance(&cube, &moves, |c| mask.holds(c), 6);
+            assert_eq!(optimal, expected, "{text} {scramble:?}");
+            assert!(!found.is_empty());
+            for s in &found {
+                assert!(mask.holds(&cube.apply_all(s)));
+                assert_eq!(s.len() as u32, optimal);
+            }
+        }
+    }
+    // Bad masks are refused with the reason.
+    assert!("?".repeat(53).parse::<Mask>().is_err());
+    let centre = format!("{}U{}", "?".repeat(31), "?".repeat(22));
+    assert!(centre
+        .parse::<Mask>()
+        .unwrap_err()
+        .to_string()
+        .contains("centre"));
+}
