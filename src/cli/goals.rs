@@ -8,6 +8,7 @@ use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::goal::{from_frame, orientation, Goal, GoalKind, GoalTable};
 use cubedb::puzzles::rubik::mask::{Mask, MaskSearch};
+use cubedb::puzzles::rubik::partial::{PartialCube, PartialError, PartialSearch};
 use cubedb::puzzles::rubik::symmetry::Symmetry;
 use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, Cube, Face, Metric, Move};
 use cubedb::table::TableStore;
@@ -207,4 +208,59 @@ fn every_orientation() -> Vec<(String, Symmetry)> {
         }
     }
     frames
+}
+
+/// `solve --facelets` with `?`: the shortest sequences bringing every named sticker to a
+/// face of its colour.
+pub(super) fn run_partial(args: SolveArgs) -> Result<()> {
+    let text = args
+        .facelets
+        .clone()
+        .context("--facelets is required here")?;
+    anyhow::ensure!(
+        args.goal.is_none() && args.moves.is_none(),
+        "facelets with ? name the stickers to solve; they do not combine with --goal or --moves"
+    );
+    let partial: PartialCube = text.parse().map_err(|e: PartialError| InputError {
+        what: "cube",
+        case: 1,
+        line: 1,
+        problem: format!("facelets: {e}"),
+    })?;
+    let started = Instant::now();
+    let search = PartialSearch::new(&partial, args.metric);
+    let (lengths, limit) = match (args.all, args.count) {
+        (true, _) => (0, usize::MAX),
+        (false, Some(n)) => (COUNT_EXTRA_LENGTH, n),
+        (false, None) => (0, 1),
+    };
+    let (optimal, solutions) = search.solve(lengths, limit);
+    if optimal == u32::MAX {
+        return Err(JudgeError::Unanswerable(InputError {
+            what: "cube",
+            case: 1,
+            line: 1,
+            problem: "no sequence brings the named stickers to their colours: they are no part of a real cube".into(),
+        })
+        .into());
+    }
+    let mut out = cubedb::output::stdout()?;
+    for solution in &solutions {
+        anyhow::ensure!(
+            partial.solved_by(solution),
+            "internal error: a sequence found leaves a named sticker off its colour"
+        );
+        writeln!(out, "{}", format_moves(&merge_quarter_pairs(solution)))
+            .context(super::WRITING)?;
+    }
+    out.flush().context(super::WRITING)?;
+    if !args.quiet {
+        note!(
+            "cube 1: {} solution(s) for the named stickers, optimal {optimal} {} ({:.3} s)",
+            solutions.len(),
+            args.metric.unit(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }

@@ -92,7 +92,8 @@ pub(super) enum Orientations {
 /// Arguments of `cubedb rubik solve`.
 #[derive(Debug, Args)]
 pub(super) struct SolveArgs {
-    /// A 54-sticker facelet string (faces U R F D L B, any six colours).
+    /// A 54-sticker facelet string (faces U R F D L B, any six colours). With `?` for
+    /// stickers that do not matter (centres named): solve only the named stickers.
     #[arg(long, value_name = "S", conflicts_with = "scramble")]
     pub facelets: Option<String>,
 
@@ -167,6 +168,11 @@ pub fn run(args: RubikArgs) -> Result<()> {
     match args.command {
         Some(RubikCommand::Solve(solve)) if solve.max_length.is_some() => {
             return super::twophase::run_solve(solve)
+        }
+        Some(RubikCommand::Solve(solve))
+            if solve.facelets.as_deref().is_some_and(|f| f.contains('?')) =>
+        {
+            return super::goals::run_partial(solve)
         }
         Some(RubikCommand::Solve(solve)) if solve.goal.is_some() => {
             return super::goals::run(solve)

@@ -305,3 +305,61 @@ fn masks_are_optimal_against_brute_force_on_the_stickers() {
         .to_string()
         .contains("centre"));
 }
+
+#[test]
+fn partial_facelets_solve_the_named_stickers_as_the_mask_does() {
+    use cubedb::puzzles::rubik::facelet_string;
+    use cubedb::puzzles::rubik::mask::{Mask, MaskSearch};
+    use cubedb::puzzles::rubik::partial::{PartialCube, PartialSearch};
+    let mut rng = SplitMix64::new(5);
+    let d_face: Mask = solved_mask(&(27..36).collect::<Vec<_>>()).parse().unwrap();
+    let mask_search = MaskSearch::new(&d_face, Metric::Htm);
+    let moves = metric_moves(Metric::Htm);
+    for _ in 0..4 {
+        let scramble: Vec<Move> = (0..5).map(|_| moves[rng.below(18) as usize]).collect();
+        let cube = Cube::from_moves(&scramble);
+        let full = facelet_string(&cube);
+        let d = full.chars().nth(31).unwrap();
+        // Only the D-coloured stickers (and the centres) named.
+        let text: String = full
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if c == d || i % 9 == 4 { c } else { '?' })
+            .collect();
+        let partial: PartialCube = text.parse().unwrap();
+        let (optimal, found) = PartialSearch::new(&partial, Metric::Htm).solve(0, 5);
+        let (mask_optimal, _) = mask_search.solve(&cube, 0, 1);
+        assert_eq!(optimal, mask_optimal, "{scramble:?}");
+        assert_eq!(
+            optimal,
+            brute_distance(&cube, &moves, |c| d_face.holds(c), 7)
+        );
+        for s in &found {
+            assert!(d_face.holds(&cube.apply_all(s)));
+        }
+    }
+    // Through the binary: `?` in --facelets selects this mode.
+    let cube = Cube::from_moves(&parse_moves("R U F'").unwrap());
+    let full = facelet_string(&cube);
+    let text: String = full
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if i % 9 == 4 || (27..36).contains(&i) || c == 'D' {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect();
+    let output = cubedb(
+        &["rubik", "solve", "--metric", "htm", "--facelets", &text],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let line = stdout(&output);
+    let solution = parse_moves(line.trim()).unwrap();
+    assert!(d_face.holds(&cube.apply_all(&solution)), "{line}");
+    let bad = cubedb(&["rubik", "solve", "--facelets", &"?".repeat(54)], "");
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}

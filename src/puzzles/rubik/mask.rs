@@ -325,9 +325,10 @@ impl MaskPart {
 }
 
 /// The stickers of each slot: corner slots, then edge slots.
-type SlotStickers = (Vec<Vec<usize>>, Vec<Vec<usize>>);
+pub(crate) type SlotStickers = (Vec<Vec<usize>>, Vec<Vec<usize>>);
 
-static SLOT_STICKERS: std::sync::LazyLock<SlotStickers> = std::sync::LazyLock::new(slot_stickers);
+pub(crate) static SLOT_STICKERS: std::sync::LazyLock<SlotStickers> =
+    std::sync::LazyLock::new(slot_stickers);
 
 /// A mask ready to search: its parts and their distances.
 pub struct MaskSearch {

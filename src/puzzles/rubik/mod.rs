@@ -6,6 +6,7 @@
 //! - [`goal`]: partial goals (cross, xcross, F2L pair, first block, EO) on any face, by
 //!   exact tables;
 //! - [`mask`]: sticker masks (`?` for stickers that do not matter) as goals;
+//! - [`partial`]: cubes known in part (`?` stickers), solving only the named stickers;
 //! - [`group`]: exact membership in the group some moves generate (Schreier-Sims);
 //! - [`coord`]: permutation ranks and the 67-bit position key;
 //! - [`near`]: the table of all positions within a few quarter turns of solved;
@@ -32,6 +33,7 @@ pub mod korf;
 pub mod mask;
 pub mod near;
 pub mod notation;
+pub mod partial;
 pub mod pdb;
 pub mod phase1;
 pub mod ru;
