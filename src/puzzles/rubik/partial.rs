@@ -349,11 +349,11 @@ mod tests {
         let moves = parse_moves("R U2 F' L D B2 R' U").unwrap();
         let solved = faces_of_cube(&Cube::SOLVED);
         let mut shown = [0u8; STICKERS];
-        for p in 0..STICKERS {
+        for (p, &colour) in solved.iter().enumerate() {
             let end = moves
                 .iter()
                 .fold(p as u8, |q, m| FACELET_MOVES[m.index()][q as usize]);
-            shown[end as usize] = solved[p];
+            shown[end as usize] = colour;
         }
         assert_eq!(shown, faces_of_cube(&Cube::from_moves(&moves)));
     }
