@@ -1,7 +1,7 @@
 //! `cubedb rubik solve --goal GOAL [--orientations all] [--all | --count N]`: the
 //! shortest sequences solving part of the cube.
 
-use super::rubik::{cube_option, parse_cube, stdin_lines, CubeFormat, Orientations, SolveArgs};
+use super::rubik::{cube_option, for_each_cube, parse_cube, CubeFormat, Orientations, SolveArgs};
 use super::solutions::COUNT_EXTRA_LENGTH;
 use anyhow::{Context, Result};
 use cubedb::judge::{InputError, JudgeError};
@@ -115,7 +115,7 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
     let labelled = frames.len() > 1;
     let batch = cube_option(&args.facelets, &args.scramble).is_none();
     let mut out = cubedb::output::stdout()?;
-    let mut solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
+    let solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
         let cube = parse_cube(text, format, number)?;
         let started = Instant::now();
         if batch {
@@ -165,16 +165,7 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
         }
         Ok(())
     };
-    match cube_option(&args.facelets, &args.scramble) {
-        Some((text, format)) => solve_one(&text, format, 1)?,
-        None => {
-            let mut input = stdin_lines();
-            while let Some((number, line)) = input.next_line().map_err(JudgeError::Read)? {
-                solve_one(line, CubeFormat::Either, number)?;
-            }
-        }
-    }
-    Ok(())
+    for_each_cube(&args, solve_one)
 }
 
 /// The frame that puts the goal's face where the goal is defined: down, or for `eo` in

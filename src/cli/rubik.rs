@@ -220,6 +220,24 @@ pub(super) fn stdin_lines() -> JudgeInput<std::io::BufReader<std::io::Stdin>> {
     JudgeInput::new(std::io::BufReader::new(std::io::stdin()))
 }
 
+/// Calls `solve_one` with the cube of `--facelets` / `--scramble` (number 1), else with
+/// every line of stdin (numbered by line), stopping at the first error.
+pub(super) fn for_each_cube(
+    args: &SolveArgs,
+    mut solve_one: impl FnMut(&str, CubeFormat, usize) -> Result<()>,
+) -> Result<()> {
+    match cube_option(&args.facelets, &args.scramble) {
+        Some((text, format)) => solve_one(&text, format, 1),
+        None => {
+            let mut input = stdin_lines();
+            while let Some((number, line)) = input.next_line().map_err(JudgeError::Read)? {
+                solve_one(line, CubeFormat::Either, number)?;
+            }
+            Ok(())
+        }
+    }
+}
+
 /// How a cube's text is to be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum CubeFormat {
@@ -303,7 +321,7 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         None => SearchSolver.solve(cube, args.metric, MAX_SOLUTION),
     };
     let mut out = cubedb::output::stdout()?;
-    let mut solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
+    let solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
         let cube = parse_cube(text, format, number)?;
         let started = Instant::now();
         let solved = solve(&cube);
@@ -331,14 +349,5 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         }
         Ok(())
     };
-    match cube_option(&args.facelets, &args.scramble) {
-        Some((text, format)) => solve_one(&text, format, 1)?,
-        None => {
-            let mut input = stdin_lines();
-            while let Some((number, line)) = input.next_line().map_err(JudgeError::Read)? {
-                solve_one(line, CubeFormat::Either, number)?;
-            }
-        }
-    }
-    Ok(())
+    for_each_cube(&args, solve_one)
 }

@@ -1,7 +1,7 @@
 //! `cubedb rubik solve --all`, `--count N` and `--moves M`: every optimal solution, the
 //! first N by length, and shortest solutions with only some moves.
 
-use super::rubik::{cube_option, korf_tables, parse_cube, stdin_lines, CubeFormat, SolveArgs};
+use super::rubik::{cube_option, for_each_cube, korf_tables, parse_cube, CubeFormat, SolveArgs};
 use anyhow::{Context, Result};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
@@ -89,7 +89,7 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
     };
     let batch = cube_option(&args.facelets, &args.scramble).is_none();
     let mut out = cubedb::output::stdout()?;
-    let mut solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
+    let solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
         let cube = parse_cube(text, format, number)?;
         if group.as_ref().is_some_and(|g| !g.contains(&cube)) {
             return Err(JudgeError::Unanswerable(InputError {
@@ -161,16 +161,7 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
         }
         Ok(())
     };
-    match cube_option(&args.facelets, &args.scramble) {
-        Some((text, format)) => solve_one(&text, format, 1)?,
-        None => {
-            let mut input = stdin_lines();
-            while let Some((number, line)) = input.next_line().map_err(JudgeError::Read)? {
-                solve_one(line, CubeFormat::Either, number)?;
-            }
-        }
-    }
-    Ok(())
+    for_each_cube(&args, solve_one)
 }
 
 /// The optimal solutions (all of them with `all`, else the first `limit`), then, while

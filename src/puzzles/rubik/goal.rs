@@ -12,8 +12,9 @@
 //! walking down the table; every optimal one by a search the exact distances prune to the
 //! optimal paths alone.
 
-use super::cube::{htm_may_follow, qtm_may_follow, Cube, Face, Move, MOVE_CUBES};
+use super::cube::{Cube, Face, Move, MOVE_CUBES};
 use super::pdb::metric_moves;
+use super::projection::{sequences_of_length, BoundedSpace, Numbered};
 use super::solver::Metric;
 use super::symmetry::Symmetry;
 use crate::progress::Progress;
@@ -204,27 +205,16 @@ struct NumberedPart {
 
 impl NumberedPart {
     fn new(part: Part) -> Self {
-        let mut index = HashMap::from([(part.key(&Cube::SOLVED), 0u32)]);
-        let mut reps = vec![Cube::SOLVED];
-        let mut next = 0;
-        while next < reps.len() {
-            let cube = reps[next];
-            for mv in Move::all() {
-                let child = cube.then(&MOVE_CUBES[mv.index()]);
-                if let std::collections::hash_map::Entry::Vacant(slot) =
-                    index.entry(part.key(&child))
-                {
-                    slot.insert(reps.len() as u32);
-                    reps.push(child);
-                }
-            }
-            next += 1;
+        let numbered = Numbered::<Cube, Vec<u8>, 18>::new(
+            Cube::SOLVED,
+            |cube, m| cube.then(&MOVE_CUBES[m]),
+            |cube| part.key(cube),
+        );
+        Self {
+            part,
+            index: numbered.index,
+            moves: numbered.moves,
         }
-        let moves = reps
-            .iter()
-            .map(|cube| std::array::from_fn(|m| index[&part.key(&cube.then(&MOVE_CUBES[m]))]))
-            .collect();
-        Self { part, index, moves }
     }
 
     fn size(&self) -> u64 {
@@ -460,11 +450,6 @@ impl GoalTable {
         Nibbles::new(self.table.payload()).get(rank as usize)
     }
 
-    /// The moves of the metric, by index.
-    fn moves(&self) -> Vec<Move> {
-        metric_moves(self.metric)
-    }
-
     /// Solutions of the goal on `cube` seen through `frame` (a rotation putting the goal's
     /// face down), moves in the cube's own frame: at most `limit`, of the optimal length
     /// and up to `lengths` moves more, by length, each length sorted (when `limit` cuts
@@ -498,10 +483,9 @@ impl GoalTable {
                 if distance > length {
                     continue;
                 }
-                let mut path = Vec::new();
                 let mut out = Vec::new();
                 let room = limit - (solutions.len() + found.len()).min(limit);
-                self.walk(rank, length, None, None, &mut path, &mut out, room);
+                sequences_of_length(&GoalWalk(self), &rank, length, room, &mut out);
                 // Back to the cube's frame: undo the turn, then the frame; then opposite
                 // faces, which may have swapped order, back into URFDLB order.
                 found.extend(out.into_iter().map(|s| {
@@ -523,41 +507,25 @@ impl GoalTable {
     fn step(&self) -> usize {
         1
     }
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        &self,
-        rank: u64,
-        remaining: u32,
-        before: Option<Move>,
-        previous: Option<Move>,
-        path: &mut Vec<Move>,
-        out: &mut Vec<Vec<Move>>,
-        limit: usize,
-    ) {
-        let here = self.distance(rank) as u32;
-        if remaining == 0 {
-            if here == 0 {
-                out.push(path.clone());
-            }
-            return;
-        }
-        if here == 0 && !path.is_empty() || here > remaining || out.len() >= limit {
-            return;
-        }
-        for mv in self.moves() {
-            let allowed = match self.metric {
-                Metric::Qtm => qtm_may_follow(before, previous, mv),
-                Metric::Htm => htm_may_follow(previous, mv),
-            };
-            if !allowed {
-                continue;
-            }
-            let next = self.projection.after(rank, mv.index());
-            path.push(mv);
-            self.walk(next, remaining - 1, previous, Some(mv), path, out, limit);
-            path.pop();
-        }
+/// A goal table as a space to search: a projection's rank, bounded by its exact distance.
+struct GoalWalk<'a>(&'a GoalTable);
+
+impl BoundedSpace for GoalWalk<'_> {
+    type State = u64;
+    fn metric(&self) -> Metric {
+        self.0.metric
+    }
+    fn bound(&self, rank: &u64) -> u32 {
+        self.0.distance(*rank) as u32
+    }
+    fn reached(&self, _: &u64) -> bool {
+        // The distance is exact: 0 is the goal.
+        true
+    }
+    fn apply(&self, rank: &u64, mv: Move) -> u64 {
+        self.0.projection.after(*rank, mv.index())
     }
 }
 

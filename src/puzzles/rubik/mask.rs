@@ -14,9 +14,10 @@
 //! sequences, depth-first under that bound) keeps the sequences after which the cube
 //! shows the mask.
 
-use super::cube::{htm_may_follow, qtm_may_follow, Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
+use super::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
 use super::facelets::{faces_of_cube, STICKERS};
 use super::pdb::metric_moves;
+use super::projection::{shortest_sequences, BoundedSpace, Numbered};
 use super::solver::Metric;
 use crate::progress::Progress;
 use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
@@ -261,28 +262,13 @@ impl RankedSpace for PartSpace<'_> {
 
 impl MaskPart {
     fn new(cubies: Cubies, demands: &[Demand], metric: Metric) -> Self {
-        let mut index = HashMap::from([(cubies.key(&Cube::SOLVED), 0u32)]);
-        let mut keys = vec![cubies.key(&Cube::SOLVED)];
-        let mut reps = vec![Cube::SOLVED];
-        let mut next = 0;
-        while next < reps.len() {
-            let cube = reps[next];
-            for m in 0..18 {
-                let child = cube.then(&MOVE_CUBES[m]);
-                if let std::collections::hash_map::Entry::Vacant(slot) =
-                    index.entry(cubies.key(&child))
-                {
-                    slot.insert(reps.len() as u32);
-                    keys.push(cubies.key(&child));
-                    reps.push(child);
-                }
-            }
-            next += 1;
-        }
-        let moves = reps
-            .iter()
-            .map(|c| std::array::from_fn(|m| index[&cubies.key(&c.then(&MOVE_CUBES[m]))]))
-            .collect();
+        let numbered = Numbered::<Cube, Vec<u8>, 18>::new(
+            Cube::SOLVED,
+            |cube, m| cube.then(&MOVE_CUBES[m]),
+            |cube| cubies.key(cube),
+        );
+        let keys: Vec<Vec<u8>> = numbered.states.iter().map(|c| cubies.key(c)).collect();
+        let (index, moves) = (numbered.index, numbered.moves);
         let (list, corner) = match &cubies {
             Cubies::Corners(list) => (list.clone(), true),
             Cubies::Edges(list) => (list.clone(), false),
@@ -377,16 +363,6 @@ impl MaskSearch {
         self.exact
     }
 
-    fn bound(&self, ranks: &[u32]) -> u32 {
-        self.parts
-            .iter()
-            .zip(ranks)
-            .filter(|(p, _)| p.owns_demands)
-            .map(|(p, &r)| p.distance[r as usize] as u32)
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Solutions of the mask on `cube`: at most `limit`, of the optimal length and up to
     /// `lengths` moves more, by length (each length in move order). Also the optimal
     /// length: `u32::MAX` (and no solution) when no position shows the mask.
@@ -400,86 +376,36 @@ impl MaskSearch {
         {
             return (u32::MAX, Vec::new());
         }
-        let mut length = self.bound(&ranks);
-        let mut solutions = Vec::new();
-        let mut optimal = None;
-        // A mask some position shows is reached within God's number; masks whose parts
-        // contradict each other are not reached at all.
-        while length <= super::solver::MAX_SOLUTION {
-            let mut path = Vec::new();
-            self.walk(
-                cube,
-                &ranks,
-                length,
-                None,
-                None,
-                &mut path,
-                &mut solutions,
-                limit,
-            );
-            if !solutions.is_empty() && optimal.is_none() {
-                optimal = Some(length);
-            }
-            if solutions.len() >= limit || optimal.is_some_and(|o| length >= o + lengths) {
-                break;
-            }
-            length += 1;
-        }
-        (optimal.unwrap_or(u32::MAX), solutions)
+        shortest_sequences(self, &(*cube, ranks), lengths, limit)
     }
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        &self,
-        cube: &Cube,
-        ranks: &[u32],
-        remaining: u32,
-        before: Option<Move>,
-        previous: Option<Move>,
-        path: &mut Vec<Move>,
-        out: &mut Vec<Vec<Move>>,
-        limit: usize,
-    ) {
-        let bound = self.bound(ranks);
-        // The mask itself is checked only where the bound allows it to hold.
-        let shown = bound == 0 && self.mask.holds(cube);
-        if remaining == 0 {
-            if shown {
-                out.push(path.clone());
-            }
-            return;
-        }
-        if (shown && !path.is_empty()) || bound > remaining || out.len() >= limit {
-            return;
-        }
-        for mv in metric_moves(self.metric) {
-            let allowed = match self.metric {
-                Metric::Qtm => qtm_may_follow(before, previous, mv),
-                Metric::Htm => htm_may_follow(previous, mv),
-            };
-            if !allowed {
-                continue;
-            }
-            let next: Vec<u32> = self
-                .parts
-                .iter()
-                .zip(ranks)
-                .map(|(p, &r)| p.moves[r as usize][mv.index()])
-                .collect();
-            path.push(mv);
-            let child = cube.apply(mv);
-            self.walk(
-                &child,
-                &next,
-                remaining - 1,
-                previous,
-                Some(mv),
-                path,
-                out,
-                limit,
-            );
-            path.pop();
-        }
+impl BoundedSpace for MaskSearch {
+    /// The cube (for the final check on its stickers) and each part's rank.
+    type State = (Cube, Vec<u32>);
+    fn metric(&self) -> Metric {
+        self.metric
+    }
+    fn bound(&self, (_, ranks): &Self::State) -> u32 {
+        self.parts
+            .iter()
+            .zip(ranks)
+            .filter(|(p, _)| p.owns_demands)
+            .map(|(p, &r)| p.distance[r as usize] as u32)
+            .max()
+            .unwrap_or(0)
+    }
+    fn reached(&self, (cube, _): &Self::State) -> bool {
+        self.mask.holds(cube)
+    }
+    fn apply(&self, (cube, ranks): &Self::State, mv: Move) -> Self::State {
+        let ranks = self
+            .parts
+            .iter()
+            .zip(ranks)
+            .map(|(p, &r)| p.moves[r as usize][mv.index()])
+            .collect();
+        (cube.apply(mv), ranks)
     }
 }
 

@@ -36,6 +36,7 @@ pub mod notation;
 pub mod partial;
 pub mod pdb;
 pub mod phase1;
+pub(crate) mod projection;
 pub mod ru;
 pub mod solver;
 pub mod symmetry;

@@ -11,14 +11,14 @@
 //! when every part is at distance 0, and the largest distance is a lower bound (exact with
 //! one part), which prunes a depth-first search over canonical sequences.
 
-use super::cube::{htm_may_follow, qtm_may_follow, Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
+use super::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
 use super::facelets::{faces_of_cube, STICKERS};
 use super::mask::SLOT_STICKERS;
 use super::pdb::metric_moves;
+use super::projection::{shortest_sequences, BoundedSpace, Numbered};
 use super::solver::Metric;
 use crate::progress::Progress;
 use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
-use std::collections::HashMap;
 use std::sync::LazyLock;
 use thiserror::Error;
 
@@ -173,33 +173,17 @@ impl StickerPart {
         let pack =
             |state: &[u8]| -> u128 { state.iter().fold(0u128, |key, &p| key << 6 | p as u128) };
         let start: Vec<u8> = stickers.iter().map(|&(p, _)| p).collect();
-        let mut index = HashMap::from([(pack(&start), 0u32)]);
-        let mut states = vec![start];
-        let mut next = 0;
-        let mut moved = vec![0u8; stickers.len()];
-        while next < states.len() {
-            for table in FACELET_MOVES.iter() {
-                for (to, &p) in moved.iter_mut().zip(&states[next]) {
-                    *to = table[p as usize];
-                }
-                if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(pack(&moved)) {
-                    slot.insert(states.len() as u32);
-                    states.push(moved.clone());
-                }
-            }
-            next += 1;
-        }
-        let moves: Vec<[u32; 18]> = states
-            .iter()
-            .map(|state| {
-                std::array::from_fn(|m| {
-                    let key = state.iter().fold(0u128, |key, &p| {
-                        key << 6 | FACELET_MOVES[m][p as usize] as u128
-                    });
-                    index[&key]
-                })
-            })
-            .collect();
+        let numbered = Numbered::<Vec<u8>, u128, 18>::new(
+            start,
+            |state, m| {
+                state
+                    .iter()
+                    .map(|&p| FACELET_MOVES[m][p as usize])
+                    .collect()
+            },
+            |state| pack(state),
+        );
+        let (states, moves) = (numbered.states, numbered.moves);
         let solved = faces_of_cube(&Cube::SOLVED);
         let goals: Vec<u64> = states
             .iter()
@@ -260,7 +244,24 @@ impl PartialSearch {
         }
     }
 
-    fn bound(&self, ranks: &[u32]) -> u32 {
+    /// Solutions: at most `limit`, of the optimal length and up to `lengths` moves more,
+    /// by length (each length in move order), and the optimal length; `u32::MAX` and none
+    /// when no sequence works (the named stickers are no part of a real cube).
+    pub fn solve(&self, lengths: u32, limit: usize) -> (u32, Vec<Vec<Move>>) {
+        if self.parts.iter().any(|p| p.distance[0] == UNREACHED) {
+            return (u32::MAX, Vec::new());
+        }
+        shortest_sequences(self, &vec![0u32; self.parts.len()], lengths, limit)
+    }
+}
+
+impl BoundedSpace for PartialSearch {
+    /// Each part's rank.
+    type State = Vec<u32>;
+    fn metric(&self) -> Metric {
+        self.metric
+    }
+    fn bound(&self, ranks: &Vec<u32>) -> u32 {
         self.parts
             .iter()
             .zip(ranks)
@@ -268,71 +269,16 @@ impl PartialSearch {
             .max()
             .unwrap_or(0)
     }
-
-    /// Solutions: at most `limit`, of the optimal length and up to `lengths` moves more,
-    /// by length (each length in move order), and the optimal length; `u32::MAX` and none
-    /// when no sequence works (the named stickers are no part of a real cube).
-    pub fn solve(&self, lengths: u32, limit: usize) -> (u32, Vec<Vec<Move>>) {
-        let ranks = vec![0u32; self.parts.len()];
-        if self.parts.iter().any(|p| p.distance[0] == UNREACHED) {
-            return (u32::MAX, Vec::new());
-        }
-        let mut length = self.bound(&ranks);
-        let mut solutions = Vec::new();
-        let mut optimal = None;
-        while length <= super::solver::MAX_SOLUTION {
-            let mut path = Vec::new();
-            self.walk(&ranks, length, None, None, &mut path, &mut solutions, limit);
-            if !solutions.is_empty() && optimal.is_none() {
-                optimal = Some(length);
-            }
-            if solutions.len() >= limit || optimal.is_some_and(|o| length >= o + lengths) {
-                break;
-            }
-            length += 1;
-        }
-        (optimal.unwrap_or(u32::MAX), solutions)
+    fn reached(&self, _: &Vec<u32>) -> bool {
+        // Every part at distance 0 is the goal itself.
+        true
     }
-
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        &self,
-        ranks: &[u32],
-        remaining: u32,
-        before: Option<Move>,
-        previous: Option<Move>,
-        path: &mut Vec<Move>,
-        out: &mut Vec<Vec<Move>>,
-        limit: usize,
-    ) {
-        let bound = self.bound(ranks);
-        if remaining == 0 {
-            if bound == 0 {
-                out.push(path.clone());
-            }
-            return;
-        }
-        if (bound == 0 && !path.is_empty()) || bound > remaining || out.len() >= limit {
-            return;
-        }
-        for mv in metric_moves(self.metric) {
-            let allowed = match self.metric {
-                Metric::Qtm => qtm_may_follow(before, previous, mv),
-                Metric::Htm => htm_may_follow(previous, mv),
-            };
-            if !allowed {
-                continue;
-            }
-            let next: Vec<u32> = self
-                .parts
-                .iter()
-                .zip(ranks)
-                .map(|(p, &r)| p.moves[r as usize][mv.index()])
-                .collect();
-            path.push(mv);
-            self.walk(&next, remaining - 1, previous, Some(mv), path, out, limit);
-            path.pop();
-        }
+    fn apply(&self, ranks: &Vec<u32>, mv: Move) -> Vec<u32> {
+        self.parts
+            .iter()
+            .zip(ranks)
+            .map(|(p, &r)| p.moves[r as usize][mv.index()])
+            .collect()
     }
 }
 

@@ -11,6 +11,7 @@
 //! move tables for both, so nothing is typed in.
 
 use super::cube::{permutation_parity, Cube, Face, Move, MOVE_CUBES};
+use super::projection::Numbered;
 use super::solver::Metric;
 use crate::progress::Progress;
 use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
@@ -77,30 +78,25 @@ fn edge_key(cube: &Cube) -> [u8; 7] {
     EDGE_SLOTS.map(|slot| cube.ep[slot])
 }
 
-/// Numbers the states a BFS from solved meets (by `key`), with their move tables.
+/// Numbers the states a BFS from solved meets through R and U (by `key`), with their
+/// move tables.
 fn number_states<K: std::hash::Hash + Eq + Copy>(
     key: impl Fn(&Cube) -> K,
 ) -> (HashMap<K, u16>, Vec<Cube>, Vec<[u16; 6]>) {
     let moves = turns();
-    let mut index = HashMap::from([(key(&Cube::SOLVED), 0u16)]);
-    let mut reps = vec![Cube::SOLVED];
-    let mut next = 0;
-    while next < reps.len() {
-        let cube = reps[next];
-        for &mv in &moves {
-            let child = cube.then(&MOVE_CUBES[mv.index()]);
-            if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(key(&child)) {
-                slot.insert(reps.len() as u16);
-                reps.push(child);
-            }
-        }
-        next += 1;
-    }
-    let table = reps
-        .iter()
-        .map(|cube| moves.map(|mv| index[&key(&cube.then(&MOVE_CUBES[mv.index()]))]))
+    let numbered = Numbered::<Cube, K, 6>::new(
+        Cube::SOLVED,
+        |cube, k| cube.then(&MOVE_CUBES[moves[k].index()]),
+        key,
+    );
+    let narrow = |i: u32| u16::try_from(i).expect("part numbers fit 16 bits");
+    let index = numbered
+        .index
+        .into_iter()
+        .map(|(k, i)| (k, narrow(i)))
         .collect();
-    (index, reps, table)
+    let table = numbered.moves.iter().map(|row| row.map(narrow)).collect();
+    (index, numbered.states, table)
 }
 
 static PARTS: LazyLock<Parts> = LazyLock::new(|| {

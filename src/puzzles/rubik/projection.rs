@@ -1,0 +1,152 @@
+//! Shared by the goal, mask, partial-cube and `<R,U>` solvers: projections of the cube
+//! numbered by a BFS, and the search for every canonical sequence under a lower bound.
+
+use super::cube::{htm_may_follow, qtm_may_follow, Move};
+use super::pdb::metric_moves;
+use super::solver::{Metric, MAX_SOLUTION};
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// The states a BFS from `start` meets through moves `0..N` (`apply`), numbered in the
+/// order met (`start` is 0, and `key` tells states apart), with each state's successor
+/// under every move.
+pub(crate) struct Numbered<S, K, const N: usize> {
+    /// The states, by number.
+    pub states: Vec<S>,
+    /// `moves[i][m]`: the number of state `i` after move `m`.
+    pub moves: Vec<[u32; N]>,
+    /// The number of each state's key.
+    pub index: HashMap<K, u32>,
+}
+
+impl<S: Clone, K: Hash + Eq, const N: usize> Numbered<S, K, N> {
+    /// Runs the BFS.
+    pub fn new(start: S, apply: impl Fn(&S, usize) -> S, key: impl Fn(&S) -> K) -> Self {
+        let mut index = HashMap::from([(key(&start), 0u32)]);
+        let mut states = vec![start];
+        let mut next = 0;
+        while next < states.len() {
+            for m in 0..N {
+                let child = apply(&states[next], m);
+                if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(key(&child)) {
+                    slot.insert(states.len() as u32);
+                    states.push(child);
+                }
+            }
+            next += 1;
+        }
+        let moves = states
+            .iter()
+            .map(|state| std::array::from_fn(|m| index[&key(&apply(state, m))]))
+            .collect();
+        Self {
+            states,
+            moves,
+            index,
+        }
+    }
+}
+
+/// A space searched by [`sequences_of_length`]: positions (or projections of them), a
+/// lower bound on the moves left, and the goal test.
+pub(crate) trait BoundedSpace {
+    /// What the search carries from move to move.
+    type State: Clone;
+    /// The metric of the moves and the bound.
+    fn metric(&self) -> Metric;
+    /// A lower bound on the moves still needed (never more than the truth).
+    fn bound(&self, state: &Self::State) -> u32;
+    /// Whether the goal holds, where the bound is `bound` (only asked when it is 0).
+    fn reached(&self, state: &Self::State) -> bool;
+    /// The state after `mv`.
+    fn apply(&self, state: &Self::State, mv: Move) -> Self::State;
+}
+
+/// Appends to `out` (up to `limit` in all) the canonical sequences of exactly `length`
+/// moves that end where the goal holds and do not reach it earlier, in move order.
+pub(crate) fn sequences_of_length<S: BoundedSpace>(
+    space: &S,
+    start: &S::State,
+    length: u32,
+    limit: usize,
+    out: &mut Vec<Vec<Move>>,
+) {
+    let moves = metric_moves(space.metric());
+    let mut path = Vec::new();
+    walk(
+        space, &moves, start, length, None, None, &mut path, out, limit,
+    );
+}
+
+/// The shortest sequences reaching the goal (at most `limit`), and those up to `lengths`
+/// moves longer; with the optimal length, or `u32::MAX` and none if no sequence of at most
+/// God's number reaches it.
+pub(crate) fn shortest_sequences<S: BoundedSpace>(
+    space: &S,
+    start: &S::State,
+    lengths: u32,
+    limit: usize,
+) -> (u32, Vec<Vec<Move>>) {
+    let mut length = space.bound(start);
+    let mut solutions = Vec::new();
+    let mut optimal = None;
+    while length <= MAX_SOLUTION {
+        sequences_of_length(space, start, length, limit, &mut solutions);
+        if !solutions.is_empty() && optimal.is_none() {
+            optimal = Some(length);
+        }
+        if solutions.len() >= limit || optimal.is_some_and(|o| length >= o + lengths) {
+            break;
+        }
+        length += 1;
+    }
+    (optimal.unwrap_or(u32::MAX), solutions)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk<S: BoundedSpace>(
+    space: &S,
+    moves: &[Move],
+    state: &S::State,
+    remaining: u32,
+    before: Option<Move>,
+    previous: Option<Move>,
+    path: &mut Vec<Move>,
+    out: &mut Vec<Vec<Move>>,
+    limit: usize,
+) {
+    let bound = space.bound(state);
+    let reached = bound == 0 && space.reached(state);
+    if remaining == 0 {
+        if reached {
+            out.push(path.clone());
+        }
+        return;
+    }
+    if (reached && !path.is_empty()) || bound > remaining || out.len() >= limit {
+        return;
+    }
+    for &mv in moves {
+        let allowed = match space.metric() {
+            Metric::Qtm => qtm_may_follow(before, previous, mv),
+            Metric::Htm => htm_may_follow(previous, mv),
+        };
+        if !allowed {
+            continue;
+        }
+        let next = space.apply(state, mv);
+        path.push(mv);
+        walk(
+            space,
+            moves,
+            &next,
+            remaining - 1,
+            previous,
+            Some(mv),
+            path,
+            out,
+            limit,
+        );
+        path.pop();
+    }
+}
