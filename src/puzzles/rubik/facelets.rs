@@ -119,6 +119,16 @@ struct Layout {
     edges: [[usize; 2]; EDGES],
 }
 
+/// The sticker positions of each corner slot (reference sticker first, then clockwise).
+pub(crate) fn corner_slot_stickers() -> &'static [[usize; 3]; CORNERS] {
+    &LAYOUT.corners
+}
+
+/// The sticker positions of each edge slot (reference sticker first).
+pub(crate) fn edge_slot_stickers() -> &'static [[usize; 2]; EDGES] {
+    &LAYOUT.edges
+}
+
 static LAYOUT: LazyLock<Layout> = LazyLock::new(|| {
     let slot = |faces: &[Face]| -> Vec<usize> {
         let pos = faces

@@ -12,11 +12,11 @@
 //! walking down the table; every optimal one by a search the exact distances prune to the
 //! optimal paths alone.
 
-use super::cube::{Cube, Face, Move, MOVE_CUBES};
+use super::cube::{Cube, Face, Move, EDGES, MOVE_CUBES};
 use super::pdb::metric_moves;
-use super::projection::{sequences_of_length, BoundedSpace, Numbered};
+use super::projection::{sequences_of_length, BoundedSpace, Numbered, Pieces};
 use super::solver::Metric;
-use super::symmetry::Symmetry;
+use super::symmetry::{Symmetry, ROTATIONS, UD_ROTATIONS};
 use crate::progress::Progress;
 use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::packed::{pack, Nibbles};
@@ -71,11 +71,13 @@ impl GoalKind {
     fn parts(self) -> Vec<Part> {
         // Edges: UR UF UL UB DR DF DL DB FR FL BL BR; corners: URF UFL ULB UBR DFR DLF DBL DRB.
         const CROSS: &[u8] = &[4, 5, 6, 7];
+        let edges = |list: &[u8]| Part::Pieces(Pieces::Edges(list.to_vec()));
+        let corners = |list: &[u8]| Part::Pieces(Pieces::Corners(list.to_vec()));
         match self {
-            GoalKind::Cross => vec![Part::Edges(CROSS)],
-            GoalKind::Xcross => vec![Part::Edges(CROSS), Part::Edges(&[8]), Part::Corners(&[4])],
-            GoalKind::F2lPair => vec![Part::Edges(&[8]), Part::Corners(&[4])],
-            GoalKind::FirstBlock => vec![Part::Edges(&[6, 9, 10]), Part::Corners(&[5, 6])],
+            GoalKind::Cross => vec![edges(CROSS)],
+            GoalKind::Xcross => vec![edges(CROSS), edges(&[8]), corners(&[4])],
+            GoalKind::F2lPair => vec![edges(&[8]), corners(&[4])],
+            GoalKind::FirstBlock => vec![edges(&[6, 9, 10]), corners(&[5, 6])],
             GoalKind::Eo => vec![Part::Flips],
         }
     }
@@ -90,7 +92,7 @@ impl GoalKind {
     /// Whether the goal is reached with D down and F in front, in any of its variants
     /// (any pair, any side's block): what a solution must achieve.
     pub fn reached(self, cube: &Cube) -> bool {
-        down_axis_turns()[..self.variants()]
+        UD_ROTATIONS[..self.variants()]
             .iter()
             .any(|turn| self.holds(&turn.conjugate(cube)))
     }
@@ -164,12 +166,10 @@ impl std::str::FromStr for Goal {
 }
 
 /// A part of a projection: which pieces are followed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Part {
-    /// These edge cubies: slot and flip of each.
-    Edges(&'static [u8]),
-    /// These corner cubies: slot and twist of each.
-    Corners(&'static [u8]),
+    /// Some cubies: slot and orientation of each.
+    Pieces(Pieces),
     /// The flip of every edge slot.
     Flips,
 }
@@ -177,21 +177,16 @@ enum Part {
 impl Part {
     fn key(&self, cube: &Cube) -> Vec<u8> {
         match self {
-            Part::Edges(cubies) => cubies
-                .iter()
-                .flat_map(|&e| {
-                    let slot = cube.ep.iter().position(|&x| x == e).expect("every edge") as u8;
-                    [slot, cube.eo[slot as usize]]
-                })
-                .collect(),
-            Part::Corners(cubies) => cubies
-                .iter()
-                .flat_map(|&c| {
-                    let slot = cube.cp.iter().position(|&x| x == c).expect("every corner") as u8;
-                    [slot, cube.co[slot as usize]]
-                })
-                .collect(),
+            Part::Pieces(pieces) => pieces.key(cube),
             Part::Flips => cube.eo.to_vec(),
+        }
+    }
+
+    /// Number of values of the key: placements of the cubies, or 2^11 flips.
+    fn size(&self) -> u64 {
+        match self {
+            Part::Pieces(pieces) => pieces.size(),
+            Part::Flips => 1 << (EDGES - 1),
         }
     }
 }
@@ -278,7 +273,9 @@ impl RankedSpace for GoalSpace<'_> {
 
 /// The table of a goal kind in a metric.
 pub fn spec(kind: GoalKind, metric: Metric) -> TableSpec {
-    let projection = Projection::new(kind);
+    // Sizes by formula: a spec is asked for by every listing, and numbering the parts
+    // takes a BFS each.
+    let size: u64 = kind.parts().iter().map(Part::size).product();
     let metric_name = match metric {
         Metric::Qtm => "qtm",
         Metric::Htm => "htm",
@@ -294,10 +291,10 @@ pub fn spec(kind: GoalKind, metric: Metric) -> TableSpec {
         puzzle: "rubik",
         kind: name,
         params: vec![
-            ("projection".into(), projection.size()),
+            ("projection".into(), size),
             (format!("metric-{metric_name}"), 1),
         ],
-        entries: projection.size(),
+        entries: size,
         bits_per_entry: 4,
     }
 }
@@ -365,47 +362,10 @@ pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> 
 /// The whole-cube rotation that brings face `down` down and `front` to the front, as a
 /// symmetry (`None` if the two faces are not adjacent).
 pub fn orientation(down: Face, front: Face) -> Option<Symmetry> {
-    rotations().into_iter().find(|s| {
+    ROTATIONS.iter().copied().find(|s| {
         s.map_move(Move::new(down, 1)).face() == Face::D
             && s.map_move(Move::new(front, 1)).face() == Face::F
     })
-}
-
-/// The 24 rotations of the whole cube.
-pub fn rotations() -> Vec<Symmetry> {
-    let mut out = Vec::new();
-    for perm in [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ] {
-        for signs in 0..8 {
-            let mut m = [[0i8; 3]; 3];
-            for (row, &col) in perm.iter().enumerate() {
-                m[row][col] = if signs >> row & 1 == 1 { -1 } else { 1 };
-            }
-            let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-                - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-            if det == 1 {
-                out.push(Symmetry::new(m));
-            }
-        }
-    }
-    out
-}
-
-/// The four rotations about the U-D axis, the identity first.
-fn down_axis_turns() -> Vec<Symmetry> {
-    let mut turns: Vec<Symmetry> = rotations()
-        .into_iter()
-        .filter(|s| s.map_move(Move::new(Face::D, 1)).face() == Face::D)
-        .collect();
-    turns.sort_by_key(|s| s.matrix() != [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
-    turns
 }
 
 /// The opened table of one goal kind in one metric.
@@ -414,8 +374,6 @@ pub struct GoalTable {
     projection: Projection,
     kind: GoalKind,
     metric: Metric,
-    /// Rotations about the U-D axis (identity first), for the goal's variants.
-    turns: Vec<Symmetry>,
 }
 
 impl GoalTable {
@@ -436,13 +394,11 @@ impl GoalTable {
             ));
             build_one(store, kind, metric, progress)?;
         }
-        let turns = down_axis_turns();
         Ok(Self {
             table: store.open(&spec)?,
             projection: Projection::new(kind),
             kind,
             metric,
-            turns,
         })
     }
 
@@ -464,7 +420,7 @@ impl GoalTable {
     ) -> (u32, Vec<Vec<Move>>) {
         // The goal's variants: the cube turned about the down axis.
         let seen = frame.conjugate(cube);
-        let variants: Vec<(Symmetry, u64, u32)> = self.turns[..self.kind.variants()]
+        let variants: Vec<(Symmetry, u64, u32)> = UD_ROTATIONS[..self.kind.variants()]
             .iter()
             .map(|turn| {
                 let rank = self.projection.rank_of(&turn.conjugate(&seen));
@@ -557,4 +513,22 @@ fn unmap(symmetry: &Symmetry, m: Move) -> Move {
     Move::all()
         .find(|&x| symmetry.map_move(x) == m)
         .expect("a rotation maps moves one to one")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn part_sizes_by_formula_match_the_bfs() {
+        for kind in GoalKind::ALL {
+            for part in kind.parts() {
+                assert_eq!(
+                    part.size(),
+                    NumberedPart::new(part.clone()).size(),
+                    "{part:?}"
+                );
+            }
+        }
+    }
 }

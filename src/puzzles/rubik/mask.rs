@@ -15,12 +15,10 @@
 //! shows the mask.
 
 use super::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
-use super::facelets::{faces_of_cube, STICKERS};
-use super::pdb::metric_moves;
-use super::projection::{shortest_sequences, BoundedSpace, Numbered};
+use super::facelets::{corner_slot_stickers, edge_slot_stickers, faces_of_cube, STICKERS};
+use super::projection::{distances_to, shortest_sequences, BoundedSpace, Numbered, Pieces};
 use super::solver::Metric;
-use crate::progress::Progress;
-use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
+use crate::search::bfs::UNREACHED;
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -108,60 +106,6 @@ impl Mask {
     }
 }
 
-/// The stickers of each corner slot and each edge slot, found by twisting or flipping
-/// the cubie in it alone and seeing which stickers change.
-fn slot_stickers() -> SlotStickers {
-    let solved = faces_of_cube(&Cube::SOLVED);
-    let changed = |cube: &Cube| -> Vec<usize> {
-        let faces = faces_of_cube(cube);
-        (0..STICKERS).filter(|&i| faces[i] != solved[i]).collect()
-    };
-    let corners = (0..CORNERS)
-        .map(|i| {
-            let mut cube = Cube::SOLVED;
-            cube.co[i] = 1;
-            changed(&cube)
-        })
-        .collect();
-    let edges = (0..EDGES)
-        .map(|i| {
-            let mut cube = Cube::SOLVED;
-            cube.eo[i] = 1;
-            changed(&cube)
-        })
-        .collect();
-    (corners, edges)
-}
-
-/// Cubies followed by one part (all edges or all corners).
-#[derive(Debug, Clone)]
-enum Cubies {
-    Corners(Vec<u8>),
-    Edges(Vec<u8>),
-}
-
-impl Cubies {
-    /// Slot and orientation of each followed cubie.
-    fn key(&self, cube: &Cube) -> Vec<u8> {
-        match self {
-            Cubies::Corners(list) => list
-                .iter()
-                .flat_map(|&c| {
-                    let slot = cube.cp.iter().position(|&x| x == c).expect("every corner");
-                    [slot as u8, cube.co[slot]]
-                })
-                .collect(),
-            Cubies::Edges(list) => list
-                .iter()
-                .flat_map(|&e| {
-                    let slot = cube.ep.iter().position(|&x| x == e).expect("every edge");
-                    [slot as u8, cube.eo[slot]]
-                })
-                .collect(),
-        }
-    }
-}
-
 /// A slot with named stickers and what it accepts: `(cubie, orientation)` pairs.
 #[derive(Debug, Clone)]
 struct Demand {
@@ -236,7 +180,7 @@ fn demands(mask: &Mask) -> Vec<Demand> {
 /// One part: its cubies' positions numbered, a move table, and the distance of each to
 /// the demands only its cubies can meet.
 struct MaskPart {
-    cubies: Cubies,
+    cubies: Pieces,
     index: HashMap<Vec<u8>, u32>,
     moves: Vec<[u32; 18]>,
     distance: Vec<u8>,
@@ -244,24 +188,8 @@ struct MaskPart {
     owns_demands: bool,
 }
 
-struct PartSpace<'a> {
-    part: &'a MaskPart,
-    moves: &'a [usize],
-}
-
-impl RankedSpace for PartSpace<'_> {
-    fn size(&self) -> u64 {
-        self.part.moves.len() as u64
-    }
-    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
-        for &m in self.moves {
-            visit(self.part.moves[rank as usize][m] as u64);
-        }
-    }
-}
-
 impl MaskPart {
-    fn new(cubies: Cubies, demands: &[Demand], metric: Metric) -> Self {
+    fn new(cubies: Pieces, demands: &[Demand], metric: Metric) -> Self {
         let numbered = Numbered::<Cube, Vec<u8>, 18>::new(
             Cube::SOLVED,
             |cube, m| cube.then(&MOVE_CUBES[m]),
@@ -270,8 +198,8 @@ impl MaskPart {
         let keys: Vec<Vec<u8>> = numbered.states.iter().map(|c| cubies.key(c)).collect();
         let (index, moves) = (numbered.index, numbered.moves);
         let (list, corner) = match &cubies {
-            Cubies::Corners(list) => (list.clone(), true),
-            Cubies::Edges(list) => (list.clone(), false),
+            Pieces::Corners(list) => (list.clone(), true),
+            Pieces::Edges(list) => (list.clone(), false),
         };
         // Demands only these cubies can meet.
         let owned: Vec<&Demand> = demands
@@ -284,25 +212,13 @@ impl MaskPart {
             .filter(|(_, key)| owned.iter().all(|d| d.met_by(&list, key)))
             .map(|(i, _)| i as u64)
             .collect();
-        let mut part = MaskPart {
+        MaskPart {
             cubies,
             index,
+            distance: distances_to(&moves, &goals, metric),
             moves,
-            distance: Vec::new(),
             owns_demands: !owned.is_empty(),
-        };
-        let move_indices: Vec<usize> = metric_moves(metric).iter().map(|m| m.index()).collect();
-        let result = layered_bfs(
-            &PartSpace {
-                part: &part,
-                moves: &move_indices,
-            },
-            &goals,
-            &Progress::hidden(),
-            "mask",
-        );
-        part.distance = result.depths;
-        part
+        }
     }
 
     fn rank_of(&self, cube: &Cube) -> u32 {
@@ -313,8 +229,14 @@ impl MaskPart {
 /// The stickers of each slot: corner slots, then edge slots.
 pub(crate) type SlotStickers = (Vec<Vec<usize>>, Vec<Vec<usize>>);
 
+/// The sticker positions of every slot, from the facelet layout.
 pub(crate) static SLOT_STICKERS: std::sync::LazyLock<SlotStickers> =
-    std::sync::LazyLock::new(slot_stickers);
+    std::sync::LazyLock::new(|| {
+        (
+            corner_slot_stickers().iter().map(|s| s.to_vec()).collect(),
+            edge_slot_stickers().iter().map(|s| s.to_vec()).collect(),
+        )
+    });
 
 /// A mask ready to search: its parts and their distances.
 pub struct MaskSearch {
@@ -340,11 +262,11 @@ impl MaskSearch {
             list
         };
         let (corners, edges) = (cubies(true), cubies(false));
-        let mut groups: Vec<Cubies> = corners
+        let mut groups: Vec<Pieces> = corners
             .chunks(4)
-            .map(|c| Cubies::Corners(c.to_vec()))
+            .map(|c| Pieces::Corners(c.to_vec()))
             .collect();
-        groups.extend(edges.chunks(4).map(|e| Cubies::Edges(e.to_vec())));
+        groups.extend(edges.chunks(4).map(|e| Pieces::Edges(e.to_vec())));
         let exact = groups.len() == 1;
         let parts = groups
             .into_iter()

@@ -14,11 +14,9 @@
 use super::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
 use super::facelets::{faces_of_cube, STICKERS};
 use super::mask::SLOT_STICKERS;
-use super::pdb::metric_moves;
-use super::projection::{shortest_sequences, BoundedSpace, Numbered};
+use super::projection::{distances_to, shortest_sequences, BoundedSpace, Numbered};
 use super::solver::Metric;
-use crate::progress::Progress;
-use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
+use crate::search::bfs::UNREACHED;
 use std::sync::LazyLock;
 use thiserror::Error;
 
@@ -149,22 +147,6 @@ struct StickerPart {
     distance: Vec<u8>,
 }
 
-struct PartSpace<'a> {
-    moves: &'a [[u32; 18]],
-    metric_moves: &'a [usize],
-}
-
-impl RankedSpace for PartSpace<'_> {
-    fn size(&self) -> u64 {
-        self.moves.len() as u64
-    }
-    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
-        for &m in self.metric_moves {
-            visit(self.moves[rank as usize][m] as u64);
-        }
-    }
-}
-
 impl StickerPart {
     /// The part of `stickers` (position now, colour), numbered from where they are now
     /// (rank 0).
@@ -196,17 +178,7 @@ impl StickerPart {
             })
             .map(|(i, _)| i as u64)
             .collect();
-        let metric_moves: Vec<usize> = metric_moves(metric).iter().map(|m| m.index()).collect();
-        let distance = layered_bfs(
-            &PartSpace {
-                moves: &moves,
-                metric_moves: &metric_moves,
-            },
-            &goals,
-            &Progress::hidden(),
-            "stickers",
-        )
-        .depths;
+        let distance = distances_to(&moves, &goals, metric);
         StickerPart { moves, distance }
     }
 }

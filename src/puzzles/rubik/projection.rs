@@ -1,9 +1,12 @@
 //! Shared by the goal, mask, partial-cube and `<R,U>` solvers: projections of the cube
-//! numbered by a BFS, and the search for every canonical sequence under a lower bound.
+//! numbered by a BFS (following some cubies), their distances to a goal, and the search
+//! for every canonical sequence under a lower bound.
 
-use super::cube::{htm_may_follow, qtm_may_follow, Move};
+use super::cube::{htm_may_follow, qtm_may_follow, Cube, Move, CORNERS, EDGES};
 use super::pdb::metric_moves;
 use super::solver::{Metric, MAX_SOLUTION};
+use crate::progress::Progress;
+use crate::search::bfs::{layered_bfs, RankedSpace};
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -149,4 +152,68 @@ fn walk<S: BoundedSpace>(
         );
         path.pop();
     }
+}
+
+/// Cubies a projection follows: the slot and orientation of each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Pieces {
+    /// These corner cubies (slot and twist).
+    Corners(Vec<u8>),
+    /// These edge cubies (slot and flip).
+    Edges(Vec<u8>),
+}
+
+impl Pieces {
+    /// Slot and orientation of each followed cubie, in order.
+    pub fn key(&self, cube: &Cube) -> Vec<u8> {
+        let (list, slots, orientations): (&[u8], &[u8], &[u8]) = match self {
+            Pieces::Corners(list) => (list, &cube.cp, &cube.co),
+            Pieces::Edges(list) => (list, &cube.ep, &cube.eo),
+        };
+        list.iter()
+            .flat_map(|&cubie| {
+                let slot = slots.iter().position(|&x| x == cubie).expect("every cubie");
+                [slot as u8, orientations[slot]]
+            })
+            .collect()
+    }
+
+    /// Number of placements: `n! / (n - k)!` slots times `o^k` orientations.
+    pub fn size(&self) -> u64 {
+        let (list, slots, orientations) = match self {
+            Pieces::Corners(list) => (list, CORNERS as u64, 3u64),
+            Pieces::Edges(list) => (list, EDGES as u64, 2u64),
+        };
+        (0..list.len() as u64)
+            .map(|i| (slots - i) * orientations)
+            .product()
+    }
+}
+
+/// A numbered projection with the moves of one metric, for the shared BFS.
+struct TableSpace<'a> {
+    moves: &'a [[u32; 18]],
+    metric_moves: Vec<usize>,
+}
+
+impl RankedSpace for TableSpace<'_> {
+    fn size(&self) -> u64 {
+        self.moves.len() as u64
+    }
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        for &m in &self.metric_moves {
+            visit(self.moves[rank as usize][m] as u64);
+        }
+    }
+}
+
+/// Distance in `metric` of every state of a numbered projection (its move table) to the
+/// nearest of `goals` ([`UNREACHED`](crate::search::bfs::UNREACHED) if none), by one BFS
+/// from all of them.
+pub(crate) fn distances_to(moves: &[[u32; 18]], goals: &[u64], metric: Metric) -> Vec<u8> {
+    let space = TableSpace {
+        moves,
+        metric_moves: metric_moves(metric).iter().map(|m| m.index()).collect(),
+    };
+    layered_bfs(&space, goals, &Progress::hidden(), "projection").depths
 }

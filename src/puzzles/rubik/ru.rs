@@ -249,7 +249,8 @@ pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> 
 #[derive(Debug)]
 pub struct RuTable {
     table: Table,
-    metric: Metric,
+    /// Indices into [`turns`] of the metric's turns.
+    turns: Vec<usize>,
 }
 
 impl RuTable {
@@ -270,7 +271,7 @@ impl RuTable {
         }
         Ok(Self {
             table: store.open(&spec)?,
-            metric,
+            turns: turn_indices(metric),
         })
     }
 
@@ -281,19 +282,21 @@ impl RuTable {
         let mut rank = parts.rank_of(cube)?;
         let depths = Crumbs::new(self.table.payload());
         let all = turns();
-        let indices = turn_indices(self.metric);
         let mut here = depths.get(rank as usize);
         let mut moves = Vec::new();
         while rank != 0 {
-            // A neighbour one closer has depth one less, mod 3; read all of them first so
-            // the reads overlap.
-            let next: Vec<(usize, u64)> =
-                indices.iter().map(|&k| (k, parts.after(rank, k))).collect();
-            let values: Vec<u8> = next.iter().map(|&(_, r)| depths.get(r as usize)).collect();
+            // A neighbour one closer has depth one less, mod 3: rank the neighbours, then
+            // take the first one that is closer.
+            let mut next = [(0usize, 0u64); 6];
+            for (slot, &k) in next.iter_mut().zip(&self.turns) {
+                *slot = (k, parts.after(rank, k));
+            }
             let want = (here + 2) % 3;
-            let step = next.iter().zip(&values).find(|(_, &v)| v == want)?;
-            moves.push(all[step.0 .0]);
-            rank = step.0 .1;
+            let &(k, closer) = next[..self.turns.len()]
+                .iter()
+                .find(|&&(_, r)| depths.get(r as usize) == want)?;
+            moves.push(all[k]);
+            rank = closer;
             here = want;
         }
         Some(moves)

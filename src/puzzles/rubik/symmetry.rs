@@ -113,6 +113,47 @@ pub static UD_SYMMETRIES: LazyLock<Vec<Symmetry>> = LazyLock::new(|| {
     list
 });
 
+/// The 24 rotations of the whole cube (the signed permutation matrices of determinant
+/// +1), the identity first.
+pub static ROTATIONS: LazyLock<Vec<Symmetry>> = LazyLock::new(|| {
+    let mut list = Vec::with_capacity(24);
+    for perm in [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ] {
+        for signs in 0..8 {
+            let mut m: Matrix = [[0; 3]; 3];
+            for (row, &col) in perm.iter().enumerate() {
+                m[row][col] = if signs >> row & 1 == 1 { -1 } else { 1 };
+            }
+            if determinant(m) == 1 {
+                list.push(Symmetry::new(m));
+            }
+        }
+    }
+    list.sort_by_key(|s| !is_identity(s.matrix));
+    list
+});
+
+/// The four rotations about the U-D axis (keeping U up), the identity first.
+pub static UD_ROTATIONS: LazyLock<Vec<Symmetry>> = LazyLock::new(|| {
+    ROTATIONS
+        .iter()
+        .copied()
+        .filter(|s| s.matrix[1][1] == 1)
+        .collect()
+});
+
+fn determinant(m: Matrix) -> i8 {
+    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+}
+
 /// Number of symmetries keeping the U-D axis.
 pub const UD_SYMMETRY_COUNT: usize = 16;
 
