@@ -95,6 +95,13 @@ pub fn groups() -> Vec<TableGroup> {
             build: rubik::korf::build_large,
             by_default: false,
         },
+        TableGroup {
+            name: "rubik-huge",
+            about: "Rubik's cube, huge preset: flip-slice-twist with corner layers reduced by 16 symmetries, 4.9 GB per metric, QTM and HTM (not built by default)",
+            specs: rubik::korf::huge_specs,
+            build: rubik::korf::build_huge,
+            by_default: false,
+        },
     ]
 }
 

@@ -25,3 +25,15 @@ pub mod rng;
 pub mod search;
 pub mod table;
 pub mod text;
+
+/// Sets how many threads parallel work (BFS, search) uses: `None` for one per core.
+/// Call once, before any parallel work; a second call fails.
+pub fn set_threads(
+    threads: Option<std::num::NonZeroUsize>,
+) -> Result<(), rayon::ThreadPoolBuildError> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(n.get());
+    }
+    pool.build_global()
+}

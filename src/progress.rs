@@ -67,6 +67,20 @@ impl Progress {
         bar
     }
 
+    /// A status line for work of unknown length (a long search): a spinner, a message the
+    /// caller updates, and the time since it started.
+    pub fn status(&self) -> ProgressBar {
+        if !self.visible {
+            return ProgressBar::hidden();
+        }
+        let bar = self.multi.add(ProgressBar::new_spinner());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg}  {elapsed}").expect("valid template"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    }
+
     /// A bar over a known amount of work.
     pub fn bar(&self, prefix: impl Into<String>, len: u64) -> ProgressBar {
         if !self.visible {

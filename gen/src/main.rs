@@ -40,6 +40,10 @@ struct Cli {
     /// No progress bars or notes on stderr.
     #[arg(long, short, global = true)]
     quiet: bool,
+
+    /// Threads to build with [default: one per core].
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<std::num::NonZeroUsize>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -84,6 +88,7 @@ fn clap_exit(err: &clap::Error) -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    cubedb::set_threads(cli.threads).context("starting the worker threads")?;
     let store = TableStore::locate(cli.data.clone());
     match cli.command {
         Some(Command::Verify) => verify(&store),
@@ -165,7 +170,7 @@ fn verify(store: &TableStore) -> Result<ExitCode> {
                     writeln!(out, "missing  {}", path.display()).context(WRITING)?;
                     continue;
                 }
-                Ok(true) => store.open(&spec).map(drop),
+                Ok(true) => store.open_fully(&spec).map(drop),
                 Err(e) => Err(e),
             };
             present += 1;

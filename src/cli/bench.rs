@@ -37,6 +37,10 @@ pub enum BenchPuzzle {
     /// Rubik's cube, partial goals: optimal cross on all six faces, and the other goals
     /// on D, for random positions (`--count`, `--seed`), one thread.
     RubikGoals,
+    /// Rubik's cube, optimal solving of random positions (`--count`, `--seed`, the same
+    /// positions as `cubedb rubik random`) with one preset (`--tables`) in one metric
+    /// (`--metric`), all threads: load time, mean lower bound, time and nodes per cube.
+    RubikOptimal,
 }
 
 /// Arguments of `cubedb bench`.
@@ -69,6 +73,14 @@ pub struct BenchArgs {
     /// rubik-twophase: caps to measure, as METRIC:N (default htm:21,htm:20,qtm:26,qtm:24).
     #[arg(long, value_name = "CAPS", value_delimiter = ',')]
     caps: Vec<String>,
+
+    /// rubik-optimal: the pattern-database preset [default: the largest built].
+    #[arg(long, value_enum)]
+    tables: Option<cubedb::puzzles::rubik::Preset>,
+
+    /// rubik-optimal: the metric.
+    #[arg(long, value_enum, default_value_t = cubedb::puzzles::rubik::Metric::Htm)]
+    metric: cubedb::puzzles::rubik::Metric,
 
     /// No progress bars or notes on stderr.
     #[arg(long, short)]
@@ -218,7 +230,93 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchPuzzle::RubikTwophase => bench_twophase(&args),
         BenchPuzzle::RubikRu => bench_ru(&args),
         BenchPuzzle::RubikGoals => bench_goals(&args),
+        BenchPuzzle::RubikOptimal => bench_optimal(&args),
     }
+}
+
+fn bench_optimal(args: &BenchArgs) -> Result<()> {
+    use cubedb::puzzles::rubik::{solver::MAX_SOLUTION, Cube, KorfSolver, NearTable, Pdbs, Preset};
+    let store = TableStore::locate(args.data.clone());
+    let progress = Progress::stderr(args.quiet);
+    let metric = args.metric;
+    let preset = args
+        .tables
+        .unwrap_or_else(|| Preset::largest_present(&store, metric));
+    let started = Instant::now();
+    let near = NearTable::load_or_build(&store, &progress)?;
+    let pdbs = Pdbs::load_or_build(&store, preset, metric, &progress)?;
+    let loaded = started.elapsed();
+    let solver = KorfSolver::new(&pdbs, Some(&near));
+    say!(
+        "rubik-optimal: {} preset ({:.2} GB), {}, loaded in {}",
+        preset.name(),
+        pdbs.payload_bytes() as f64 / 1e9,
+        metric.unit(),
+        human(loaded)
+    );
+    let mut rng = SplitMix64::new(0x5eed);
+    let sample: Vec<Cube> = (0..10_000).map(|_| Cube::random(&mut rng)).collect();
+    let started = Instant::now();
+    let bounds: Vec<u32> = sample.iter().map(|c| solver.lower_bound(c)).collect();
+    let per_bound = started.elapsed() / sample.len() as u32;
+    say!(
+        "lower bound on {} random positions: mean {:.3} (table entries alone: mean {:.3}), {} each",
+        sample.len(),
+        bounds.iter().sum::<u32>() as f64 / bounds.len() as f64,
+        pdbs.mean_entry(),
+        human(per_bound)
+    );
+    let mut rng = SplitMix64::new(args.seed);
+    let cubes: Vec<Cube> = (0..args.count).map(|_| Cube::random(&mut rng)).collect();
+    say!(
+        "{:>5} {:>6} {:>15} {:>10} {:>8}",
+        "cube",
+        "length",
+        "nodes",
+        "seconds",
+        "ns/node"
+    );
+    let mut times = Vec::new();
+    let mut all_nodes = 0u64;
+    for (i, cube) in cubes.iter().enumerate() {
+        let started = Instant::now();
+        let solved = solver.solve(cube, MAX_SOLUTION);
+        let elapsed = started.elapsed();
+        let moves = solved.moves.context("every cube has a solution")?;
+        anyhow::ensure!(
+            cube.apply_all(&moves).is_solved(),
+            "cube {}: wrong solution",
+            i + 1
+        );
+        say!(
+            "{:>5} {:>6} {:>15} {:>10.3} {:>8.1}",
+            i + 1,
+            metric.length(&moves),
+            solved.nodes,
+            elapsed.as_secs_f64(),
+            elapsed.as_secs_f64() * 1e9 / solved.nodes.max(1) as f64
+        );
+        times.push(elapsed.as_secs_f64());
+        all_nodes += solved.nodes;
+    }
+    if !times.is_empty() {
+        let total: f64 = times.iter().sum();
+        let mut sorted = times.clone();
+        sorted.sort_by(f64::total_cmp);
+        let median = if sorted.len() % 2 == 1 {
+            sorted[sorted.len() / 2]
+        } else {
+            (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) / 2.0
+        };
+        say!(
+            "median {median:.3} s, mean {:.3} s, {:.1} ns per node on {} threads ({:.1} M nodes/s)",
+            total / times.len() as f64,
+            total * 1e9 / all_nodes.max(1) as f64,
+            rayon::current_num_threads(),
+            all_nodes as f64 / total / 1e6
+        );
+    }
+    Ok(())
 }
 
 fn bench_rolling(args: &BenchArgs) -> Result<()> {

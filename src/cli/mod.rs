@@ -51,6 +51,10 @@ const EXIT_NO_ANSWER: u8 = 3;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+
+    /// Threads for searches and table builds [default: one per core].
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<std::num::NonZeroUsize>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -109,6 +113,10 @@ pub fn main() -> ExitCode {
             }
         }
     };
+    if let Err(err) = cubedb::set_threads(cli.threads) {
+        note!("cubedb: error: starting the worker threads: {err}");
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Command::Rolling(args) => rolling::run(args),
         Command::Rotation(args) => rotation::run(args),

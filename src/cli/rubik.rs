@@ -10,13 +10,14 @@ use cubedb::judge::{InputError, JudgeError, JudgeInput};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::{
     self, facelet_string, format_moves, merge_quarter_pairs, parse_facelets, parse_moves,
-    solver::MAX_SOLUTION, Cube, KorfSolver, Metric, NearTable, Pdbs, Preset, SearchSolver, Solver,
-    TableSolver,
+    solver::MAX_SOLUTION, Cube, IterationStart, KorfSolver, Metric, NearTable, Pdbs, Preset,
+    SearchSolver, Solver, TableSolver,
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Arguments of `cubedb rubik`.
@@ -310,21 +311,44 @@ pub(super) fn korf_tables(args: &SolveArgs, progress: &Progress) -> Result<(Near
     Ok((near, pdbs))
 }
 
+/// How long a solve runs before a slow preset is pointed out.
+const SLOW_SOLVE: std::time::Duration = std::time::Duration::from_secs(5);
+
 fn run_solve(args: SolveArgs) -> Result<()> {
     let progress = Progress::stderr(args.quiet);
     let tables = match args.engine {
         Engine::Table => Some(korf_tables(&args, &progress)?),
         Engine::Search => None,
     };
-    let solve = |cube: &Cube| match &tables {
-        Some((near, pdbs)) => KorfSolver::new(pdbs, Some(near)).solve(cube, MAX_SOLUTION),
-        None => SearchSolver.solve(cube, args.metric, MAX_SOLUTION),
-    };
+    let slow_noted = AtomicBool::new(false);
     let mut out = cubedb::output::stdout()?;
     let solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
         let cube = parse_cube(text, format, number)?;
         let started = Instant::now();
-        let solved = solve(&cube);
+        // On a terminal, each IDA* bound as it starts; once, a hint if the preset is slow.
+        let status = progress.status();
+        let observe = |start: &IterationStart| {
+            status.set_message(format!(
+                "cube {number}: trying {} {} ({} nodes so far)",
+                start.bound,
+                args.metric.unit(),
+                start.nodes
+            ));
+            if let Some((_, pdbs)) = &tables {
+                if start.elapsed >= SLOW_SOLVE && !slow_noted.swap(true, Ordering::Relaxed) {
+                    if let Some(hint) = pdbs.preset().and_then(Preset::faster_options) {
+                        progress.note(format!("note: {hint}"));
+                    }
+                }
+            }
+        };
+        let solved = match &tables {
+            Some((near, pdbs)) => KorfSolver::new(pdbs, Some(near))
+                .with_observer(&observe)
+                .solve(&cube, MAX_SOLUTION),
+            None => SearchSolver.solve(&cube, args.metric, MAX_SOLUTION),
+        };
+        status.finish_and_clear();
         let elapsed = started.elapsed();
         let moves = solved
             .moves
@@ -338,14 +362,14 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         out.flush().context(super::WRITING)?;
         if !args.quiet {
             let secs = elapsed.as_secs_f64();
-            note!(
+            progress.note(format!(
                 "cube {number}: {} {} ({} nodes, {:.3} s, {:.2} M nodes/s)",
                 args.metric.length(&moves),
                 args.metric.unit(),
                 solved.nodes,
                 secs,
                 solved.nodes as f64 / secs.max(1e-9) / 1e6
-            );
+            ));
         }
         Ok(())
     };

@@ -15,6 +15,7 @@
 pub mod header;
 mod mmap;
 pub mod packed;
+pub mod seal;
 mod store;
 
 pub use header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
@@ -144,8 +145,8 @@ pub const READ_LIMIT: u64 = 16 << 20;
 enum TableBytes {
     /// Read into memory (small tables).
     Owned(Vec<u8>),
-    /// Mapped read-only (big tables).
-    Mapped(Mmap),
+    /// Mapped read-only (big tables), with the file it maps.
+    Mapped(Mmap, File),
 }
 
 impl std::ops::Deref for TableBytes {
@@ -153,7 +154,7 @@ impl std::ops::Deref for TableBytes {
     fn deref(&self) -> &[u8] {
         match self {
             TableBytes::Owned(bytes) => bytes,
-            TableBytes::Mapped(map) => map,
+            TableBytes::Mapped(map, _) => map,
         }
     }
 }
@@ -237,12 +238,28 @@ fn open_regular(path: &Path, group: &'static str) -> Result<(File, fs::Metadata)
     Ok((file, meta))
 }
 
+/// How much [`Table::open_checked`] hashes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verify {
+    /// Hash the payload unless the table is mapped and its seal ([`seal`]) says this very
+    /// file was verified before.
+    TrustSeal,
+    /// Always hash the payload (`cubedb-gen verify`).
+    Full,
+}
+
 impl Table {
-    /// Opens `path`, checks it against `spec` and its checksums, and reads or maps it.
+    /// Opens `path`, checks it against `spec` and its checksums, and reads or maps it;
+    /// a big table verified before and unchanged since is not hashed again ([`seal`]).
+    pub fn open(path: &Path, spec: &TableSpec) -> Result<Self, TableError> {
+        Self::open_checked(path, spec, Verify::TrustSeal)
+    }
+
+    /// [`Table::open`], hashing as `verify` says.
     ///
     /// Nothing in the payload is looked at before magic, header checksum, version,
     /// identity and length have been checked.
-    pub fn open(path: &Path, spec: &TableSpec) -> Result<Self, TableError> {
+    pub fn open_checked(path: &Path, spec: &TableSpec, verify: Verify) -> Result<Self, TableError> {
         let group = spec.group;
         let io_err = |action, error| TableError::Io {
             path: path.to_path_buf(),
@@ -259,7 +276,8 @@ impl Table {
                 .map_err(|e| io_err("cannot read", e))?;
             TableBytes::Owned(bytes)
         } else {
-            TableBytes::Mapped(mmap::map_read_only(&file).map_err(|e| io_err("cannot map", e))?)
+            let map = mmap::map_read_only(&file).map_err(|e| io_err("cannot map", e))?;
+            TableBytes::Mapped(map, file)
         };
         let (header, payload_offset) = decode_header(&bytes, path, group)?;
         let found = identity(
@@ -295,11 +313,20 @@ impl Table {
                 expected: expected_len,
             });
         }
-        if checksum(&bytes[payload_offset..]) != header.checksum {
-            return Err(TableError::Corrupted {
-                path: path.to_path_buf(),
-                group,
-            });
+        let mapped = matches!(bytes, TableBytes::Mapped(..));
+        let sealed =
+            mapped && verify == Verify::TrustSeal && seal::is_sealed(path, &meta, header.checksum);
+        if !sealed {
+            if checksum(&bytes[payload_offset..]) != header.checksum {
+                seal::unseal(path);
+                return Err(TableError::Corrupted {
+                    path: path.to_path_buf(),
+                    group,
+                });
+            }
+            if mapped {
+                seal::seal(path, &meta, header.checksum);
+            }
         }
         Ok(Self {
             path: path.to_path_buf(),
@@ -316,7 +343,33 @@ impl Table {
 
     /// Whether the table is mapped (big) rather than read into memory (small).
     pub fn is_mapped(&self) -> bool {
-        matches!(self.bytes, TableBytes::Mapped(_))
+        matches!(self.bytes, TableBytes::Mapped(..))
+    }
+
+    /// Copies the payload into `out` (exactly its length). A mapped table's file is read
+    /// rather than its mapping, so the copy does not also bring the mapping into memory.
+    fn copy_payload_into(&self, out: &mut [u8]) -> io::Result<()> {
+        use rayon::prelude::*;
+        const CHUNK: usize = 64 << 20;
+        let payload = self.payload();
+        match &self.bytes {
+            #[cfg(unix)]
+            TableBytes::Mapped(_, file) => {
+                use std::os::unix::fs::FileExt;
+                let start = self.payload_offset as u64;
+                out.par_chunks_mut(CHUNK)
+                    .enumerate()
+                    .try_for_each(|(i, chunk)| {
+                        file.read_exact_at(chunk, start + (i * CHUNK) as u64)
+                    })
+            }
+            _ => {
+                out.par_chunks_mut(CHUNK)
+                    .zip(payload.par_chunks(CHUNK))
+                    .for_each(|(to, from)| to.copy_from_slice(from));
+                Ok(())
+            }
+        }
     }
 
     /// The table's header.
@@ -492,6 +545,7 @@ pub fn write_table(
         let file = file.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
+        seal::unseal(path);
         fs::rename(&tmp, path)?;
         // Make the rename itself durable.
         File::open(dir)?.sync_all()
@@ -528,6 +582,20 @@ impl Resident {
             offset,
             len: bytes.len(),
         })
+    }
+
+    /// A copy of a table's payload, or `None` if the memory cannot be had or the file
+    /// cannot be read.
+    pub fn load(table: &Table) -> Option<Self> {
+        let len = table.payload().len();
+        let mut map = memmap2::MmapMut::map_anon(len + HUGE_PAGE).ok()?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let offset = (HUGE_PAGE - map.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE;
+        table
+            .copy_payload_into(&mut map[offset..offset + len])
+            .ok()?;
+        Some(Self { map, offset, len })
     }
 
     /// The copied bytes.

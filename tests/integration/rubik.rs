@@ -461,49 +461,122 @@ fn random_positions_are_reproducible_facelet_strings() {
     assert_ne!(String::from_utf8(run("8").stdout).unwrap(), text);
 }
 
-/// The large preset (symmetry-reduced flip-slice-twist table, six reads per position)
-/// against the small one (corner and 6-edge tables): the same optimal length for every
-/// scramble, in both metrics. Its tables are too big to build in CI: build them with
-/// `cubedb-gen rubik-large`, then run
-/// `CUBEDB_DATA=DIR cargo test --release -- --ignored large_preset`.
+/// The coset search (six views, inherited views, the x,x,x rule, skipped first axes)
+/// over the smallest coset table, Kociemba's phase-1 coordinates by class (70 MB per
+/// metric, built here in seconds): the same optimal length as the small preset's generic
+/// search for every scramble, each solution solving its cube; and exactly the brute-force
+/// distance on random positions within 5 quarter turns.
 #[test]
-#[ignore]
-fn large_preset_agrees_with_the_small_one() {
-    use cubedb::puzzles::rubik::pdb::spec;
-    use cubedb::puzzles::rubik::{KorfSolver, Pdbs, Preset};
-    let store = TableStore::locate(None);
+fn coset_search_agrees_with_the_small_preset() {
+    use cubedb::puzzles::rubik::pdb::Pattern;
+    use cubedb::puzzles::rubik::{KorfSolver, Pdbs};
+    let store = TableStore::new(data_dir_with("rubik"));
+    let ball = brute_force(5, &quarter_turns());
+    let mut rng = SplitMix64::new(2028);
     for metric in [Metric::Qtm, Metric::Htm] {
-        for pattern in Preset::Large.patterns() {
-            let spec = spec(pattern, metric, Preset::Large.group());
-            assert!(
-                store.exists(&spec),
-                "{} is missing from {}: build it with `cubedb-gen rubik-large`",
-                spec.name,
-                store.dir().display()
-            );
-        }
-        let large = Pdbs::load_or_build(&store, Preset::Large, metric, &Progress::hidden())
-            .expect("large pattern databases");
+        let coset = {
+            let _lock = crate::common::build_lock();
+            Pdbs::load_or_build_patterns(
+                &store,
+                &[Pattern::FlipSliceTwistBare],
+                metric,
+                "rubik-test-coset",
+                &Progress::hidden(),
+            )
+            .expect("phase-1 class table")
+        };
         let small = small_pdbs(metric);
-        let (large, small) = (KorfSolver::new(&large, None), KorfSolver::new(&small, None));
+        let (coset, small) = (KorfSolver::new(&coset, None), KorfSolver::new(&small, None));
         let moves: Vec<Move> = match metric {
             Metric::Qtm => quarter_turns(),
             Metric::Htm => Move::all().collect(),
         };
-        let mut rng = SplitMix64::new(2027);
-        for i in 0..60 {
-            let scramble: Vec<Move> = (0..8 + i % 7)
+        for i in 0..80 {
+            let scramble: Vec<Move> = (0..6 + i % 8)
                 .map(|_| moves[rng.below(moves.len() as u64) as usize])
                 .collect();
             let cube = Cube::from_moves(&scramble);
             let b = small.solve(&cube, 26).moves.expect("solved");
-            // No deeper than the small preset's answer: a wrong large table fails here
-            // instead of searching on.
-            let a = large.solve(&cube, b.len() as u32).moves;
+            let a = coset.solve(&cube, b.len() as u32).moves;
             let a =
                 a.unwrap_or_else(|| panic!("{metric:?} scramble {i}: not solved in {}", b.len()));
-            assert!(cube.apply_all(&a).is_solved());
-            assert_eq!(a.len(), b.len(), "{metric:?} scramble {i}");
+            assert!(cube.apply_all(&a).is_solved(), "{metric:?} scramble {i}");
+            assert_eq!(
+                metric.length(&a),
+                metric.length(&b),
+                "{metric:?} scramble {i}"
+            );
+        }
+        if metric == Metric::Qtm {
+            // Admissible everywhere near the solved cube, the solved cube included.
+            for (cube, &d) in &ball {
+                assert!(coset.lower_bound(cube) <= d, "bound above the distance {d}");
+            }
+            let positions: Vec<(&Cube, &u32)> = ball.iter().collect();
+            for _ in 0..300 {
+                let (cube, &d) = positions[rng.below(positions.len() as u64) as usize];
+                let found = coset.solve(cube, 26).moves.expect("solved");
+                assert!(cube.apply_all(&found).is_solved());
+                assert_eq!(found.len() as u32, d, "brute-force distance");
+            }
+        }
+    }
+}
+
+/// The large and huge presets (symmetry-reduced flip-slice-twist tables, six reads per
+/// position) against the small one (corner and 6-edge tables): the same optimal length for
+/// every scramble, in both metrics. Their tables are too big to build in CI: build them
+/// with `cubedb-gen rubik-large rubik-huge`, then run
+/// `CUBEDB_DATA=DIR cargo test --release -- --ignored big_presets`.
+#[test]
+#[ignore]
+fn big_presets_agree_with_the_small_one() {
+    use cubedb::puzzles::rubik::pdb::spec;
+    use cubedb::puzzles::rubik::{KorfSolver, Pdbs, Preset};
+    let store = TableStore::locate(None);
+    for preset in [Preset::Large, Preset::Huge] {
+        for metric in [Metric::Qtm, Metric::Htm] {
+            for pattern in preset.patterns() {
+                let spec = spec(pattern, metric, preset.group());
+                assert!(
+                    store.exists(&spec),
+                    "{} is missing from {}: build it with `cubedb-gen {}`",
+                    spec.name,
+                    store.dir().display(),
+                    preset.group()
+                );
+            }
+            let big = Pdbs::load_or_build(&store, preset, metric, &Progress::hidden())
+                .expect("big pattern databases");
+            let small = small_pdbs(metric);
+            let (big, small) = (KorfSolver::new(&big, None), KorfSolver::new(&small, None));
+            let moves: Vec<Move> = match metric {
+                Metric::Qtm => quarter_turns(),
+                Metric::Htm => Move::all().collect(),
+            };
+            let mut rng = SplitMix64::new(2027);
+            for i in 0..60 {
+                let scramble: Vec<Move> = (0..8 + i % 7)
+                    .map(|_| moves[rng.below(moves.len() as u64) as usize])
+                    .collect();
+                let cube = Cube::from_moves(&scramble);
+                let b = small.solve(&cube, 26).moves.expect("solved");
+                // No deeper than the small preset's answer: a wrong big table fails here
+                // instead of searching on.
+                let a = big.solve(&cube, metric.length(&b)).moves;
+                let a = a.unwrap_or_else(|| {
+                    panic!(
+                        "{preset:?} {metric:?} scramble {i}: not solved in {}",
+                        b.len()
+                    )
+                });
+                assert!(cube.apply_all(&a).is_solved());
+                assert_eq!(
+                    metric.length(&a),
+                    metric.length(&b),
+                    "{metric:?} scramble {i}"
+                );
+            }
         }
     }
 }

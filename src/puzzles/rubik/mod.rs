@@ -45,7 +45,7 @@ pub mod twophase;
 pub use cube::{Cube, CubeError, Face, Move};
 pub use facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};
 pub use judge::{parse_judge_input, Query};
-pub use korf::{KorfSolver, Pdbs, Preset};
+pub use korf::{IterationStart, KorfSolver, Pdbs, Preset};
 pub use near::NearTable;
 pub use notation::{format_moves, merge_quarter_pairs, parse_move_set, parse_moves, NotationError};
 pub use solver::{Metric, SearchSolver, Solved, Solver, TableSolver};

@@ -6,11 +6,13 @@
 //! - edges `first..first + count`: the slots of those cubies as a partial permutation of
 //!   12 (rank `0..12!/(12-count)!`) times their flips by cubie (`2^count`);
 //! - flip-slice-twist: symmetry classes of edge flips and E-slice slots, times corner
-//!   twists and E-slice order (3.38 G entries, see [`super::phase1`]).
+//!   twists and E-slice order (3.38 G entries, see [`super::phase1`]);
+//! - flip-slice-twist-layers: the same with the corner layers instead of the slice order
+//!   (9.86 G entries).
 
 use super::coord::{self, rank_permutation, unrank_permutation, CORNER_PERMS, CORNER_TWISTS};
 use super::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT, MOVE_CUBES};
-use super::phase1;
+use super::phase1::{self, Refinement};
 use super::solver::Metric;
 use crate::progress::Progress;
 use crate::search::{layered_bfs, RankedSpace, UNREACHED};
@@ -51,6 +53,12 @@ pub enum Pattern {
     /// Edge flips, E-slice edges with their order and corner twists, one entry per class
     /// under the 16 symmetries keeping the U-D axis ([`super::phase1`]).
     FlipSliceTwist,
+    /// Edge flips, E-slice slots, corner twists and which corner slots hold the U-layer
+    /// corners, one entry per class under the same 16 symmetries.
+    FlipSliceTwistLayers,
+    /// Edge flips, E-slice slots and corner twists alone (Kociemba's phase-1 coordinates)
+    /// by class: the smallest table of the family (141 M entries), for tests.
+    FlipSliceTwistBare,
 }
 
 /// Falling factorial `n (n-1) ... (n-k+1)`.
@@ -65,12 +73,24 @@ const fn falling(n: u64, k: u64) -> u64 {
 }
 
 impl Pattern {
+    /// For the flip-slice-twist family, what it tracks besides flips, slice and twist.
+    #[inline]
+    pub fn refinement(self) -> Option<Refinement> {
+        match self {
+            Pattern::FlipSliceTwist => Some(Refinement::SliceOrder),
+            Pattern::FlipSliceTwistLayers => Some(Refinement::CornerLayers),
+            Pattern::FlipSliceTwistBare => Some(Refinement::Bare),
+            _ => None,
+        }
+    }
+
     /// Number of projected states.
     pub fn size(self) -> u64 {
-        match self {
-            Pattern::Corners => CORNER_PERMS as u64 * CORNER_TWISTS as u64,
-            Pattern::Edges { count, .. } => falling(12, count as u64) << count,
-            Pattern::FlipSliceTwist => phase1::SIZE,
+        match (self, self.refinement()) {
+            (_, Some(refinement)) => refinement.size(),
+            (Pattern::Corners, _) => CORNER_PERMS as u64 * CORNER_TWISTS as u64,
+            (Pattern::Edges { count, .. }, _) => falling(12, count as u64) << count,
+            _ => unreachable!("the flip-slice-twist family has a refinement"),
         }
     }
 
@@ -84,6 +104,10 @@ impl Pattern {
             Pattern::Corners => format!("rubik-pdb-{m}-corners"),
             Pattern::Edges { first, count } => format!("rubik-pdb-{m}-edges{count}-from{first}"),
             Pattern::FlipSliceTwist => format!("rubik-pdb-{m}-flipslice-twist-sym16"),
+            Pattern::FlipSliceTwistLayers => {
+                format!("rubik-pdb-{m}-flipslice-twist-layers-sym16")
+            }
+            Pattern::FlipSliceTwistBare => format!("rubik-pdb-{m}-flipslice-twist-bare-sym16"),
         }
     }
 
@@ -93,7 +117,7 @@ impl Pattern {
         match self {
             Pattern::Corners => coord::corner_coord(cube) as usize,
             Pattern::Edges { first, count } => edge_index_from_inverse(inv, first, count),
-            Pattern::FlipSliceTwist => phase1::index(cube),
+            p => phase1::index(p.refinement().expect("flip-slice-twist family"), cube),
         }
     }
 
@@ -103,7 +127,7 @@ impl Pattern {
         match self {
             Pattern::Corners => coord::corner_coord(cube) as usize,
             Pattern::Edges { first, count } => edge_index(cube, first, count),
-            Pattern::FlipSliceTwist => phase1::index(cube),
+            p => phase1::index(p.refinement().expect("flip-slice-twist family"), cube),
         }
     }
 }
@@ -231,6 +255,7 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
 /// A projection seen as a ranked space for the shared BFS.
 struct PatternSpace {
     pattern: Pattern,
+    refinement: Option<Refinement>,
     moves: Vec<usize>,
 }
 
@@ -268,7 +293,10 @@ impl RankedSpace for PatternSpace {
                     visit(((rank_partial(&moved[..count]) << count) | f) as u64);
                 }
             }
-            Pattern::FlipSliceTwist => phase1::for_each_neighbour(rank, &self.moves, visit),
+            _ => {
+                let refinement = self.refinement.expect("flip-slice-twist family");
+                phase1::for_each_neighbour(refinement, rank, &self.moves, visit)
+            }
         }
     }
 }
@@ -286,6 +314,19 @@ pub fn spec(pattern: Pattern, metric: Metric, group: &'static str) -> TableSpec 
         Pattern::FlipSliceTwist => {
             params.push(("flipslice-classes".into(), phase1::CLASSES as u64));
             params.push(("symmetries".into(), 16));
+        }
+        Pattern::FlipSliceTwistLayers => {
+            params.push(("flipslice-classes".into(), phase1::CLASSES as u64));
+            params.push(("symmetries".into(), 16));
+            params.push((
+                "corner-layers".into(),
+                Refinement::CornerLayers.count() as u64,
+            ));
+        }
+        Pattern::FlipSliceTwistBare => {
+            params.push(("flipslice-classes".into(), phase1::CLASSES as u64));
+            params.push(("symmetries".into(), 16));
+            params.push(("refinement".into(), 0));
         }
     }
     TableSpec {
@@ -323,6 +364,7 @@ pub fn build_one(
 ) -> Result<(), TableError> {
     let space = PatternSpace {
         pattern,
+        refinement: pattern.refinement(),
         moves: metric_moves(metric).iter().map(|m| m.index()).collect(),
     };
     let solved = pattern.index(&Cube::SOLVED) as u64;
@@ -337,11 +379,18 @@ pub fn build_one(
     store.write(&spec(pattern, metric, group), &payload, result.histogram)
 }
 
+/// Tables up to this size are copied into huge pages as they are opened; bigger ones are
+/// read through their file mapping.
+const COPY_AT_OPEN: u64 = 256 << 20;
+
 /// An opened pattern database.
 ///
-/// Lookups are random reads all over the table, so the payload is copied into anonymous
-/// memory advised to use huge pages (far fewer TLB misses than the file mapping's 4 KiB
-/// pages); if that memory cannot be had, the verified file mapping is read directly.
+/// Lookups are random reads all over the table. A table of up to [`COPY_AT_OPEN`] bytes is
+/// copied into anonymous memory advised to use huge pages (far fewer TLB misses than 4 KiB
+/// pages). A bigger one is read through its file mapping: on this machine's virtual
+/// machine, copying the 4.9 GB huge table took 5-7 s (first touch of fresh memory is
+/// slow under a hypervisor) for a search only about 10% faster, so a process whose
+/// tables are in the page cache starts at once instead (`docs/rubik-optimal.md`).
 #[derive(Debug)]
 pub struct Pdb {
     pattern: Pattern,
@@ -369,7 +418,11 @@ impl Pdb {
             build_one(store, pattern, metric, group, progress)?;
         }
         let table = store.open(&spec)?;
-        let resident = crate::table::Resident::copy_of(table.payload());
+        let resident = if spec.payload_len() <= COPY_AT_OPEN {
+            crate::table::Resident::load(&table)
+        } else {
+            None
+        };
         Ok(Self {
             pattern,
             table,
@@ -403,6 +456,11 @@ impl Pdb {
         Nibbles::new(self.payload())
     }
 
+    /// Bytes of the table's payload.
+    pub fn entries_len(&self) -> usize {
+        self.table.payload().len()
+    }
+
     /// The projection.
     pub fn pattern(&self) -> Pattern {
         self.pattern
@@ -430,6 +488,7 @@ mod tests {
         for pattern in patterns {
             let space = PatternSpace {
                 pattern,
+                refinement: None,
                 moves: (0..MOVE_COUNT).collect(),
             };
             for _ in 0..200 {

@@ -12,6 +12,12 @@
 //!
 //! Looked up on a position turned so that its R-L or F-B axis becomes U-D
 //! ([`super::symmetry::AXIS_ROTATIONS`]), the same table gives two more lower bounds.
+//!
+//! A second refinement replaces the slice order by the corner layers: which four of the
+//! eight corner slots hold the four U-layer corners (C(8,4) = 70). Like everything else
+//! here it is unchanged by U and D turns made before the position, so both tables measure
+//! the distance to a coset of a group containing U and D (see `docs/rubik-optimal.md`):
+//! 64,430 * 2,187 * 70 = 9.86 G entries (4.9 GB at 4 bits).
 
 use super::coord::{self, CORNER_TWISTS};
 use super::cube::{Cube, Move, EDGES, MOVE_COUNT};
@@ -33,10 +39,40 @@ const TWISTS: usize = CORNER_TWISTS as usize;
 /// First E-slice edge cubie (FR; then FL, BL, BR).
 const FIRST_SLICE_EDGE: u8 = 8;
 
+/// Sets of four corner slots out of eight (which slots hold the U-layer corners).
+const CORNER_LAYERS: usize = 70;
+
 /// Number of (flip, slice slots) classes under the 16 symmetries.
 pub const CLASSES: usize = 64_430;
-/// Entries of the table: class, then twist, then slice order.
-pub const SIZE: u64 = (CLASSES * TWISTS * SLICE_ORDERS) as u64;
+
+/// What a table tracks besides the flip-slice class and the twist: its last and least
+/// significant index component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Refinement {
+    /// The order of the four E-slice edges in their slots (24 values).
+    SliceOrder,
+    /// Which four corner slots hold the U-layer corners (70 values).
+    CornerLayers,
+    /// Nothing more: Kociemba's phase-1 coordinates alone (a small table for tests).
+    Bare,
+}
+
+impl Refinement {
+    /// Number of values of the refinement.
+    #[inline]
+    pub const fn count(self) -> usize {
+        match self {
+            Refinement::SliceOrder => SLICE_ORDERS,
+            Refinement::CornerLayers => CORNER_LAYERS,
+            Refinement::Bare => 1,
+        }
+    }
+
+    /// Entries of the table: class, then twist, then the refinement.
+    pub const fn size(self) -> u64 {
+        (CLASSES * TWISTS * self.count()) as u64
+    }
+}
 
 /// Coordinate tables: ranks, moves, conjugation by the symmetries, classes.
 pub(crate) struct Tables {
@@ -56,6 +92,12 @@ pub(crate) struct Tables {
     pub(crate) twist_conj: Vec<u16>,
     /// `slice_conj[slice * 16 + s]`: slice of the image under symmetry `s`.
     slice_conj: Vec<u16>,
+    /// Rank of each 8-bit corner slot mask with four bits set (others unused).
+    layers_of_mask: [u8; 256],
+    /// `layers_move[layers * 18 + m]`.
+    layers_move: Vec<u8>,
+    /// `layers_conj[layers * 16 + s]`: corner layers of the image under symmetry `s`.
+    layers_conj: Vec<u8>,
     /// `class_of[flip_slice]` = `class << 4 | s` where symmetry `s` takes the pair to the
     /// class representative.
     pub(crate) class_of: Vec<u32>,
@@ -79,6 +121,30 @@ fn slice_mask_and_code(cube: &Cube) -> (usize, usize) {
         }
     }
     (mask, code)
+}
+
+/// Slot mask of the four U-layer corners (cubies 0..4), read from `cp`.
+#[inline]
+fn corner_layer_mask(cube: &Cube) -> usize {
+    cube.cp.iter().enumerate().fold(0, |mask, (slot, &cubie)| {
+        mask | usize::from(cubie < 4) << slot
+    })
+}
+
+/// A cube whose U-layer corners sit in the slots of the 4-bit-set mask `mask`.
+fn cube_with_corner_layers(mask: usize) -> Cube {
+    let mut cube = Cube::SOLVED;
+    let (mut up, mut down) = (0u8, 4u8);
+    for slot in 0..8 {
+        if mask >> slot & 1 == 1 {
+            cube.cp[slot] = up;
+            up += 1;
+        } else {
+            cube.cp[slot] = down;
+            down += 1;
+        }
+    }
+    cube
 }
 
 /// A cube with the given slice (slots and order), flip and twist; other cubies arbitrary.
@@ -147,6 +213,9 @@ impl Tables {
             twist_move: vec![0; TWISTS * MOVE_COUNT],
             twist_conj: vec![0; TWISTS * UD_SYMMETRY_COUNT],
             slice_conj: vec![0; SLICES * UD_SYMMETRY_COUNT],
+            layers_of_mask: [u8::MAX; 256],
+            layers_move: vec![0; CORNER_LAYERS * MOVE_COUNT],
+            layers_conj: vec![0; CORNER_LAYERS * UD_SYMMETRY_COUNT],
             class_of: vec![u32::MAX; FLIP_SLICES],
             representative: Vec::with_capacity(CLASSES),
             stabiliser: Vec::with_capacity(CLASSES),
@@ -179,6 +248,21 @@ impl Tables {
                     coord::twist(&sym.conjugate(&cube)) as u16;
             }
         }
+        let layer_masks: Vec<usize> = (0..256usize).filter(|m| m.count_ones() == 4).collect();
+        for (rank, &mask) in layer_masks.iter().enumerate() {
+            t.layers_of_mask[mask] = rank as u8;
+        }
+        for (rank, &mask) in layer_masks.iter().enumerate() {
+            let cube = cube_with_corner_layers(mask);
+            for mv in Move::all() {
+                t.layers_move[rank * MOVE_COUNT + mv.index()] =
+                    t.layers_of_mask[corner_layer_mask(&cube.apply(mv))];
+            }
+            for (s, sym) in syms.iter().enumerate() {
+                t.layers_conj[rank * UD_SYMMETRY_COUNT + s] =
+                    t.layers_of_mask[corner_layer_mask(&sym.conjugate(&cube))];
+            }
+        }
         // Classes in increasing order of their smallest member, which is the representative.
         for pair in 0..FLIP_SLICES {
             if t.class_of[pair] != u32::MAX {
@@ -208,37 +292,56 @@ impl Tables {
         t
     }
 
-    /// Table index of the projection with slice `slice`, flip `flip` and twist `twist`,
-    /// calling `visit` with it and with every other index of the same projection class
-    /// (when the class representative has symmetries of its own).
+    /// Table index of the projection with slice `slice`, flip `flip`, twist `twist` and
+    /// corner layers `layers` (for [`Refinement::CornerLayers`]), calling `visit` with it
+    /// and with every other index of the same projection class (when the class
+    /// representative has symmetries of its own).
     #[inline]
-    fn each_index(&self, slice: usize, flip: usize, twist: usize, mut visit: impl FnMut(u64)) {
+    fn each_index(
+        &self,
+        refinement: Refinement,
+        [slice, flip, twist, layers]: [usize; 4],
+        mut visit: impl FnMut(u64),
+    ) {
         let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let (twist, slice) = self.conjugated(twist, slice, s);
-        visit(self.index_in_class(class, twist, slice) as u64);
+        let (twist, fine) = self.conjugated(refinement, twist, slice, layers, s);
+        visit(Self::index_in_class(refinement, class, twist, fine) as u64);
         let mut others = self.stabiliser[class] & !1;
         while others != 0 {
             let u = others.trailing_zeros() as usize;
             others &= others - 1;
-            let (t2, s2) = self.conjugated(twist, slice, u);
-            visit(self.index_in_class(class, t2, s2) as u64);
+            let (t2, f2) = self.conjugated(refinement, twist, fine, fine, u);
+            visit(Self::index_in_class(refinement, class, t2, f2) as u64);
         }
     }
 
-    /// Twist and slice of the image of a position under symmetry `s`.
+    /// Twist and refinement value of the image of a position under symmetry `s`; `slice`
+    /// (slots and order) is read for the slice order, `layers` for the corner layers.
     #[inline]
-    fn conjugated(&self, twist: usize, slice: usize, s: usize) -> (usize, usize) {
-        (
-            self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize,
-            self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize,
-        )
+    fn conjugated(
+        &self,
+        refinement: Refinement,
+        twist: usize,
+        slice: usize,
+        layers: usize,
+        s: usize,
+    ) -> (usize, usize) {
+        let twist = self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize;
+        let fine = match refinement {
+            Refinement::SliceOrder => self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize,
+            Refinement::CornerLayers => self.layers_conj[layers * UD_SYMMETRY_COUNT + s] as usize,
+            Refinement::Bare => 0,
+        };
+        (twist, fine)
     }
 
-    /// Table index of twist `twist` and the order of slice `slice` within class `class`.
+    /// Table index of twist `twist` and refinement `fine` within class `class`; a slice
+    /// (slots and order) stands for its order.
     #[inline]
-    fn index_in_class(&self, class: usize, twist: usize, slice: usize) -> usize {
-        (class * TWISTS + twist) * SLICE_ORDERS + slice % SLICE_ORDERS
+    fn index_in_class(refinement: Refinement, class: usize, twist: usize, fine: usize) -> usize {
+        let count = refinement.count();
+        (class * TWISTS + twist) * count + fine % count
     }
 }
 
@@ -250,23 +353,30 @@ pub(crate) fn coordinate_tables() -> &'static Tables {
     &TABLES
 }
 
-/// Raw coordinates of a position: its (flip, slice slots) pair, slice and twist. The
-/// first of the three steps of [`index`], split so that callers computing many indices
-/// can issue the class reads of [`class_entry`] back to back.
+/// Raw coordinates of a position: its (flip, slice slots) pair, slice, twist and corner
+/// layers. The first of the three steps of [`index`], split so that callers computing
+/// many indices can issue the class reads of [`class_entry`] back to back.
 #[inline]
-pub fn raw_coordinates(cube: &Cube) -> [u32; 3] {
-    let t = &*TABLES;
-    let slice = t.slice(cube);
-    let pair = slice / SLICE_ORDERS * FLIPS + coord::flip(cube) as usize;
-    [pair as u32, slice as u32, coord::twist(cube)]
+pub fn raw_coordinates(cube: &Cube) -> [u32; 4] {
+    // The slots of the cubies that matter, scattered without branches: the same data the
+    // inverse would give.
+    let mut edge_slot = [0u8; EDGES];
+    for (slot, &cubie) in cube.ep.iter().enumerate() {
+        edge_slot[cubie as usize] = slot as u8;
+    }
+    let mut corner_slot = [0u8; 8];
+    for (slot, &cubie) in cube.cp.iter().enumerate() {
+        corner_slot[cubie as usize] = slot as u8;
+    }
+    raw_from_slots(cube, &edge_slot, &corner_slot)
 }
 
-/// [`raw_coordinates`] of `cube` given also its inverse `inv`, without branches: the
-/// inverse tells directly which slot holds each E-slice edge.
+/// [`raw_coordinates`] from a cube's orientations and the slots of its E-slice edges and
+/// U-layer corners (`edge_slot[cubie]`, `corner_slot[cubie]`).
 #[inline]
-pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube) -> [u32; 3] {
+fn raw_from_slots(cube: &Cube, edge_slot: &[u8; EDGES], corner_slot: &[u8; 8]) -> [u32; 4] {
     let t = &*TABLES;
-    let slots: [u32; 4] = std::array::from_fn(|i| inv.ep[FIRST_SLICE_EDGE as usize + i] as u32);
+    let slots: [u32; 4] = std::array::from_fn(|i| edge_slot[FIRST_SLICE_EDGE as usize + i] as u32);
     let mask = slots.iter().fold(0u32, |m, &s| m | 1 << s);
     // Edge i sits at place p (0 = lowest slot) among the four; the order code lists the
     // edges from the lowest slot up, two bits each, the first most significant.
@@ -278,7 +388,32 @@ pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube) -> [u32; 3] {
     let slice = t.slots_of_mask[mask as usize] as u32 * SLICE_ORDERS as u32
         + t.order_of_code[code as usize] as u32;
     let pair = slice / SLICE_ORDERS as u32 * FLIPS as u32 + coord::flip(cube);
-    [pair, slice, coord::twist(cube)]
+    let corner_mask = corner_slot[..4].iter().fold(0usize, |m, &s| m | 1 << s);
+    let layers = t.layers_of_mask[corner_mask] as u32;
+    [pair, slice, coord::twist(cube), layers]
+}
+
+/// Raw coordinates after move `m` (by index), from the move tables alone.
+#[inline]
+pub fn move_raw(raw: [u32; 4], m: usize) -> [u32; 4] {
+    let t = &*TABLES;
+    let slice = t.slice_move[raw[1] as usize * MOVE_COUNT + m] as u32;
+    let flip = t.flip_move[(raw[0] as usize % FLIPS) * MOVE_COUNT + m] as u32;
+    let twist = t.twist_move[raw[2] as usize * MOVE_COUNT + m] as u32;
+    let layers = t.layers_move[raw[3] as usize * MOVE_COUNT + m] as u32;
+    [
+        slice / SLICE_ORDERS as u32 * FLIPS as u32 + flip,
+        slice,
+        twist,
+        layers,
+    ]
+}
+
+/// [`raw_coordinates`] of `cube` given also its inverse `inv`: the inverse tells
+/// directly which slot holds each E-slice edge and each U-layer corner.
+#[inline]
+pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube) -> [u32; 4] {
+    raw_from_slots(cube, &inv.ep, &inv.cp)
 }
 
 /// The class entry of a (flip, slice slots) pair (a read in a 4 MB table).
@@ -311,84 +446,167 @@ pub fn class_entries(pairs: &[u32], out: &mut [u32]) {
 
 /// Table index from the raw coordinates and the class entry of their pair.
 #[inline]
-pub fn finish_index(raw: [u32; 3], entry: u32) -> usize {
+pub fn finish_index(refinement: Refinement, raw: [u32; 4], entry: u32) -> usize {
     let mut index = [0];
-    finish_indices(&[raw], &[entry], &mut index);
+    finish_indices(refinement, &[raw], &[entry], &mut index);
     index[0]
 }
 
 /// [`finish_index`] of many positions.
 #[inline]
-pub fn finish_indices(raw: &[[u32; 3]], entries: &[u32], out: &mut [usize]) {
+pub fn finish_indices(
+    refinement: Refinement,
+    raw: &[[u32; 4]],
+    entries: &[u32],
+    out: &mut [usize],
+) {
     let t = &*TABLES;
     for ((index, raw), &entry) in out.iter_mut().zip(raw).zip(entries) {
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let (twist, slice) = t.conjugated(raw[2] as usize, raw[1] as usize, s);
-        *index = t.index_in_class(class, twist, slice);
+        let (twist, fine) = t.conjugated(
+            refinement,
+            raw[2] as usize,
+            raw[1] as usize,
+            raw[3] as usize,
+            s,
+        );
+        *index = Tables::index_in_class(refinement, class, twist, fine);
     }
 }
 
 /// Table index of a position's projection.
 #[inline]
-pub fn index(cube: &Cube) -> usize {
+pub fn index(refinement: Refinement, cube: &Cube) -> usize {
     let raw = raw_coordinates(cube);
-    finish_index(raw, class_entry(raw[0]))
+    finish_index(refinement, raw, class_entry(raw[0]))
 }
 
 /// Calls `visit` with the index of every projection one move (of `moves`, by index) away
 /// from the projection at `index`, and with the other indices of each one's class.
 #[inline]
-pub fn for_each_neighbour(index: u64, moves: &[usize], mut visit: impl FnMut(u64)) {
+pub fn for_each_neighbour(
+    refinement: Refinement,
+    index: u64,
+    moves: &[usize],
+    mut visit: impl FnMut(u64),
+) {
     let t = &*TABLES;
     let index = index as usize;
-    let order = index % SLICE_ORDERS;
-    let twist = index / SLICE_ORDERS % TWISTS;
-    let class = index / SLICE_ORDERS / TWISTS;
+    let count = refinement.count();
+    let fine = index % count;
+    let twist = index / count % TWISTS;
+    let class = index / count / TWISTS;
     let pair = t.representative[class] as usize;
+    // The slice order rides in the slice; the corner layers have their own coordinate.
+    let (order, layers) = match refinement {
+        Refinement::SliceOrder => (fine, 0),
+        Refinement::CornerLayers => (0, fine),
+        Refinement::Bare => (0, 0),
+    };
     let (slice, flip) = (pair / FLIPS * SLICE_ORDERS + order, pair % FLIPS);
     for &m in moves {
         t.each_index(
-            t.slice_move[slice * MOVE_COUNT + m] as usize,
-            t.flip_move[flip * MOVE_COUNT + m] as usize,
-            t.twist_move[twist * MOVE_COUNT + m] as usize,
+            refinement,
+            [
+                t.slice_move[slice * MOVE_COUNT + m] as usize,
+                t.flip_move[flip * MOVE_COUNT + m] as usize,
+                t.twist_move[twist * MOVE_COUNT + m] as usize,
+                t.layers_move[layers * MOVE_COUNT + m] as usize,
+            ],
             &mut visit,
         );
     }
 }
 
 /// Index of the solved position's projection.
-pub fn solved_index() -> u64 {
-    index(&Cube::SOLVED) as u64
+pub fn solved_index(refinement: Refinement) -> u64 {
+    index(refinement, &Cube::SOLVED) as u64
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::cube::{Face, MOVE_CUBES};
     use super::*;
     use crate::progress::Progress;
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 
+    const REFINEMENTS: [Refinement; 3] = [
+        Refinement::SliceOrder,
+        Refinement::CornerLayers,
+        Refinement::Bare,
+    ];
+
+    /// The four raw coordinates `each_index` takes, read from a cube.
+    fn parts(cube: &Cube) -> [usize; 4] {
+        let t = &*TABLES;
+        [
+            t.slice(cube),
+            coord::flip(cube) as usize,
+            coord::twist(cube) as usize,
+            t.layers_of_mask[corner_layer_mask(cube)] as usize,
+        ]
+    }
+
     #[test]
     fn images_under_the_ud_symmetries_share_an_index() {
         let mut rng = SplitMix64::new(41);
-        for _ in 0..300 {
+        for refinement in REFINEMENTS {
+            for _ in 0..300 {
+                let cube = Cube::random(&mut rng);
+                let i = index(refinement, &cube);
+                assert!((i as u64) < refinement.size());
+                let mut same_class = Vec::new();
+                TABLES.each_index(refinement, parts(&cube), |j| same_class.push(j as usize));
+                assert_eq!(same_class[0], i);
+                for sym in UD_SYMMETRIES.iter() {
+                    let j = index(refinement, &sym.conjugate(&cube));
+                    assert!(
+                        same_class.contains(&j),
+                        "image of a position in another class"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn u_and_d_turns_before_a_position_keep_its_index() {
+        // The projection is a coset of a group holding U and D: the search's tricks
+        // (docs/rubik-optimal.md) rest on this.
+        let mut rng = SplitMix64::new(59);
+        for refinement in REFINEMENTS {
+            for _ in 0..300 {
+                let cube = Cube::random(&mut rng);
+                for mv in Move::all().filter(|m| matches!(m.face(), Face::U | Face::D)) {
+                    let turned_first = MOVE_CUBES[mv.index()].then(&cube);
+                    assert_eq!(index(refinement, &turned_first), index(refinement, &cube));
+                }
+                // Quarter turns of the other faces are in none of the groups (half turns
+                // are in the bare one's, Kociemba's G1).
+                for mv in Move::all().filter(|m| !matches!(m.face(), Face::U | Face::D)) {
+                    if mv.turns() == 2 {
+                        continue;
+                    }
+                    let turned_first = MOVE_CUBES[mv.index()].then(&Cube::SOLVED);
+                    assert_ne!(
+                        index(refinement, &turned_first),
+                        index(refinement, &Cube::SOLVED)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn raw_coordinates_follow_the_move_tables() {
+        let mut rng = SplitMix64::new(61);
+        for _ in 0..500 {
             let cube = Cube::random(&mut rng);
-            let i = index(&cube);
-            assert!((i as u64) < SIZE);
-            let mut same_class = Vec::new();
-            let t = &*TABLES;
-            t.each_index(
-                t.slice(&cube),
-                coord::flip(&cube) as usize,
-                coord::twist(&cube) as usize,
-                |j| same_class.push(j as usize),
-            );
-            assert_eq!(same_class[0], i);
-            for sym in UD_SYMMETRIES.iter() {
-                let j = index(&sym.conjugate(&cube));
-                assert!(
-                    same_class.contains(&j),
-                    "image of a position in another class"
+            for mv in Move::all() {
+                assert_eq!(
+                    move_raw(raw_coordinates(&cube), mv.index()),
+                    raw_coordinates(&cube.apply(mv))
                 );
             }
         }
@@ -399,10 +617,12 @@ mod tests {
         let mut rng = SplitMix64::new(53);
         for _ in 0..2000 {
             let cube = Cube::random(&mut rng);
-            assert_eq!(
-                raw_coordinates_with_inverse(&cube, &cube.inverse()),
-                raw_coordinates(&cube)
-            );
+            let (mask, code) = slice_mask_and_code(&cube);
+            let slice = TABLES.slots_of_mask[mask] as u32 * SLICE_ORDERS as u32
+                + TABLES.order_of_code[code] as u32;
+            let raw = raw_coordinates(&cube);
+            assert_eq!(raw[1], slice, "slice read by scanning the slots");
+            assert_eq!(raw_coordinates_with_inverse(&cube, &cube.inverse()), raw);
         }
     }
 
@@ -410,58 +630,77 @@ mod tests {
     fn neighbours_follow_the_moves() {
         let mut rng = SplitMix64::new(43);
         let moves: Vec<usize> = (0..MOVE_COUNT).collect();
-        for _ in 0..300 {
-            let cube = Cube::random(&mut rng);
-            let mut neighbours = Vec::new();
-            for_each_neighbour(index(&cube) as u64, &moves, |n| neighbours.push(n as usize));
-            for mv in Move::all() {
-                assert!(neighbours.contains(&index(&cube.apply(mv))));
+        for refinement in REFINEMENTS {
+            for _ in 0..300 {
+                let cube = Cube::random(&mut rng);
+                let mut neighbours = Vec::new();
+                for_each_neighbour(refinement, index(refinement, &cube) as u64, &moves, |n| {
+                    neighbours.push(n as usize)
+                });
+                for mv in Move::all() {
+                    assert!(neighbours.contains(&index(refinement, &cube.apply(mv))));
+                }
             }
         }
     }
 
-    /// The (flip, slice slots, slice order) projection without twists, small enough to
-    /// search both unreduced and by class: every pair's distance must equal its class's.
-    struct Reduced;
-    struct Unreduced;
+    /// A projection without twists, small enough to search both unreduced and by class:
+    /// (flip, slice slots) with the refinement. Every state's distance must equal its
+    /// class's.
+    struct Reduced(Refinement);
+    struct Unreduced(Refinement);
 
-    const ORDERED_PAIRS: u64 = (CLASSES * SLICE_ORDERS) as u64;
+    /// Slice (slots and order) and corner layers of slice slots `slots` with refinement
+    /// value `fine`.
+    fn parts_of(refinement: Refinement, slots: usize, fine: usize) -> (usize, usize) {
+        match refinement {
+            Refinement::SliceOrder => (slots * SLICE_ORDERS + fine, 0),
+            Refinement::CornerLayers => (slots * SLICE_ORDERS, fine),
+            Refinement::Bare => (slots * SLICE_ORDERS, 0),
+        }
+    }
+
+    /// Drops the twist from a table index.
+    fn without_twist(refinement: Refinement, i: u64) -> u64 {
+        let count = refinement.count() as u64;
+        i / count / TWISTS as u64 * count + i % count
+    }
 
     impl RankedSpace for Reduced {
         fn size(&self) -> u64 {
-            ORDERED_PAIRS
+            (CLASSES * self.0.count()) as u64
         }
         fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
             // Twist 0 throughout: its moves are ignored by dropping them from the index.
-            let t = &*TABLES;
-            let (class, order) = (rank as usize / SLICE_ORDERS, rank as usize % SLICE_ORDERS);
-            let pair = t.representative[class] as usize;
-            let (slice, flip) = (pair / FLIPS * SLICE_ORDERS + order, pair % FLIPS);
-            for m in 0..MOVE_COUNT {
-                t.each_index(
-                    t.slice_move[slice * MOVE_COUNT + m] as usize,
-                    t.flip_move[flip * MOVE_COUNT + m] as usize,
-                    0,
-                    |i| {
-                        let i = i as usize;
-                        visit((i / SLICE_ORDERS / TWISTS * SLICE_ORDERS + i % SLICE_ORDERS) as u64)
-                    },
-                );
-            }
+            let count = self.0.count();
+            let (class, fine) = (rank as usize / count, rank as usize % count);
+            let index = (class * TWISTS) * count + fine;
+            let moves: Vec<usize> = (0..MOVE_COUNT).collect();
+            for_each_neighbour(self.0, index as u64, &moves, |i| {
+                visit(without_twist(self.0, i))
+            });
         }
     }
 
     impl RankedSpace for Unreduced {
         fn size(&self) -> u64 {
-            (FLIP_SLICES * SLICE_ORDERS) as u64
+            (FLIP_SLICES * self.0.count()) as u64
         }
         fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
             let t = &*TABLES;
-            let (slice, flip) = (rank as usize / FLIPS, rank as usize % FLIPS);
+            let count = self.0.count();
+            let (pair, fine) = (rank as usize / count, rank as usize % count);
+            let (slots, flip) = (pair / FLIPS, pair % FLIPS);
             for m in 0..MOVE_COUNT {
-                let s = t.slice_move[slice * MOVE_COUNT + m] as u64;
-                let f = t.flip_move[flip * MOVE_COUNT + m] as u64;
-                visit(s * FLIPS as u64 + f);
+                let (slice, layers) = parts_of(self.0, slots, fine);
+                let slice = t.slice_move[slice * MOVE_COUNT + m] as usize;
+                let f = t.flip_move[flip * MOVE_COUNT + m] as usize;
+                let next_fine = match self.0 {
+                    Refinement::SliceOrder => slice % SLICE_ORDERS,
+                    Refinement::CornerLayers => t.layers_move[layers * MOVE_COUNT + m] as usize,
+                    Refinement::Bare => 0,
+                };
+                visit(((slice / SLICE_ORDERS * FLIPS + f) * count + next_fine) as u64);
             }
         }
     }
@@ -470,29 +709,35 @@ mod tests {
     fn class_distances_equal_the_unreduced_distances() {
         let progress = Progress::hidden();
         let t = &*TABLES;
-        let solved = t.slice(&Cube::SOLVED);
-        let solved_reduced = solved_index() as usize;
-        let solved_reduced = (solved_reduced / SLICE_ORDERS / TWISTS * SLICE_ORDERS
-            + solved_reduced % SLICE_ORDERS) as u64;
-        let reduced = layered_bfs(&Reduced, &[solved_reduced], &progress, "reduced");
-        let unreduced = layered_bfs(
-            &Unreduced,
-            &[(solved * FLIPS) as u64],
-            &progress,
-            "unreduced",
-        );
-        assert_eq!(reduced.reached(), ORDERED_PAIRS);
-        assert_eq!(unreduced.reached(), Unreduced.size());
-        let mut rng = SplitMix64::new(47);
-        for _ in 0..200_000 {
-            let rank = rng.below(Unreduced.size()) as usize;
-            let (slice, flip) = (rank / FLIPS, rank % FLIPS);
-            let mut reduced_rank = 0;
-            t.each_index(slice, flip, 0, |i| {
-                let i = i as usize;
-                reduced_rank = i / SLICE_ORDERS / TWISTS * SLICE_ORDERS + i % SLICE_ORDERS;
-            });
-            assert_eq!(unreduced.depths[rank], reduced.depths[reduced_rank]);
+        for refinement in REFINEMENTS {
+            let count = refinement.count();
+            let solved = parts(&Cube::SOLVED);
+            let solved_reduced = without_twist(refinement, solved_index(refinement));
+            let solved_unreduced = {
+                let fine = match refinement {
+                    Refinement::SliceOrder => solved[0] % SLICE_ORDERS,
+                    Refinement::CornerLayers => solved[3],
+                    Refinement::Bare => 0,
+                };
+                ((solved[0] / SLICE_ORDERS * FLIPS + solved[1]) * count + fine) as u64
+            };
+            let reduced = layered_bfs(&Reduced(refinement), &[solved_reduced], &progress, "r");
+            let unreduced =
+                layered_bfs(&Unreduced(refinement), &[solved_unreduced], &progress, "u");
+            assert_eq!(reduced.reached(), Reduced(refinement).size());
+            assert_eq!(unreduced.reached(), Unreduced(refinement).size());
+            let mut rng = SplitMix64::new(47);
+            for _ in 0..200_000 {
+                let rank = rng.below(Unreduced(refinement).size()) as usize;
+                let (pair, fine) = (rank / count, rank % count);
+                let (slots, flip) = (pair / FLIPS, pair % FLIPS);
+                let (slice, layers) = parts_of(refinement, slots, fine);
+                let mut reduced_rank = 0;
+                t.each_index(refinement, [slice, flip, 0, layers], |i| {
+                    reduced_rank = without_twist(refinement, i) as usize;
+                });
+                assert_eq!(unreduced.depths[rank], reduced.depths[reduced_rank]);
+            }
         }
     }
 }
