@@ -18,6 +18,25 @@ pub struct TableGroup {
     /// Whether `cubedb-gen` with no group named builds it (big, slow groups are built
     /// only when named).
     pub by_default: bool,
+    /// For slow groups, what building them took on the project machine (2 cores), for the
+    /// estimate `cubedb-gen` gives before it starts.
+    pub measured_cost: Option<BuildCost>,
+}
+
+/// What building a group took on the project machine (2 cores, both metrics).
+#[derive(Debug, Clone, Copy)]
+pub struct BuildCost {
+    /// Wall-clock seconds on 2 cores.
+    pub seconds_on_two_cores: u32,
+    /// Peak resident memory in bytes.
+    pub peak_bytes: u64,
+}
+
+impl BuildCost {
+    /// Expected wall-clock seconds on `threads` threads (the BFS scales about linearly).
+    pub fn seconds_on(&self, threads: usize) -> f64 {
+        f64::from(self.seconds_on_two_cores) * 2.0 / threads.max(1) as f64
+    }
 }
 
 /// All table groups, in build order.
@@ -29,6 +48,7 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rolling::tables::specs,
             build: rolling::tables::build,
             by_default: true,
+            measured_cost: None,
         },
         TableGroup {
             name: rotation::tables::GROUP,
@@ -36,6 +56,7 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rotation::tables::specs,
             build: rotation::tables::build,
             by_default: true,
+            measured_cost: None,
         },
         TableGroup {
             name: soma::tables::GROUP,
@@ -43,6 +64,7 @@ pub fn groups() -> Vec<TableGroup> {
             specs: soma::tables::specs,
             build: soma::tables::build,
             by_default: true,
+            measured_cost: None,
         },
         TableGroup {
             name: rubik::near::GROUP,
@@ -51,6 +73,7 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::near::specs,
             build: rubik::near::build,
             by_default: true,
+            measured_cost: None,
         },
         TableGroup {
             name: "rubik",
@@ -58,6 +81,7 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::korf::small_specs,
             build: rubik::korf::build_small,
             by_default: true,
+            measured_cost: None,
         },
         TableGroup {
             name: "rubik-medium",
@@ -66,6 +90,10 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::korf::medium_specs,
             build: rubik::korf::build_medium,
             by_default: true,
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 600,
+                peak_bytes: 2_000_000_000,
+            }),
         },
         TableGroup {
             name: rubik::ru::GROUP,
@@ -73,6 +101,7 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::ru::specs,
             build: rubik::ru::build,
             by_default: true,
+            measured_cost: None,
         },
         TableGroup {
             name: rubik::goal::GROUP,
@@ -80,6 +109,7 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::goal::specs,
             build: rubik::goal::build,
             by_default: true,
+            measured_cost: None,
         },
         TableGroup {
             name: rubik::twophase::GROUP,
@@ -87,6 +117,7 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::twophase::tables::specs,
             build: rubik::twophase::tables::build,
             by_default: true,
+            measured_cost: None,
         },
         TableGroup {
             name: "rubik-large",
@@ -94,6 +125,10 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::korf::large_specs,
             build: rubik::korf::build_large,
             by_default: false,
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 395,
+                peak_bytes: 6_600_000_000,
+            }),
         },
         TableGroup {
             name: "rubik-huge",
@@ -101,6 +136,10 @@ pub fn groups() -> Vec<TableGroup> {
             specs: rubik::korf::huge_specs,
             build: rubik::korf::build_huge,
             by_default: false,
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 1255,
+                peak_bytes: 17_400_000_000,
+            }),
         },
     ]
 }

@@ -37,3 +37,8 @@ pub fn set_threads(
     }
     pool.build_global()
 }
+
+/// How many threads parallel work uses.
+pub fn threads() -> usize {
+    rayon::current_num_threads()
+}

@@ -50,6 +50,25 @@ impl Progress {
         }
     }
 
+    /// A bar of states found so far out of a search space's `len`, with an ETA (rough:
+    /// BFS layers are not equally fast).
+    pub fn states(&self, prefix: impl Into<String>, len: u64) -> ProgressBar {
+        if !self.visible {
+            return ProgressBar::hidden();
+        }
+        let bar = self.multi.add(ProgressBar::new(len));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {prefix}: depth {msg:>3} [{bar:30}] {human_pos}/{human_len} states  {elapsed} (ETA {eta})",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_prefix(prefix.into());
+        bar.enable_steady_tick(Duration::from_millis(100));
+        bar
+    }
+
     /// A counter of states found so far in a search whose total is not known in advance.
     pub fn counter(&self, prefix: impl Into<String>) -> ProgressBar {
         if !self.visible {

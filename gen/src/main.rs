@@ -18,7 +18,7 @@ const WRITING: &str = "writing output";
 
 /// Builds cubedb's tables by parallel breadth-first search.
 ///
-/// With no subcommand, builds the named table groups (all but `rubik-large` if none is named),
+/// With no subcommand, builds the named table groups (all but `rubik-large` and `rubik-huge` if none is named),
 /// skipping those already present and valid unless --force is given.
 #[derive(Debug, Parser)]
 #[command(name = "cubedb-gen", version, args_conflicts_with_subcommands = true)]
@@ -26,7 +26,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// Table groups to build (default: all but `rubik-large`). See `cubedb-gen info` for the list.
+    /// Table groups to build (default: all but `rubik-large` and `rubik-huge`). See `cubedb-gen info` for the list.
     tables: Vec<String>,
 
     /// Rebuild even if the tables are present and valid.
@@ -137,8 +137,16 @@ fn build(store: &TableStore, names: &[String], force: bool, quiet: bool) -> Resu
             }
         }
         let bytes: u64 = specs.iter().map(|s| s.payload_len()).sum();
+        let estimate = group.measured_cost.map_or(String::new(), |cost| {
+            format!(
+                "; about {:.0} min on {} threads and {:.1} GB of memory (measured on 2 cores)",
+                cost.seconds_on(cubedb::threads()) / 60.0,
+                cubedb::threads(),
+                cost.peak_bytes as f64 / 1e9
+            )
+        });
         progress.note(format!(
-            "{}: building {} table(s), {:.1} MB, in {}",
+            "{}: building {} table(s), {:.1} MB, in {}{estimate}",
             group.name,
             specs.len(),
             bytes as f64 / 1e6,

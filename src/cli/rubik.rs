@@ -327,6 +327,7 @@ fn run_solve(args: SolveArgs) -> Result<()> {
         let started = Instant::now();
         // On a terminal, each IDA* bound as it starts; once, a hint if the preset is slow.
         let status = progress.status();
+        status.set_message(format!("cube {number}: starting"));
         let observe = |start: &IterationStart| {
             status.set_message(format!(
                 "cube {number}: trying {} {} ({} nodes so far)",

@@ -28,7 +28,7 @@ const RESTRICTED_MAX: u32 = 80;
 /// Tables loaded for the run.
 enum Loaded {
     /// The `<R,U>` table of the metric.
-    Ru(RuTable),
+    Ru(Box<RuTable>),
     /// The near table and the pattern databases.
     Korf(Box<(NearTable, Pdbs)>),
 }
@@ -38,7 +38,7 @@ enum Answerer<'a> {
     /// A walk down the `<R,U>` table.
     Ru(&'a RuTable),
     /// Search under the pattern databases.
-    Search(KorfSolver<'a>, Enumerator<'a>),
+    Search(Box<(KorfSolver<'a>, Enumerator<'a>)>),
 }
 
 /// Solutions of one cube: what was found, and how hard it was.
@@ -70,7 +70,7 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
         restricted && !args.all && args.count.is_none() && moves == ru::metric_turns(metric);
     let loaded = if ru_only {
         let store = TableStore::locate(args.data.clone());
-        Loaded::Ru(RuTable::load_or_build(&store, metric, &progress)?)
+        Loaded::Ru(Box::new(RuTable::load_or_build(&store, metric, &progress)?))
     } else {
         Loaded::Korf(Box::new(korf_tables(&args, &progress)?))
     };
@@ -79,7 +79,7 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
         Loaded::Korf(tables) => {
             let (near, pdbs) = &**tables;
             let solver = KorfSolver::new(pdbs, Some(near));
-            Answerer::Search(solver, Enumerator::new(solver, &moves))
+            Answerer::Search(Box::new((solver, Enumerator::new(solver, &moves))))
         }
     };
     let limit = if args.all {
@@ -114,7 +114,8 @@ pub(super) fn run(args: SolveArgs) -> Result<()> {
                     nodes: 0,
                 }
             }
-            Answerer::Search(solver, enumerator) => {
+            Answerer::Search(search) => {
+                let (solver, enumerator) = &**search;
                 find(&cube, solver, enumerator, restricted, limit, args.all)
             }
         };

@@ -97,7 +97,7 @@ fn bfs_with_list_limit<S: RankedSpace>(
 ) -> BfsResult {
     let size = space.size() as usize;
     let depths: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(UNREACHED)).collect();
-    let bar = progress.counter(label);
+    let bar = progress.states(label, size as u64);
     let mut frontier: Option<Vec<u64>> = Some(Vec::new());
     let mut layer_count = 0u64;
     for &s in sources {

@@ -1,46 +1,31 @@
 //! The Rubik's cube 3x3x3 (ZOJ 2477 "Magic Cube"), optimal in quarter or half turns.
 //!
-//! - [`cube`]: cubie-level positions, the 18 face turns, validity rules;
-//! - [`facelets`]: sticker geometry, facelet strings, the ZOJ net, stickers <-> cubies;
-//! - [`notation`]: Singmaster move sequences;
-//! - [`goal`]: partial goals (cross, xcross, F2L pair, first block, EO) on any face, by
-//!   exact tables;
-//! - [`mask`]: sticker masks (`?` for stickers that do not matter) as goals;
-//! - [`partial`]: cubes known in part (`?` stickers), solving only the named stickers;
-//! - [`group`]: exact membership in the group some moves generate (Schreier-Sims);
-//! - [`coord`]: permutation ranks and the 67-bit position key;
-//! - [`near`]: the table of all positions within a few quarter turns of solved;
-//! - [`pdb`]: pattern databases (corners, edge subsets) for both metrics;
-//! - [`symmetry`]: whole-cube rotations and reflections acting on positions;
-//! - [`ru`]: the whole `<R,U>` subgroup as a table, for optimal two-generator solutions;
-//! - [`phase1`]: the symmetry-reduced table of edge flips, E-slice edges and corner twists;
-//! - [`korf`]: optimal solving of any position by IDA* over the pattern databases;
-//! - [`every`]: every optimal (or every length-k) solution, and solutions with only some
-//!   moves, under the same bounds;
-//! - [`twophase`]: near-optimal solving of any position in milliseconds (Kociemba's
-//!   two-phase method);
-//! - [`solver`]: near-table lookups and plain IDA*;
-//! - [`judge`]: the judge's input and output format.
+//! Three parts, each a folder, re-exported here under their old paths:
+//! - [`model`]: the cube model and notations: [`cube`] (cubie-level positions, the 18
+//!   face turns, validity rules), [`facelets`] (sticker geometry, facelet strings, the ZOJ
+//!   net), [`notation`] (Singmaster sequences), [`symmetry`] (whole-cube rotations and
+//!   reflections), [`group`] (exact membership in the group some moves generate);
+//! - [`tables`]: coordinates and tables: [`coord`] (permutation ranks, the position key),
+//!   [`phase1`] (the symmetry-reduced flip-slice-twist coset coordinates), [`pdb`]
+//!   (pattern databases), [`near`] (every position within a few quarter turns), [`ru`]
+//!   (the `<R,U>` subgroup), [`goal`] (partial goals: cross, xcross, F2L pair, first
+//!   block, EO);
+//! - [`solvers`]: [`solver`] (metrics, the judge-format solver), [`korf`] (optimal IDA*
+//!   over pattern databases, `docs/rubik-optimal.md`), [`every`] (every optimal solution,
+//!   restricted move sets), [`mask`] and [`partial`] (sticker masks, cubes known in part),
+//!   [`twophase`] (near-optimal solving in milliseconds, `docs/rubik-twophase.md`);
+//!
+//! and the judge format of ZOJ 2477 in [`judge`] and below.
 
-pub mod coord;
-pub mod cube;
-pub mod every;
-pub mod facelets;
-pub mod goal;
-pub mod group;
 pub mod judge;
-pub mod korf;
-pub mod mask;
-pub mod near;
-pub mod notation;
-pub mod partial;
-pub mod pdb;
-pub mod phase1;
-pub(crate) mod projection;
-pub mod ru;
-pub mod solver;
-pub mod symmetry;
-pub mod twophase;
+pub mod model;
+pub mod solvers;
+pub mod tables;
+
+pub use model::{cube, facelets, group, notation, symmetry};
+pub use solvers::{every, korf, mask, partial, solver, twophase};
+pub(crate) use tables::projection;
+pub use tables::{coord, goal, near, pdb, phase1, ru};
 
 pub use cube::{Cube, CubeError, Face, Move};
 pub use facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};

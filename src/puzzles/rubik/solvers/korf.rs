@@ -12,13 +12,15 @@
 //!   and heuristic values are raised to that parity;
 //! - both cores: each iteration's subtrees below the first two moves run in parallel.
 
-use super::cube::{htm_may_follow, permutation_parity, qtm_may_follow, Cube, Move, MOVE_CUBES};
-use super::near::{NearTable, NEAR_DEPTH};
-use super::pdb::{metric_moves, Pattern, Pdb};
-use super::phase1::{self, Refinement};
-use super::solver::{Metric, Solved};
-use super::symmetry::AXIS_ROTATIONS;
 use crate::progress::Progress;
+use crate::puzzles::rubik::cube::{
+    htm_may_follow, permutation_parity, qtm_may_follow, Cube, Move, MOVE_CUBES,
+};
+use crate::puzzles::rubik::near::{NearTable, NEAR_DEPTH};
+use crate::puzzles::rubik::pdb::{metric_moves, Pattern, Pdb};
+use crate::puzzles::rubik::phase1::{self, Refinement};
+use crate::puzzles::rubik::solver::{Metric, Solved};
+use crate::puzzles::rubik::symmetry::AXIS_ROTATIONS;
 use crate::table::packed::Nibbles;
 use crate::table::{TableError, TableSpec, TableStore};
 use rayon::prelude::*;
@@ -49,10 +51,9 @@ impl Preset {
         [Preset::Huge, Preset::Large, Preset::Medium]
             .into_iter()
             .find(|preset| {
-                preset
-                    .patterns()
-                    .into_iter()
-                    .all(|p| store.exists(&super::pdb::spec(p, metric, preset.group())))
+                preset.patterns().into_iter().all(|p| {
+                    store.exists(&crate::puzzles::rubik::pdb::spec(p, metric, preset.group()))
+                })
             })
             .unwrap_or(Preset::Small)
     }
@@ -85,7 +86,7 @@ impl Preset {
             .flat_map(|metric| {
                 self.patterns()
                     .into_iter()
-                    .map(move |p| super::pdb::spec(p, metric, self.group()))
+                    .map(move |p| crate::puzzles::rubik::pdb::spec(p, metric, self.group()))
             })
             .collect()
     }
@@ -107,10 +108,10 @@ impl Preset {
         }
         let name = self.name();
         Some(format!(
-            "deep solves with the {name} preset are slow; the huge preset (`cubedb-gen rubik-huge`: \
-             4.9 GB per metric, about 25 minutes per metric to build on 2 cores) solves random \
-             positions in seconds, and `--max-length 20` finds near-optimal solutions in \
-             milliseconds"
+            "deep solves with the {name} preset are slow; the huge preset (`cubedb-gen rubik-huge`, \
+             or `--tables huge` to build just this metric: 4.9 GB per metric, about 11 minutes \
+             per metric on 2 cores) solves random positions in seconds, and `--max-length 20` \
+             finds near-optimal solutions in milliseconds"
         ))
     }
 
@@ -118,7 +119,13 @@ impl Preset {
     pub fn build(self, store: &TableStore, progress: &Progress) -> Result<(), TableError> {
         for metric in [Metric::Qtm, Metric::Htm] {
             for pattern in self.patterns() {
-                super::pdb::build_one(store, pattern, metric, self.group(), progress)?;
+                crate::puzzles::rubik::pdb::build_one(
+                    store,
+                    pattern,
+                    metric,
+                    self.group(),
+                    progress,
+                )?;
             }
         }
         Ok(())

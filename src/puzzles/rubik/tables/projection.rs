@@ -2,10 +2,10 @@
 //! numbered by a BFS (following some cubies), their distances to a goal, and the search
 //! for every canonical sequence under a lower bound.
 
-use super::cube::{htm_may_follow, qtm_may_follow, Cube, Move, CORNERS, EDGES};
-use super::pdb::metric_moves;
-use super::solver::{Metric, MAX_SOLUTION};
 use crate::progress::Progress;
+use crate::puzzles::rubik::cube::{htm_may_follow, qtm_may_follow, Cube, Move, CORNERS, EDGES};
+use crate::puzzles::rubik::pdb::metric_moves;
+use crate::puzzles::rubik::solver::{Metric, MAX_SOLUTION};
 use crate::search::bfs::{layered_bfs, RankedSpace};
 use std::collections::HashMap;
 use std::hash::Hash;

@@ -14,10 +14,14 @@
 //! sequences, depth-first under that bound) keeps the sequences after which the cube
 //! shows the mask.
 
-use super::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
-use super::facelets::{corner_slot_stickers, edge_slot_stickers, faces_of_cube, STICKERS};
-use super::projection::{distances_to, shortest_sequences, BoundedSpace, Numbered, Pieces};
-use super::solver::Metric;
+use crate::puzzles::rubik::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
+use crate::puzzles::rubik::facelets::{
+    corner_slot_stickers, edge_slot_stickers, faces_of_cube, STICKERS,
+};
+use crate::puzzles::rubik::projection::{
+    distances_to, shortest_sequences, BoundedSpace, Numbered, Pieces,
+};
+use crate::puzzles::rubik::solver::Metric;
 use crate::search::bfs::UNREACHED;
 use std::collections::HashMap;
 use thiserror::Error;

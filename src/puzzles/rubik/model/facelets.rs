@@ -6,7 +6,9 @@
 //! above them, as in the cross net). Sticker `face * 9 + row * 3 + column` sits on the
 //! cubelet `normal + (column - 1) * right + (row - 1) * down`.
 
-use super::cube::{Cube, CubeError, Face, CORNERS, CORNER_NAMES, EDGES, EDGE_NAMES};
+use crate::puzzles::rubik::cube::{
+    Cube, CubeError, Face, CORNERS, CORNER_NAMES, EDGES, EDGE_NAMES,
+};
 use std::sync::LazyLock;
 use thiserror::Error;
 

@@ -19,7 +19,7 @@ pub mod tables;
 pub use search::{Outcome, TwoPhaseSearch, SHORT_OPTIMAL};
 pub use tables::{TwoPhaseTables, GROUP};
 
-use super::cube::{Cube, Move};
+use crate::puzzles::rubik::cube::{Cube, Move};
 use std::time::Instant;
 
 /// A length limit no two-phase search reaches (30 face turns suffice for any cube:
@@ -34,7 +34,7 @@ pub const SCRAMBLE_LENGTH: u32 = 21;
 /// face turns. `None` only if no solution was found, which does not happen for a valid
 /// cube (every position is within 20).
 pub fn scramble(search: &mut TwoPhaseSearch<'_>, cube: &Cube) -> Option<Vec<Move>> {
-    debug_assert_eq!(search.metric(), super::Metric::Htm);
+    debug_assert_eq!(search.metric(), crate::puzzles::rubik::Metric::Htm);
     match search.solve(cube, SCRAMBLE_LENGTH, None) {
         Outcome::Found(moves) => {
             let undo: Vec<Move> = moves.iter().rev().map(|m| m.inverse()).collect();

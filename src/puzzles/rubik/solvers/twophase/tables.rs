@@ -14,14 +14,14 @@
 //! distances are in face turns; a quarter-turn search uses them as lower bounds (a
 //! sequence never has fewer quarter turns than face turns), together with parity.
 
-use super::super::cube::Move;
-use super::super::pdb::metric_move_mask;
-use super::super::solver::Metric;
 use super::coords::{
     Coords, CORNER_CLASSES, CORNER_PERMS, FLIPS, FLIP_SLICE_CLASSES, PAYLOAD_LEN, PHASE2_MOVES,
     PHASE2_MOVE_COUNT, SLICE_ORDERS, SOLVED_SLOTS, TWISTS, UD_EDGE_PERMS,
 };
 use crate::progress::Progress;
+use crate::puzzles::rubik::cube::Move;
+use crate::puzzles::rubik::pdb::metric_move_mask;
+use crate::puzzles::rubik::solver::Metric;
 use crate::search::{layered_bfs, weighted_bfs, BfsResult, RankedSpace, WeightedSpace, UNREACHED};
 use crate::table::packed::{pack, Crumbs, Nibbles};
 use crate::table::{Resident, Table, TableError, TableSpec, TableStore};

@@ -10,10 +10,10 @@
 //! parts are numbered in the order a breadth-first search from solved meets them, with
 //! move tables for both, so nothing is typed in.
 
-use super::cube::{permutation_parity, Cube, Face, Move, MOVE_CUBES};
-use super::projection::Numbered;
-use super::solver::Metric;
 use crate::progress::Progress;
+use crate::puzzles::rubik::cube::{permutation_parity, Cube, Face, Move, MOVE_CUBES};
+use crate::puzzles::rubik::projection::Numbered;
+use crate::puzzles::rubik::solver::Metric;
 use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::packed::{pack, Crumbs};
 use crate::table::{Table, TableError, TableSpec, TableStore};

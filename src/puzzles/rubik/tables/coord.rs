@@ -1,7 +1,7 @@
 //! Cube <-> numbers: permutation ranks (Lehmer codes), orientation numbers, and the
 //! 67-bit key of a whole position (`corner << 40 | edge`).
 
-use super::cube::{Cube, CORNERS, EDGES};
+use crate::puzzles::rubik::cube::{Cube, CORNERS, EDGES};
 
 /// 8!: corner permutations.
 pub const CORNER_PERMS: u32 = 40_320;

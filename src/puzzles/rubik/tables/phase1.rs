@@ -11,7 +11,7 @@
 //! 64,430 * 2,187 * 24 = 3.38 G entries (1.7 GB at 4 bits).
 //!
 //! Looked up on a position turned so that its R-L or F-B axis becomes U-D
-//! ([`super::symmetry::AXIS_ROTATIONS`]), the same table gives two more lower bounds.
+//! ([`crate::puzzles::rubik::symmetry::AXIS_ROTATIONS`]), the same table gives two more lower bounds.
 //!
 //! A second refinement replaces the slice order by the corner layers: which four of the
 //! eight corner slots hold the four U-layer corners (C(8,4) = 70). Like everything else
@@ -19,9 +19,9 @@
 //! the distance to a coset of a group containing U and D (see `docs/rubik-optimal.md`):
 //! 64,430 * 2,187 * 70 = 9.86 G entries (4.9 GB at 4 bits).
 
-use super::coord::{self, CORNER_TWISTS};
-use super::cube::{Cube, Move, EDGES, MOVE_COUNT};
-use super::symmetry::{UD_INVERSE, UD_SYMMETRIES, UD_SYMMETRY_COUNT};
+use crate::puzzles::rubik::coord::{self, CORNER_TWISTS};
+use crate::puzzles::rubik::cube::{Cube, Move, EDGES, MOVE_COUNT};
+use crate::puzzles::rubik::symmetry::{UD_INVERSE, UD_SYMMETRIES, UD_SYMMETRY_COUNT};
 use std::sync::LazyLock;
 
 /// Edge flip values (the twelfth flip follows from the others).
@@ -525,9 +525,9 @@ pub fn solved_index(refinement: Refinement) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cube::{Face, MOVE_CUBES};
     use super::*;
     use crate::progress::Progress;
+    use crate::puzzles::rubik::cube::{Face, MOVE_CUBES};
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 

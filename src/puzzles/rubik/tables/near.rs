@@ -18,9 +18,9 @@
 //! number of canonical move sequences of length <= [`NEAR_DEPTH`] (an upper bound computed
 //! by [`canonical_qtm_counts`]) and padded with `u64::MAX`.
 
-use super::coord::{self, CORNER_STATES, EDGE_BITS};
-use super::cube::{canonical_qtm_counts, Cube, Face, Move};
 use crate::progress::Progress;
+use crate::puzzles::rubik::coord::{self, CORNER_STATES, EDGE_BITS};
+use crate::puzzles::rubik::cube::{canonical_qtm_counts, Cube, Face, Move};
 use crate::table::{Table, TableError, TableSpec, TableStore};
 use rayon::prelude::*;
 
@@ -306,7 +306,7 @@ impl NearTable {
     /// `count` random positions at exactly `depth` quarter turns from solved (random walks
     /// kept when the table confirms their distance), for benchmarks and tests.
     pub fn random_positions_at(&self, depth: u32, count: usize, seed: u64) -> Vec<Cube> {
-        let quarter: Vec<_> = super::cube::Move::quarter_turns().collect();
+        let quarter: Vec<_> = crate::puzzles::rubik::cube::Move::quarter_turns().collect();
         let mut rng = crate::rng::SplitMix64::new(seed);
         let mut cubes = Vec::with_capacity(count);
         while cubes.len() < count {

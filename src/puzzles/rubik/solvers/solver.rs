@@ -1,7 +1,7 @@
 //! Optimal solvers: the near table for instant answers, IDA* beyond it or without it.
 
-use super::cube::{htm_may_follow, Cube, Move};
-use super::near::{NearTable, NEAR_DEPTH};
+use crate::puzzles::rubik::cube::{htm_may_follow, Cube, Move};
+use crate::puzzles::rubik::near::{NearTable, NEAR_DEPTH};
 use crate::search::{ida_star, SearchSpace};
 
 /// The turn metric solutions are measured in.

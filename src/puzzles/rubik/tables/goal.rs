@@ -12,12 +12,12 @@
 //! walking down the table; every optimal one by a search the exact distances prune to the
 //! optimal paths alone.
 
-use super::cube::{Cube, Face, Move, EDGES, MOVE_CUBES};
-use super::pdb::metric_moves;
-use super::projection::{sequences_of_length, BoundedSpace, Numbered, Pieces};
-use super::solver::Metric;
-use super::symmetry::{Symmetry, ROTATIONS, UD_ROTATIONS};
 use crate::progress::Progress;
+use crate::puzzles::rubik::cube::{Cube, Face, Move, EDGES, MOVE_CUBES};
+use crate::puzzles::rubik::pdb::metric_moves;
+use crate::puzzles::rubik::projection::{sequences_of_length, BoundedSpace, Numbered, Pieces};
+use crate::puzzles::rubik::solver::Metric;
+use crate::puzzles::rubik::symmetry::{Symmetry, ROTATIONS, UD_ROTATIONS};
 use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::packed::{pack, Nibbles};
 use crate::table::{Table, TableError, TableSpec, TableStore};

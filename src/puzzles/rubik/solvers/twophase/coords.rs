@@ -2,7 +2,7 @@
 //! how the 16 symmetries keeping the U-D axis act on it, and its symmetry classes.
 //!
 //! Phase 1 (any position to the subgroup H = <U, D, R2, L2, F2, B2>):
-//! - `flip` (2^11), `twist` (3^7), as in [`super::super::coord`];
+//! - `flip` (2^11), `twist` (3^7), as in [`crate::puzzles::rubik::coord`];
 //! - `slice` (495 x 24): which four slots hold the E-slice edges (their colex rank, so
 //!   slot sets rank in increasing order of their bit masks) and in which order (the
 //!   lexicographic rank of the four edges read from the lowest slot up). Phase 1 only needs
@@ -17,10 +17,10 @@
 //! The tables are computed by the generator and stored in one table file, so a solver
 //! opens them in milliseconds instead of recomputing them (about 100 ms) in every process.
 
-use super::super::coord::{self, rank_permutation, unrank_permutation};
-use super::super::cube::{Cube, Move, EDGES, MOVE_COUNT};
-use super::super::phase1;
-use super::super::symmetry::{UD_INVERSE, UD_SYMMETRIES, UD_SYMMETRY_COUNT};
+use crate::puzzles::rubik::coord::{self, rank_permutation, unrank_permutation};
+use crate::puzzles::rubik::cube::{Cube, Move, EDGES, MOVE_COUNT};
+use crate::puzzles::rubik::phase1;
+use crate::puzzles::rubik::symmetry::{UD_INVERSE, UD_SYMMETRIES, UD_SYMMETRY_COUNT};
 
 /// Edge flip values.
 pub const FLIPS: usize = 2048;

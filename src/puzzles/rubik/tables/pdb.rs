@@ -6,15 +6,17 @@
 //! - edges `first..first + count`: the slots of those cubies as a partial permutation of
 //!   12 (rank `0..12!/(12-count)!`) times their flips by cubie (`2^count`);
 //! - flip-slice-twist: symmetry classes of edge flips and E-slice slots, times corner
-//!   twists and E-slice order (3.38 G entries, see [`super::phase1`]);
+//!   twists and E-slice order (3.38 G entries, see [`crate::puzzles::rubik::phase1`]);
 //! - flip-slice-twist-layers: the same with the corner layers instead of the slice order
 //!   (9.86 G entries).
 
-use super::coord::{self, rank_permutation, unrank_permutation, CORNER_PERMS, CORNER_TWISTS};
-use super::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT, MOVE_CUBES};
-use super::phase1::{self, Refinement};
-use super::solver::Metric;
 use crate::progress::Progress;
+use crate::puzzles::rubik::coord::{
+    self, rank_permutation, unrank_permutation, CORNER_PERMS, CORNER_TWISTS,
+};
+use crate::puzzles::rubik::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT, MOVE_CUBES};
+use crate::puzzles::rubik::phase1::{self, Refinement};
+use crate::puzzles::rubik::solver::Metric;
 use crate::search::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::packed::{pack, Nibbles};
 use crate::table::{Table, TableError, TableSpec, TableStore};
@@ -51,7 +53,7 @@ pub enum Pattern {
         count: u8,
     },
     /// Edge flips, E-slice edges with their order and corner twists, one entry per class
-    /// under the 16 symmetries keeping the U-D axis ([`super::phase1`]).
+    /// under the 16 symmetries keeping the U-D axis ([`crate::puzzles::rubik::phase1`]).
     FlipSliceTwist,
     /// Edge flips, E-slice slots, corner twists and which corner slots hold the U-layer
     /// corners, one entry per class under the same 16 symmetries.

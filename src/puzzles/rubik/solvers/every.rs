@@ -11,9 +11,9 @@
 //! U' before R ...): the depth-first search tries moves in that order, and the subtrees
 //! searched in parallel are joined in it.
 
-use super::cube::{htm_may_follow, qtm_may_follow, Cube, Move, MOVE_CUBES};
-use super::korf::KorfSolver;
-use super::solver::Metric;
+use crate::puzzles::rubik::cube::{htm_may_follow, qtm_may_follow, Cube, Move, MOVE_CUBES};
+use crate::puzzles::rubik::korf::KorfSolver;
+use crate::puzzles::rubik::solver::Metric;
 use rayon::prelude::*;
 
 /// Solutions of one length, and the work it took.
@@ -138,7 +138,7 @@ impl<'a> Enumerator<'a> {
         let inv = cube.inverse();
         // A budget of the position's parity (QTM), larger than any distance.
         let parity = match self.metric {
-            Metric::Qtm => super::cube::permutation_parity(&cube.cp),
+            Metric::Qtm => crate::puzzles::rubik::cube::permutation_parity(&cube.cp),
             Metric::Htm => 0,
         };
         let mut h = [0];

@@ -11,11 +11,11 @@
 //! when every part is at distance 0, and the largest distance is a lower bound (exact with
 //! one part), which prunes a depth-first search over canonical sequences.
 
-use super::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
-use super::facelets::{faces_of_cube, STICKERS};
-use super::mask::SLOT_STICKERS;
-use super::projection::{distances_to, shortest_sequences, BoundedSpace, Numbered};
-use super::solver::Metric;
+use crate::puzzles::rubik::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
+use crate::puzzles::rubik::facelets::{faces_of_cube, STICKERS};
+use crate::puzzles::rubik::mask::SLOT_STICKERS;
+use crate::puzzles::rubik::projection::{distances_to, shortest_sequences, BoundedSpace, Numbered};
+use crate::puzzles::rubik::solver::Metric;
 use crate::search::bfs::UNREACHED;
 use std::sync::LazyLock;
 use thiserror::Error;
