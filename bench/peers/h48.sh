@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Side by side: cubedb's optimal solver and H48 (nissy-core) on the same random positions,
+# in half turns, all threads each, one after the other. Builds and fetches nothing: build
+# nissy-core yourself, outside this repository, from its public source (see README.md
+# here), then point the script at it.
+#
+#   NISSY_DIR=/path/to/nissy-core   built with ./build.sh; its first `tool solve_file`
+#                                   run generates tables/h48hN (h48h3: 239 MB, about 12
+#                                   minutes on 2 cores)
+#   H48_SOLVER=h48h3                which H48 table
+#   PRESETS="large huge"            cubedb presets (built on first use)
+#   COUNT=5 SEED=11                 positions: `cubedb rubik random --count COUNT --seed SEED`
+#   CUBEDB_DATA=DIR                 cubedb's tables
+#
+# H48 reads scrambles, not facelets: each position is first solved near-optimally by
+# cubedb's two-phase solver and the inverse of that solution is the scramble H48 gets,
+# the same position. Per cube, the script prints each solver's optimal length and time
+# (H48: its own "Total time" per scramble file of one scramble, so table loading is in;
+# cubedb: the stderr summary, loading excluded, plus the whole process).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${NISSY_DIR:?set NISSY_DIR to a built nissy-core checkout}"
+solver=${H48_SOLVER:-h48h3}
+presets=${PRESETS:-large huge}
+count=${COUNT:-5}
+seed=${SEED:-11}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cargo build --release --quiet
+cubedb=$PWD/target/release/cubedb
+"$cubedb" rubik random --count "$count" --seed "$seed" > "$work/positions.txt"
+"$cubedb" rubik solve --max-length 21 --metric htm -q < "$work/positions.txt" > "$work/two-phase.txt"
+# The inverse of a solution, as a scramble.
+awk '{ s = ""; for (i = NF; i >= 1; i--) { m = $i; if (m ~ /2$/) t = m; else if (m ~ /'"'"'$/) t = substr(m, 1, 1); else t = m "'"'"'"; s = s (s == "" ? "" : " ") t } print s }' \
+    "$work/two-phase.txt" > "$work/scrambles.txt"
+printf "%-5s %-8s %s\n" cube solver "length / seconds"
+n=0
+while read -r scramble; do
+    n=$((n + 1))
+    echo "$scramble" > "$work/one.txt"
+    h48=$(cd "$NISSY_DIR" && ./build.sh tool solve_file "$solver" "$work/one.txt" 2>/dev/null)
+    h48_moves=$(echo "$h48" | sed -n '/^Solutions:/{n;p}' | head -1 | wc -w)
+    h48_time=$(echo "$h48" | grep 'Total time' | tail -1 | sed 's/.*Total time: //')
+    printf "%-5s %-8s %s / %s\n" "$n" "$solver" "$h48_moves" "$h48_time"
+    for preset in $presets; do
+        start=$(date +%s.%N)
+        summary=$("$cubedb" rubik solve --metric htm --tables "$preset" --scramble "$scramble" 2>&1 >/dev/null | tail -1)
+        end=$(date +%s.%N)
+        printf "%-5s %-8s %s (process %.2f s)\n" "$n" "$preset" "$summary" "$(echo "$end - $start" | bc)"
+    done
+done < "$work/scrambles.txt"
