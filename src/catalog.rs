@@ -78,8 +78,8 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             name: "rubik",
             about: "Rubik's cube, small preset: corner + two 6-edge pattern databases, QTM and HTM",
-            specs: rubik::korf::small_specs,
-            build: rubik::korf::build_small,
+            specs: || rubik::Preset::Small.specs(),
+            build: |store, progress| rubik::Preset::Small.build(store, progress),
             by_default: true,
             measured_cost: None,
         },
@@ -87,8 +87,8 @@ pub fn groups() -> Vec<TableGroup> {
             name: "rubik-medium",
             about:
                 "Rubik's cube, medium preset: corner + two 7-edge pattern databases, QTM and HTM",
-            specs: rubik::korf::medium_specs,
-            build: rubik::korf::build_medium,
+            specs: || rubik::Preset::Medium.specs(),
+            build: |store, progress| rubik::Preset::Medium.build(store, progress),
             by_default: true,
             measured_cost: Some(BuildCost {
                 seconds_on_two_cores: 600,
@@ -122,8 +122,8 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             name: "rubik-large",
             about: "Rubik's cube, large preset: the flip-slice-twist table reduced by 16 symmetries, QTM and HTM (not built by default)",
-            specs: rubik::korf::large_specs,
-            build: rubik::korf::build_large,
+            specs: || rubik::Preset::Large.specs(),
+            build: |store, progress| rubik::Preset::Large.build(store, progress),
             by_default: false,
             measured_cost: Some(BuildCost {
                 seconds_on_two_cores: 395,
@@ -133,8 +133,8 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             name: "rubik-huge",
             about: "Rubik's cube, huge preset: flip-slice-twist with corner layers reduced by 16 symmetries, 4.9 GB per metric, QTM and HTM (not built by default)",
-            specs: rubik::korf::huge_specs,
-            build: rubik::korf::build_huge,
+            specs: || rubik::Preset::Huge.specs(),
+            build: |store, progress| rubik::Preset::Huge.build(store, progress),
             by_default: false,
             measured_cost: Some(BuildCost {
                 seconds_on_two_cores: 1255,

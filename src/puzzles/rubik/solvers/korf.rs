@@ -1,12 +1,15 @@
 //! Optimal solving for any position (Korf's method): IDA* over pattern databases, in the
 //! quarter-turn or half-turn metric.
 //!
-//! - heuristic: the max of every pattern database looked up on the position and on its
-//!   inverse (same distance), and for the flip-slice-twist table also on both turned so
-//!   that their R-L or F-B axis becomes U-D (six lookups of one table); lookups are read
-//!   in two batched stages, the second only for children the first did not prune; a
-//!   position in the near table (QTM) is answered from it directly (inside the search it
-//!   cut few nodes for its cost, so it is not used there);
+//! - heuristic, generic path (small and medium presets): the max of every pattern
+//!   database looked up on the position and on its inverse (same distance), read in two
+//!   batched stages, the second only for children the first did not prune;
+//! - heuristic, coset path (large and huge presets, whose tables measure the distance to a
+//!   coset of a group holding U and D): six views per position, inherited views, the
+//!   x,x,x rule and skipped first axes ([`KorfSolver::coset_evaluate`],
+//!   `docs/rubik-optimal.md`);
+//! - a position in the near table (QTM) is answered from it directly (inside the search
+//!   it cut few nodes for its cost, so it is not used there);
 //! - canonical sequences only ([`qtm_may_follow`], [`htm_may_follow`]);
 //! - QTM parity: a position's distance has the parity of its corner permutation, so bounds
 //!   and heuristic values are raised to that parity;
@@ -130,41 +133,6 @@ impl Preset {
         }
         Ok(())
     }
-}
-
-/// Specs of the small preset (`cubedb-gen rubik`).
-pub fn small_specs() -> Vec<TableSpec> {
-    Preset::Small.specs()
-}
-/// Builds the small preset.
-pub fn build_small(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
-    Preset::Small.build(store, progress)
-}
-/// Specs of the medium preset (`cubedb-gen rubik-medium`).
-pub fn medium_specs() -> Vec<TableSpec> {
-    Preset::Medium.specs()
-}
-/// Builds the medium preset.
-pub fn build_medium(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
-    Preset::Medium.build(store, progress)
-}
-
-/// Specs of the large preset (`cubedb-gen rubik-large`).
-pub fn large_specs() -> Vec<TableSpec> {
-    Preset::Large.specs()
-}
-/// Builds the large preset.
-pub fn build_large(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
-    Preset::Large.build(store, progress)
-}
-
-/// Specs of the huge preset (`cubedb-gen rubik-huge`).
-pub fn huge_specs() -> Vec<TableSpec> {
-    Preset::Huge.specs()
-}
-/// Builds the huge preset.
-pub fn build_huge(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
-    Preset::Huge.build(store, progress)
 }
 
 /// Opened pattern databases of one metric, plus the near table.
@@ -388,24 +356,19 @@ fn axis(mv: Move) -> usize {
 /// Views per batch of coset reads: six for each of 18 children.
 const MAX_VIEW_READS: usize = 6 * 18;
 
-/// Largest number of table reads per position.
+/// Largest number of table reads per position in the generic search (each table on the
+/// position and on its inverse).
 const MAX_READS: usize = 8;
 
-/// Largest number of read stages.
-const MAX_STAGES: usize = 2;
-
-/// Which table is read on which view of a position, in stages: the first reads are made
-/// for every child of a node, each later stage only for the children no earlier stage
-/// pruned. Views are the position (0) and its inverse (1), then, if a flip-slice-twist
-/// table is present, the position turned to put its R-L axis on U-D (2) and its inverse
-/// (3), and the same for F-B (4, 5).
+/// Which table is read on which view of a position in the generic search, in two stages:
+/// the first table on the position (view 0) and its inverse (view 1) for every child of
+/// a node, the other tables only for the children the first did not prune.
 #[derive(Debug, Clone, Copy)]
 struct ReadPlan {
     reads: [(u8, u8); MAX_READS],
     len: usize,
-    /// `ends[s]`: reads `ends[s - 1]..ends[s]` make stage `s`.
-    ends: [usize; MAX_STAGES],
-    stages: usize,
+    /// Reads `..first` make the first stage, the rest the second.
+    first: usize,
 }
 
 impl ReadPlan {
@@ -413,76 +376,23 @@ impl ReadPlan {
         let mut plan = ReadPlan {
             reads: [(0, 0); MAX_READS],
             len: 0,
-            ends: [0; MAX_STAGES],
-            stages: 0,
+            first: 2.min(2 * tables.len()),
         };
-        let find = |pattern: Pattern| tables.iter().position(|t| t.pattern() == pattern);
-        match find(Pattern::FlipSliceTwist) {
-            Some(fst) => {
-                // The position and its inverse (with the corners, if present), then the
-                // rest. (A third stage, splitting the turned views, was slower: each
-                // stage waits once for memory.)
-                plan.push(fst, 0);
-                plan.push(fst, 1);
-                if let Some(corners) = find(Pattern::Corners) {
-                    plan.push(corners, 0);
-                }
-                plan.end_stage();
-            }
-            None => {
-                plan.push(0, 0);
-                plan.push(0, 1);
-                plan.end_stage();
+        for t in 0..tables.len() {
+            for view in 0..2 {
+                assert!(plan.len < MAX_READS, "too many table reads per position");
+                plan.reads[plan.len] = (t as u8, view);
+                plan.len += 1;
             }
         }
-        for (t, table) in tables.iter().enumerate() {
-            let views = if table.pattern().refinement().is_some() {
-                0..6
-            } else {
-                0..2
-            };
-            for v in views {
-                if !plan.reads[..plan.len].contains(&(t as u8, v)) {
-                    plan.push(t, v);
-                }
-            }
-        }
-        plan.end_stage();
         plan
     }
 
-    fn push(&mut self, table: usize, view: u8) {
-        assert!(self.len < MAX_READS, "too many table reads per position");
-        self.reads[self.len] = (table as u8, view);
-        self.len += 1;
-    }
-
-    fn end_stage(&mut self) {
-        self.ends[self.stages] = self.len;
-        self.stages += 1;
-    }
-
-    /// The reads of stage `s`.
+    /// The reads of stage `s` (0 or 1).
     fn stage(&self, s: usize) -> &[(u8, u8)] {
-        let start = if s == 0 { 0 } else { self.ends[s - 1] };
-        &self.reads[start..self.ends[s]]
-    }
-}
-
-/// The views of the children of a node (see [`ReadPlan`]): the children themselves, and
-/// the turned views made for the children that need them.
-struct Views<'k> {
-    kids: &'k [(Move, Cube, Cube)],
-    turned: [[Cube; 4]; 18],
-}
-
-impl Views<'_> {
-    #[inline]
-    fn get(&self, kid: usize, view: u8) -> &Cube {
-        match view {
-            0 => &self.kids[kid].1,
-            1 => &self.kids[kid].2,
-            v => &self.turned[kid][v as usize - 2],
+        match s {
+            0 => &self.reads[..self.first],
+            _ => &self.reads[self.first..self.len],
         }
     }
 }
@@ -709,46 +619,36 @@ impl<'a> KorfSolver<'a> {
     /// [`KorfSolver::bounds`] from any tables, without the coset tricks.
     ///
     /// Lookups are random reads in tables far bigger than the caches, so every index of a
-    /// stage is computed before any entry is read and the reads overlap; the class reads
-    /// of the flip-slice-twist table are batched the same way.
+    /// stage is computed before any entry is read and the reads overlap.
     fn generic_bounds(&self, kids: &[(Move, Cube, Cube)], budget: u32, out: &mut [u32]) {
         let plan = &self.plan;
+        let tables = &self.pdbs.tables;
         let qtm = self.pdbs.metric == Metric::Qtm;
         let n = kids.len();
-        let mut views = Views {
-            kids,
-            turned: [[Cube::SOLVED; 4]; 18],
-        };
         let mut best = [0u32; 18];
         let mut alive = [true; 18];
-        let mut turned = [false; 2];
-        for stage in 0..plan.stages {
+        for stage in 0..2 {
             let reads = plan.stage(stage);
-            // Turned views are made only for the children that reach a stage needing them.
-            for (j, rotation) in AXIS_ROTATIONS.iter().enumerate() {
-                let needed = reads.iter().any(|&(_, v)| v as usize / 2 == j + 1);
-                if needed && !turned[j] {
-                    turned[j] = true;
-                    for k in (0..n).filter(|&k| alive[k]) {
-                        let (_, cube, inv) = &kids[k];
-                        views.turned[k][2 * j] = rotation.conjugate(cube);
-                        views.turned[k][2 * j + 1] = rotation.conjugate(inv);
-                    }
+            let mut index = [[0usize; MAX_READS]; 18];
+            for k in (0..n).filter(|&k| alive[k]) {
+                let (_, cube, inv) = &kids[k];
+                for (r, &(t, view)) in reads.iter().enumerate() {
+                    let (view, partner) = if view == 0 { (cube, inv) } else { (inv, cube) };
+                    index[k][r] = tables[t as usize]
+                        .pattern()
+                        .index_with_inverse(view, partner);
                 }
             }
-            let index = self.indices(reads, &views, &alive[..n]);
             // The reads themselves in a loop doing nothing else, so that as many as
             // possible are in flight at once.
             let mut entries = [Nibbles::new(&[]); MAX_READS];
             for (e, &(t, _)) in entries.iter_mut().zip(reads) {
-                *e = self.pdbs.tables[t as usize].entries();
+                *e = tables[t as usize].entries();
             }
             let mut values = [[0u8; MAX_READS]; 18];
-            for k in 0..n {
-                if alive[k] {
-                    for r in 0..reads.len() {
-                        values[k][r] = entries[r].get(index[k][r]);
-                    }
+            for k in (0..n).filter(|&k| alive[k]) {
+                for r in 0..reads.len() {
+                    values[k][r] = entries[r].get(index[k][r]);
                 }
             }
             for k in 0..n {
@@ -765,54 +665,6 @@ impl<'a> KorfSolver<'a> {
             }
         }
         out[..n].copy_from_slice(&best[..n]);
-    }
-
-    /// Table indices of `reads` for the live positions among `views`.
-    #[inline]
-    fn indices(
-        &self,
-        reads: &[(u8, u8)],
-        views: &Views,
-        alive: &[bool],
-    ) -> [[usize; MAX_READS]; 18] {
-        let tables = &self.pdbs.tables;
-        let mut index = [[0usize; MAX_READS]; 18];
-        // Flip-slice-twist reads: raw coordinates first, then all class reads together,
-        // then the indices; other tables directly.
-        const MAX: usize = 18 * MAX_READS;
-        let mut at = [(0u8, 0u8, Refinement::SliceOrder); MAX];
-        let mut raw = [[0u32; 4]; MAX];
-        let mut pending = 0;
-        for k in (0..alive.len()).filter(|&k| alive[k]) {
-            for (r, &(t, view)) in reads.iter().enumerate() {
-                let (view, partner) = (views.get(k, view), views.get(k, view ^ 1));
-                let pattern = tables[t as usize].pattern();
-                match pattern.refinement() {
-                    Some(refinement) => {
-                        raw[pending] = phase1::raw_coordinates_with_inverse(view, partner);
-                        at[pending] = (k as u8, r as u8, refinement);
-                        pending += 1;
-                    }
-                    None => index[k][r] = pattern.index_with_inverse(view, partner),
-                }
-            }
-        }
-        if pending > 0 {
-            let mut pairs = [0u32; MAX];
-            for (pair, raw) in pairs.iter_mut().zip(&raw[..pending]) {
-                *pair = raw[0];
-            }
-            let mut entries = [0u32; MAX];
-            phase1::class_entries(&pairs[..pending], &mut entries[..pending]);
-            for ((&(k, r, refinement), raw), &entry) in at[..pending]
-                .iter()
-                .zip(&raw[..pending])
-                .zip(&entries[..pending])
-            {
-                index[k as usize][r as usize] = phase1::finish_index(refinement, *raw, entry);
-            }
-        }
-        index
     }
 
     fn may_follow(&self, before: Option<Move>, previous: Option<Move>, mv: Move) -> bool {
