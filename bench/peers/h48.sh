@@ -16,7 +16,9 @@
 # cubedb's two-phase solver and the inverse of that solution is the scramble H48 gets,
 # the same position. Per cube, the script prints each solver's optimal length and time
 # (H48: its own "Total time" per scramble file of one scramble, so table loading is in;
-# cubedb: the stderr summary, loading excluded, plus the whole process).
+# cubedb: the stderr summary, loading excluded, plus the whole process). cubedb maps its
+# tables: read them into the page cache first (`cat DIR/rubik-pdb-htm-*.cdb > /dev/null`),
+# or the first cubes wait for the disk.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${NISSY_DIR:?set NISSY_DIR to a built nissy-core checkout}"
