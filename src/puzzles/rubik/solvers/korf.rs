@@ -188,17 +188,9 @@ impl Pdbs {
         self.tables.iter().map(|t| t.entries_len() as u64).sum()
     }
 
-    /// Mean table entry over all projected states (from the build histograms; of the
-    /// first table when there are several).
+    /// Mean entry of the first table over all its projected states.
     pub fn mean_entry(&self) -> f64 {
-        let histogram = self.tables.first().map_or(&[][..], |t| t.histogram());
-        let count: u64 = histogram.iter().sum();
-        let sum: u64 = histogram
-            .iter()
-            .enumerate()
-            .map(|(d, &n)| d.min(CAP_VALUE) as u64 * n)
-            .sum();
-        sum as f64 / count.max(1) as f64
+        self.tables.first().map_or(0.0, Pdb::mean_entry)
     }
 
     /// The preset the tables come from, if they make one.
@@ -245,9 +237,6 @@ impl std::fmt::Debug for Observer<'_> {
         f.write_str("Observer")
     }
 }
-
-/// Largest value a pattern-database entry holds.
-const CAP_VALUE: usize = 15;
 
 /// Most coset tables a preset combines.
 const MAX_COSET_TABLES: usize = 2;

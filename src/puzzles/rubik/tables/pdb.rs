@@ -458,6 +458,18 @@ impl Pdb {
         Nibbles::new(self.payload())
     }
 
+    /// Mean entry over all projected states, from the build histogram.
+    pub fn mean_entry(&self) -> f64 {
+        let histogram = self.histogram();
+        let count: u64 = histogram.iter().sum();
+        let sum: u64 = histogram
+            .iter()
+            .enumerate()
+            .map(|(d, &n)| d.min(usize::from(CAP)) as u64 * n)
+            .sum();
+        sum as f64 / count.max(1) as f64
+    }
+
     /// Bytes of the table's payload.
     pub fn entries_len(&self) -> usize {
         self.table.payload().len()
