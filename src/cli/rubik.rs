@@ -150,8 +150,9 @@ pub(super) struct SolveArgs {
     pub engine: Engine,
 
     /// Pattern-database preset: bigger ones make deep solves faster (small 173 MB,
-    /// medium 1.1 GB, large 3.4 GB for both metrics; only the metric asked for is loaded)
-    /// [default: the largest preset already built, else small].
+    /// medium 1.1 GB, large 3.4 GB, huge 9.9 GB for both metrics; only the metric asked
+    /// for is loaded, and built if missing) [default: the largest preset already built,
+    /// else small].
     #[arg(long, value_enum)]
     pub tables: Option<Preset>,
 
