@@ -145,8 +145,8 @@ pub const READ_LIMIT: u64 = 16 << 20;
 enum TableBytes {
     /// Read into memory (small tables).
     Owned(Vec<u8>),
-    /// Mapped read-only (big tables), with the file it maps.
-    Mapped(Mmap, File),
+    /// Mapped read-only (big tables).
+    Mapped(Mmap),
 }
 
 impl std::ops::Deref for TableBytes {
@@ -154,7 +154,7 @@ impl std::ops::Deref for TableBytes {
     fn deref(&self) -> &[u8] {
         match self {
             TableBytes::Owned(bytes) => bytes,
-            TableBytes::Mapped(map, _) => map,
+            TableBytes::Mapped(map) => map,
         }
     }
 }
@@ -276,8 +276,7 @@ impl Table {
                 .map_err(|e| io_err("cannot read", e))?;
             TableBytes::Owned(bytes)
         } else {
-            let map = mmap::map_read_only(&file).map_err(|e| io_err("cannot map", e))?;
-            TableBytes::Mapped(map, file)
+            TableBytes::Mapped(mmap::map_read_only(&file).map_err(|e| io_err("cannot map", e))?)
         };
         let (header, payload_offset) = decode_header(&bytes, path, group)?;
         let found = identity(
@@ -313,7 +312,7 @@ impl Table {
                 expected: expected_len,
             });
         }
-        let mapped = matches!(bytes, TableBytes::Mapped(..));
+        let mapped = matches!(bytes, TableBytes::Mapped(_));
         let sealed =
             mapped && verify == Verify::TrustSeal && seal::is_sealed(path, &meta, header.checksum);
         if !sealed {
@@ -343,33 +342,7 @@ impl Table {
 
     /// Whether the table is mapped (big) rather than read into memory (small).
     pub fn is_mapped(&self) -> bool {
-        matches!(self.bytes, TableBytes::Mapped(..))
-    }
-
-    /// Copies the payload into `out` (exactly its length). A mapped table's file is read
-    /// rather than its mapping, so the copy does not also bring the mapping into memory.
-    fn copy_payload_into(&self, out: &mut [u8]) -> io::Result<()> {
-        use rayon::prelude::*;
-        const CHUNK: usize = 64 << 20;
-        let payload = self.payload();
-        match &self.bytes {
-            #[cfg(unix)]
-            TableBytes::Mapped(_, file) => {
-                use std::os::unix::fs::FileExt;
-                let start = self.payload_offset as u64;
-                out.par_chunks_mut(CHUNK)
-                    .enumerate()
-                    .try_for_each(|(i, chunk)| {
-                        file.read_exact_at(chunk, start + (i * CHUNK) as u64)
-                    })
-            }
-            _ => {
-                out.par_chunks_mut(CHUNK)
-                    .zip(payload.par_chunks(CHUNK))
-                    .for_each(|(to, from)| to.copy_from_slice(from));
-                Ok(())
-            }
-        }
+        matches!(self.bytes, TableBytes::Mapped(_))
     }
 
     /// The table's header.
@@ -582,20 +555,6 @@ impl Resident {
             offset,
             len: bytes.len(),
         })
-    }
-
-    /// A copy of a table's payload, or `None` if the memory cannot be had or the file
-    /// cannot be read.
-    pub fn load(table: &Table) -> Option<Self> {
-        let len = table.payload().len();
-        let mut map = memmap2::MmapMut::map_anon(len + HUGE_PAGE).ok()?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        let offset = (HUGE_PAGE - map.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE;
-        table
-            .copy_payload_into(&mut map[offset..offset + len])
-            .ok()?;
-        Some(Self { map, offset, len })
     }
 
     /// The copied bytes.

@@ -285,6 +285,13 @@ pub(crate) struct CosetNode {
 }
 
 impl CosetNode {
+    /// A placeholder to fill arrays with (not any position's node).
+    const EMPTY: CosetNode = CosetNode {
+        forward: [[0; 4]; 3],
+        inverse: [Cube::SOLVED; 3],
+        values: [0; 6],
+    };
+
     /// The node of `cube` (inverse `inv`), values not yet read.
     fn of(cube: &Cube, inv: &Cube) -> Self {
         let mut node = CosetNode {
@@ -476,7 +483,7 @@ impl<'a> KorfSolver<'a> {
     pub(crate) fn bounds(&self, kids: &[(Move, Cube, Cube)], budget: u32, out: &mut [u32]) {
         match self.coset {
             Some(coset) => {
-                let mut nodes = [CosetNode::of(&Cube::SOLVED, &Cube::SOLVED); 18];
+                let mut nodes = [CosetNode::EMPTY; 18];
                 for (node, (_, cube, inv)) in nodes.iter_mut().zip(kids) {
                     *node = CosetNode::of(cube, inv);
                 }

@@ -421,7 +421,7 @@ impl Pdb {
         }
         let table = store.open(&spec)?;
         let resident = if spec.payload_len() <= COPY_AT_OPEN {
-            crate::table::Resident::load(&table)
+            crate::table::Resident::copy_of(table.payload())
         } else {
             None
         };
