@@ -53,67 +53,67 @@ impl Progress {
     /// A bar of states found so far out of a search space's `len`, with an ETA (rough:
     /// BFS layers are not equally fast).
     pub fn states(&self, prefix: impl Into<String>, len: u64) -> ProgressBar {
-        if !self.visible {
-            return ProgressBar::hidden();
-        }
-        let bar = self.multi.add(ProgressBar::new(len));
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {prefix}: depth {msg:>3} [{bar:30}] {human_pos}/{human_len} states  {elapsed} (ETA {eta})",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_prefix(prefix.into());
-        bar.enable_steady_tick(Duration::from_millis(100));
-        bar
+        self.add(
+            ProgressBar::new(len),
+            "{spinner} {prefix}: depth {msg:>3} [{bar:30}] {human_pos}/{human_len} states  {elapsed} (ETA {eta})",
+            prefix.into(),
+            Some(100),
+        )
     }
 
     /// A counter of states found so far in a search whose total is not known in advance.
     pub fn counter(&self, prefix: impl Into<String>) -> ProgressBar {
-        if !self.visible {
-            return ProgressBar::hidden();
-        }
-        let bar = self.multi.add(ProgressBar::new_spinner());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {prefix}: depth {msg:>3}  {human_pos:>12} states  {elapsed}",
-            )
-            .expect("valid template"),
-        );
-        bar.set_prefix(prefix.into());
-        bar.enable_steady_tick(Duration::from_millis(100));
-        bar
+        self.add(
+            ProgressBar::new_spinner(),
+            "{spinner} {prefix}: depth {msg:>3}  {human_pos:>12} states  {elapsed}",
+            prefix.into(),
+            Some(100),
+        )
     }
 
     /// A status line for work of unknown length (a long search): a spinner, a message the
     /// caller updates, and the time since it started.
     pub fn status(&self) -> ProgressBar {
-        if !self.visible {
-            return ProgressBar::hidden();
-        }
-        let bar = self.multi.add(ProgressBar::new_spinner());
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg}  {elapsed}").expect("valid template"),
-        );
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
+        self.add(
+            ProgressBar::new_spinner(),
+            "{spinner} {msg}  {elapsed}",
+            String::new(),
+            Some(200),
+        )
     }
 
     /// A bar over a known amount of work.
     pub fn bar(&self, prefix: impl Into<String>, len: u64) -> ProgressBar {
+        self.add(
+            ProgressBar::new(len),
+            "{prefix}: [{bar:40}] {human_pos}/{human_len} {msg} {elapsed}",
+            prefix.into(),
+            None,
+        )
+    }
+
+    /// `bar` styled by `template`, shown under the others (ticking every `tick_ms`
+    /// milliseconds if given), or a hidden bar when nothing is shown.
+    fn add(
+        &self,
+        bar: ProgressBar,
+        template: &str,
+        prefix: String,
+        tick_ms: Option<u64>,
+    ) -> ProgressBar {
         if !self.visible {
             return ProgressBar::hidden();
         }
-        let bar = self.multi.add(ProgressBar::new(len));
+        let bar = self.multi.add(bar);
         bar.set_style(
-            ProgressStyle::with_template(
-                "{prefix}: [{bar:40}] {human_pos}/{human_len} {msg} {elapsed}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
+            ProgressStyle::with_template(template)
+                .expect("valid template")
+                .progress_chars("=> "),
         );
-        bar.set_prefix(prefix.into());
+        bar.set_prefix(prefix);
+        if let Some(ms) = tick_ms {
+            bar.enable_steady_tick(Duration::from_millis(ms));
+        }
         bar
     }
 }

@@ -14,9 +14,10 @@
 #
 # H48 reads scrambles, not facelets: each position is first solved near-optimally by
 # cubedb's two-phase solver and the inverse of that solution is the scramble H48 gets,
-# the same position. Per cube, the script prints each solver's optimal length and time
-# (H48: its own "Total time" per scramble file of one scramble, so table loading is in;
-# cubedb: the stderr summary, loading excluded, plus the whole process). cubedb maps its
+# the same position. Per cube, the script prints each solver's optimal length, time and
+# nodes (H48: its own "Total time" and "Nodes visited" for a scramble file of one
+# scramble; its timer starts after the table is read into memory; cubedb: the stderr
+# summary, loading excluded too, plus the whole process). cubedb maps its
 # tables: read them into the page cache first (`cat DIR/rubik-pdb-htm-*.cdb > /dev/null`),
 # or the first cubes wait for the disk.
 set -euo pipefail
@@ -40,10 +41,11 @@ n=0
 while read -r scramble; do
     n=$((n + 1))
     echo "$scramble" > "$work/one.txt"
-    h48=$(cd "$NISSY_DIR" && ./build.sh tool solve_file "$solver" "$work/one.txt" 2>/dev/null)
+    h48=$(cd "$NISSY_DIR" && ./build.sh tool solve_file "$solver" "$work/one.txt" 2>"$work/h48.log")
     h48_moves=$(echo "$h48" | sed -n '/^Solutions:/{n;p}' | head -1 | wc -w)
     h48_time=$(echo "$h48" | grep 'Total time' | tail -1 | sed 's/.*Total time: //')
-    printf "%-5s %-8s %s / %s\n" "$n" "$solver" "$h48_moves" "$h48_time"
+    h48_nodes=$(grep 'Nodes visited' "$work/h48.log" | tail -1 | sed 's/.*Nodes visited: //')
+    printf "%-5s %-8s %s / %s / %s nodes\n" "$n" "$solver" "$h48_moves" "$h48_time" "$h48_nodes"
     for preset in $presets; do
         start=$(date +%s.%N)
         summary=$("$cubedb" rubik solve --metric htm --tables "$preset" --scramble "$scramble" 2>&1 >/dev/null | tail -1)
