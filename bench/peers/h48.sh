@@ -6,7 +6,8 @@
 #
 #   NISSY_DIR=/path/to/nissy-core   built with ./build.sh; its first `tool solve_file`
 #                                   run generates tables/h48hN (h48h3: 239 MB, about 12
-#                                   minutes on 2 cores)
+#                                   minutes on 2 cores; h48h6: 1.8 GiB, about 2.5-3
+#                                   hours, or `./build.sh tool gendata h48h6` first)
 #   H48_SOLVER=h48h3                which H48 table
 #   PRESETS="large huge"            cubedb presets (built on first use)
 #   COUNT=5 SEED=11                 positions: `cubedb rubik random --count COUNT --seed SEED`
