@@ -3,11 +3,13 @@
 
 mod common;
 use criterion::{criterion_group, criterion_main, Criterion};
+use cubedb::engine::Solve;
 use cubedb::progress::Progress;
 use cubedb::puzzles::rolling::ranking::PATTERNS;
 use cubedb::puzzles::rolling::tables::RollingTables;
-use cubedb::puzzles::rolling::{Query, SearchSolver, Solver, TableSolver, JUDGE_LIMIT};
+use cubedb::puzzles::rolling::{Options, Query, SearchSolver, TableSolver, JUDGE_LIMIT};
 use cubedb::rng::SplitMix64;
+use cubedb::table::TableFamily;
 use std::hint::black_box;
 
 fn queries(tables: &RollingTables) -> (Vec<Query>, Vec<Query>) {
@@ -32,9 +34,13 @@ fn queries(tables: &RollingTables) -> (Vec<Query>, Vec<Query>) {
 
 fn engines(c: &mut Criterion) {
     let store = common::bench_store();
-    let tables = RollingTables::load_or_build(&store, &Progress::hidden()).expect("tables");
-    let table = Solver::Table(TableSolver::new(&tables));
-    let search = Solver::Search(SearchSolver);
+    let tables = RollingTables::load_or_build(&store, (), &Progress::hidden()).expect("tables");
+    let options = Options {
+        limit: JUDGE_LIMIT,
+        with_path: false,
+    };
+    let table = TableSolver::new(&tables, options);
+    let search = SearchSolver::new(options);
     let (random, hardest) = queries(&tables);
     let mut group = c.benchmark_group("rolling");
     group.sample_size(10);
@@ -42,14 +48,14 @@ fn engines(c: &mut Criterion) {
         group.bench_function(format!("table/{name}/{}", set.len()), |b| {
             b.iter(|| {
                 for q in set {
-                    black_box(table.solve(q, JUDGE_LIMIT, false));
+                    black_box(table.solve(q));
                 }
             })
         });
         group.bench_function(format!("search/{name}/{}", set.len()), |b| {
             b.iter(|| {
                 for q in set {
-                    black_box(search.solve(q, JUDGE_LIMIT, false));
+                    black_box(search.solve(q));
                 }
             })
         });

@@ -3,16 +3,18 @@
 
 mod common;
 use criterion::{criterion_group, criterion_main, Criterion};
+use cubedb::engine::Solve;
 use cubedb::progress::Progress;
-use cubedb::puzzles::rotation::{Board, RotationTable, SearchSolver, Solver, TableSolver};
+use cubedb::puzzles::rotation::{Board, RotationTable, SearchSolver, TableSolver};
 use cubedb::rng::SplitMix64;
+use cubedb::table::TableFamily;
 use std::hint::black_box;
 
 fn engines(c: &mut Criterion) {
-    let table =
-        RotationTable::load_or_build(&common::bench_store(), &Progress::hidden()).expect("table");
-    let by_table = Solver::Table(TableSolver::new(&table));
-    let by_search = Solver::Search(SearchSolver);
+    let table = RotationTable::load_or_build(&common::bench_store(), (), &Progress::hidden())
+        .expect("table");
+    let by_table = TableSolver::new(&table);
+    let by_search = SearchSolver;
     let mut rng = SplitMix64::new(9);
     let random: Vec<Board> = (0..32)
         .map(|_| {

@@ -15,16 +15,17 @@
 //! `rubik-large`).
 
 use criterion::{criterion_group, Criterion};
+use cubedb::engine::Solve;
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::pdb::spec;
+use cubedb::puzzles::rubik::api::OptimalSolver;
 use cubedb::puzzles::rubik::{
-    Cube, KorfSolver, Metric, Move, NearTable, Pdbs, Preset, SearchSolver, Solver, TableSolver,
+    Cube, Metric, Move, NearTable, Options, Pdbs, Preset, SearchSolver, TableSolver,
 };
 use cubedb::rng::SplitMix64;
-use cubedb::table::TableStore;
+use cubedb::table::{TableFamily, TableStore};
 use std::collections::HashMap;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn depth_five(near: &NearTable, count: usize) -> Vec<Cube> {
     let quarter: Vec<Move> = Move::quarter_turns().collect();
@@ -73,21 +74,19 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Solves `cube` optimally, recording time and nodes; the solution must solve it.
 fn timed_solve(
-    solver: &KorfSolver,
+    solver: &OptimalSolver,
     cube: &Cube,
     times: &mut Vec<f64>,
     nodes: &mut Vec<f64>,
 ) -> Vec<Move> {
-    let started = Instant::now();
-    let solved = solver.solve(cube, 26);
-    times.push(started.elapsed().as_secs_f64());
-    nodes.push(solved.nodes as f64);
-    let moves = solved.moves.expect("solved");
-    assert!(cube.apply_all(&moves).is_solved());
-    moves
+    let solution = solver.solve(cube);
+    times.push(solution.elapsed.as_secs_f64());
+    nodes.push(solution.nodes as f64);
+    assert!(cube.apply_all(&solution.moves).is_solved());
+    solution.moves
 }
 
-fn deep_report(store: &TableStore, near: &NearTable) {
+fn deep_report(store: &TableStore) {
     let samples = env("RUBIK_BENCH_SAMPLES", 5);
     let max_depth = env("RUBIK_BENCH_MAX_DEPTH", 16);
     println!("| heuristic | QTM scramble | median time | median nodes | samples |");
@@ -96,16 +95,11 @@ fn deep_report(store: &TableStore, near: &NearTable) {
     // every other preset, with its own tables, must find the same length.
     let mut lengths: HashMap<(usize, usize), usize> = HashMap::new();
     for preset in [Preset::Small, Preset::Medium, Preset::Large] {
-        let present = preset
-            .patterns()
-            .into_iter()
-            .all(|p| store.exists(&spec(p, Metric::Qtm, preset.group())));
-        if !present {
+        if !Pdbs::present(store, (preset, Metric::Qtm)) {
             continue;
         }
-        let pdbs = Pdbs::load_or_build(store, preset, Metric::Qtm, &Progress::hidden())
+        let solver = OptimalSolver::open(store, Metric::Qtm, Some(preset), &Progress::hidden())
             .expect("pattern databases");
-        let solver = KorfSolver::new(&pdbs, Some(near));
         for depth in (10..=max_depth).step_by(2) {
             let mut rng = SplitMix64::new(depth as u64);
             let (mut times, mut nodes) = (Vec::new(), Vec::new());
@@ -133,9 +127,8 @@ fn deep_report(store: &TableStore, near: &NearTable) {
     let random = env("RUBIK_BENCH_RANDOM", 0);
     let largest = Preset::largest_present(store, Metric::Qtm);
     if random > 0 {
-        let pdbs = Pdbs::load_or_build(store, largest, Metric::Qtm, &Progress::hidden())
+        let solver = OptimalSolver::open(store, Metric::Qtm, Some(largest), &Progress::hidden())
             .expect("pattern databases");
-        let solver = KorfSolver::new(&pdbs, Some(near));
         let mut rng = SplitMix64::new(2026);
         let (mut times, mut nodes) = (Vec::new(), Vec::new());
         for _ in 0..random {
@@ -155,15 +148,13 @@ fn deep_report(store: &TableStore, near: &NearTable) {
         );
     }
     // The plain heuristic only where it finishes in reasonable time.
+    let plain = OptimalSolver::without_tables(Metric::Qtm);
     for depth in [8usize, 10] {
         let mut rng = SplitMix64::new(depth as u64);
         let (mut times, mut nodes) = (Vec::new(), Vec::new());
         for _ in 0..samples.min(3) {
             let cube = Cube::from_moves(&scramble(&mut rng, depth));
-            let started = Instant::now();
-            let solved = SearchSolver.solve(&cube, Metric::Qtm, 26);
-            times.push(started.elapsed().as_secs_f64());
-            nodes.push(solved.nodes as f64);
+            timed_solve(&plain, &cube, &mut times, &mut nodes);
         }
         println!(
             "| cubie count (no tables) | {depth} | {:.3} s | {:.0} | {} |",
@@ -176,25 +167,29 @@ fn deep_report(store: &TableStore, near: &NearTable) {
 
 fn rubik(c: &mut Criterion) {
     let store = TableStore::locate(None);
-    let near = NearTable::load_or_build(&store, &Progress::stderr(false)).expect("near table");
-    deep_report(&store, &near);
+    let near = NearTable::load_or_build(&store, (), &Progress::stderr(false)).expect("near table");
+    deep_report(&store);
     let cubes = depth_five(&near, 64);
-    let table = Solver::Table(TableSolver::new(&near));
-    let search = Solver::Search(SearchSolver);
+    let options = Options {
+        metric: Metric::Qtm,
+        max_depth: 5,
+    };
+    let table = TableSolver::new(&near, options);
+    let search = SearchSolver::new(options);
     let mut group = c.benchmark_group("rubik depth 5 (64 positions)");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(3));
     group.bench_function("near table lookup", |b| {
         b.iter(|| {
             for cube in &cubes {
-                black_box(table.solve(cube, Metric::Qtm, 5));
+                black_box(table.solve(cube));
             }
         })
     });
     group.bench_function("IDA* cubie heuristic", |b| {
         b.iter(|| {
             for cube in &cubes {
-                black_box(search.solve(cube, Metric::Qtm, 5));
+                black_box(search.solve(cube));
             }
         })
     });

@@ -1,9 +1,34 @@
 //! `cubedb`: answers cube-puzzle queries in their judge formats, from tables or by search.
+//!
+//! Two front ends over the library: the command line ([`cli`]) and the benchmarks
+//! ([`bench`]), sharing the input helpers of [`input`].
 
 // Output goes through `cubedb::output`: print macros panic on a closed pipe or full disk.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+/// Context of every failed write to stdout.
+const WRITING: &str = "writing output";
+
+/// `println!` that returns write errors (`?` in a function returning `anyhow::Result`)
+/// instead of panicking, and refuses a closed stdout.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        use anyhow::Context as _;
+        writeln!(cubedb::output::stdout()?, $($arg)*).context($crate::WRITING)?
+    }};
+}
+
+/// `eprintln!` that never fails: for notes and warnings, which must not cost answers.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        cubedb::output::note(format_args!($($arg)*))
+    };
+}
+
+mod bench;
 mod cli;
+mod input;
 
 use std::process::ExitCode;
 

@@ -24,7 +24,7 @@ pub fn generation(c: &mut Criterion, group: &str) {
                 let _ = std::fs::remove_dir_all(&dir);
                 TableStore::new(dir)
             },
-            |store| (tables.build)(&store, &Progress::hidden()).expect("build"),
+            |store| tables.build(&store, &Progress::hidden()).expect("build"),
             BatchSize::PerIteration,
         )
     });

@@ -5,9 +5,10 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use cubedb::catalog::{self, TableGroup};
+use cubedb::catalog;
 use cubedb::progress::Progress;
 use cubedb::table::{self, TableStore};
+use cubedb::table::{GroupMember, Rebuild, TableGroup};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -122,21 +123,35 @@ fn build(store: &TableStore, names: &[String], force: bool, quiet: bool) -> Resu
     store.check_dir()?;
     let progress = Progress::stderr(quiet);
     for group in selected_groups(names)? {
-        let specs = (group.specs)();
-        if !force {
-            let problems: Vec<String> = specs
-                .iter()
-                .filter_map(|spec| store.open(spec).err().map(|e| e.to_string()))
-                .collect();
-            if problems.is_empty() {
-                progress.note(format!("{}: up to date", group.name));
-                continue;
-            }
+        // The sets to build: every one with --force, else those with a missing or bad table.
+        let mut members: Vec<&GroupMember> = Vec::new();
+        for member in &group.members {
+            let problems: Vec<String> = if force {
+                Vec::new()
+            } else {
+                member
+                    .specs
+                    .iter()
+                    .filter_map(|spec| store.open(spec).err().map(|e| e.to_string()))
+                    .collect()
+            };
             for problem in problems.iter().filter(|p| !p.contains("is missing")) {
                 progress.note(format!("{}: replacing: {problem}", group.name));
             }
+            if force || !problems.is_empty() {
+                members.push(member);
+            }
         }
-        let bytes: u64 = specs.iter().map(|s| s.payload_len()).sum();
+        if members.is_empty() {
+            progress.note(format!("{}: up to date", group.name));
+            continue;
+        }
+        let specs = members.iter().flat_map(|m| &m.specs).count();
+        let bytes: u64 = members
+            .iter()
+            .flat_map(|m| &m.specs)
+            .map(|s| s.payload_len())
+            .sum();
         let estimate = group.measured_cost.map_or(String::new(), |cost| {
             format!(
                 "; about {:.0} min on {} threads and {:.1} GB of memory (measured on 2 cores)",
@@ -146,15 +161,17 @@ fn build(store: &TableStore, names: &[String], force: bool, quiet: bool) -> Resu
             )
         });
         progress.note(format!(
-            "{}: building {} table(s), {:.1} MB, in {}{estimate}",
+            "{}: building {specs} table(s), {:.1} MB, in {}{estimate}",
             group.name,
-            specs.len(),
             bytes as f64 / 1e6,
             store.dir().display()
         ));
         let started = Instant::now();
-        (group.build)(store, &progress)
-            .with_context(|| format!("building table group `{}`", group.name))?;
+        for member in members {
+            member
+                .build(store, Rebuild::All, &progress)
+                .with_context(|| format!("building table group `{}`", group.name))?;
+        }
         progress.note(format!(
             "{}: built in {:.2} s",
             group.name,
@@ -170,7 +187,7 @@ fn verify(store: &TableStore) -> Result<ExitCode> {
     let mut bad = 0;
     let mut present = 0;
     for group in catalog::groups() {
-        for spec in (group.specs)() {
+        for spec in group.specs() {
             let path = store.path_of(&spec);
             // Unreadable, or not a file: as bad as a corrupted table.
             let verdict = match store.status(&spec) {
@@ -205,7 +222,7 @@ fn info(store: &TableStore) -> Result<ExitCode> {
     let mut unreadable = 0;
     for group in catalog::groups() {
         writeln!(out, "\n[{}] {}", group.name, group.about).context(WRITING)?;
-        for spec in (group.specs)() {
+        for spec in group.specs() {
             let path = store.path_of(&spec);
             if !store.status(&spec).unwrap_or(true) {
                 writeln!(

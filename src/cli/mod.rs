@@ -1,31 +1,12 @@
-//! Command-line interface of the `cubedb` binary.
+//! Command-line interface of the `cubedb` binary: one module per puzzle command, the
+//! cube input shared by the `rubik` subcommands, and the in-order batch pipeline.
 
-/// `println!` that returns write errors (`?` in a function returning `anyhow::Result`)
-/// instead of panicking, and refuses a closed stdout.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        use anyhow::Context as _;
-        writeln!(cubedb::output::stdout()?, $($arg)*).context($crate::cli::WRITING)?
-    }};
-}
-
-/// `eprintln!` that never fails: for notes and warnings, which must not cost answers.
-macro_rules! note {
-    ($($arg:tt)*) => {
-        cubedb::output::note(format_args!($($arg)*))
-    };
-}
-
-mod bench;
-mod goals;
-mod io;
+mod cube_input;
+mod pipeline;
 mod rolling;
 mod rotation;
 mod rubik;
-mod solutions;
 mod soma;
-mod twophase;
 mod walk;
 
 use clap::{Args, Parser, Subcommand};
@@ -34,9 +15,6 @@ use cubedb::judge::{InputError, JudgeError};
 use cubedb::puzzles::walk::board::BlockedFileError;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Context of every failed write to stdout.
-const WRITING: &str = "writing output";
 
 /// Exit code for malformed input (judge input, or a file given by an option).
 const EXIT_BAD_INPUT: u8 = 2;
@@ -70,7 +48,7 @@ enum Command {
     /// Rubik's cube (ZOJ 2477): fewest quarter turns; `solve` for any scramble.
     Rubik(rubik::RubikArgs),
     /// Run the same queries through both engines and compare time and answers.
-    Bench(bench::BenchArgs),
+    Bench(crate::bench::BenchArgs),
 }
 
 /// Options every puzzle command shares.
@@ -123,7 +101,7 @@ pub fn main() -> ExitCode {
         Command::Walk(args) => walk::run(args),
         Command::Soma(args) => soma::run(args),
         Command::Rubik(args) => rubik::run(args),
-        Command::Bench(args) => bench::run(args),
+        Command::Bench(args) => crate::bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,13 +1,15 @@
 //! `cubedb rolling`: the cubic eight-puzzle in the POJ 3131 judge format.
 
-use super::io::open_input;
 use super::CommonArgs;
+use crate::input::open_input;
 use anyhow::Result;
 use clap::Args;
-use cubedb::engine::Engine;
+use cubedb::engine::{Engine, Solver};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rolling::{self, RollingTables, SearchSolver, Solver, TableSolver};
-use cubedb::table::TableStore;
+use cubedb::puzzles::rolling::{
+    self, Options, RollingTables, SearchSolver, TableSolver, JUDGE_LIMIT,
+};
+use cubedb::table::{TableFamily, TableStore};
 
 /// Arguments of `cubedb rolling`.
 #[derive(Debug, Args)]
@@ -26,18 +28,20 @@ pub struct RollingArgs {
 pub fn run(args: RollingArgs) -> Result<()> {
     let input = open_input(args.common.input.as_deref())?;
     let stdout = cubedb::output::stdout()?;
-    match args.common.engine {
+    let options = Options {
+        limit: JUDGE_LIMIT,
+        with_path: args.path,
+    };
+    let tables;
+    let solver = match args.common.engine {
         Engine::Table => {
             let store = TableStore::locate(args.common.data.clone());
-            let tables =
-                RollingTables::load_or_build(&store, &Progress::stderr(args.common.quiet))?;
-            let solver = Solver::Table(TableSolver::new(&tables));
-            rolling::answer_judge_input(input, &solver, args.path, stdout)?;
+            tables =
+                RollingTables::load_or_build(&store, (), &Progress::stderr(args.common.quiet))?;
+            Solver::Table(TableSolver::new(&tables, options))
         }
-        Engine::Search => {
-            let solver = Solver::Search(SearchSolver);
-            rolling::answer_judge_input(input, &solver, args.path, stdout)?;
-        }
-    }
+        Engine::Search => Solver::Search(SearchSolver::new(options)),
+    };
+    rolling::answer_judge_input(input, &solver, args.path, stdout)?;
     Ok(())
 }

@@ -1,13 +1,13 @@
 //! `cubedb rotation`: the rotation game in the POJ 2286 judge format.
 
-use super::io::open_input;
 use super::CommonArgs;
+use crate::input::open_input;
 use anyhow::Result;
 use clap::Args;
-use cubedb::engine::Engine;
+use cubedb::engine::{Engine, Solver};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rotation::{self, RotationTable, SearchSolver, Solver, TableSolver};
-use cubedb::table::TableStore;
+use cubedb::puzzles::rotation::{self, RotationTable, SearchSolver, TableSolver};
+use cubedb::table::{TableFamily, TableStore};
 
 /// Arguments of `cubedb rotation`.
 #[derive(Debug, Args)]
@@ -20,15 +20,15 @@ pub struct RotationArgs {
 pub fn run(args: RotationArgs) -> Result<()> {
     let input = open_input(args.common.input.as_deref())?;
     let stdout = cubedb::output::stdout()?;
-    match args.common.engine {
+    let table;
+    let solver = match args.common.engine {
         Engine::Table => {
             let store = TableStore::locate(args.common.data.clone());
-            let table = RotationTable::load_or_build(&store, &Progress::stderr(args.common.quiet))?;
-            rotation::answer_judge_input(input, &Solver::Table(TableSolver::new(&table)), stdout)?;
+            table = RotationTable::load_or_build(&store, (), &Progress::stderr(args.common.quiet))?;
+            Solver::Table(TableSolver::new(&table))
         }
-        Engine::Search => {
-            rotation::answer_judge_input(input, &Solver::Search(SearchSolver), stdout)?;
-        }
-    }
+        Engine::Search => Solver::Search(SearchSolver),
+    };
+    rotation::answer_judge_input(input, &solver, stdout)?;
     Ok(())
 }

@@ -1,16 +1,16 @@
 //! `cubedb soma`: the Soma cube in the UVa 197 judge format, and `--stats` on the catalogue.
 
-use super::io::open_input;
 use super::CommonArgs;
+use crate::input::open_input;
 use anyhow::Result;
 use clap::Args;
-use cubedb::engine::Engine;
+use cubedb::engine::{Engine, Solver};
 use cubedb::progress::Progress;
 use cubedb::puzzles::soma::{
-    self, assembly::enumerate_all, geometry, geometry::mask_text, SearchSolver, Solver, SomaTables,
-    Stats, TableSolver,
+    self, assembly::enumerate_all, geometry, geometry::mask_text, SearchSolver, SomaTables, Stats,
+    TableSolver,
 };
-use cubedb::table::TableStore;
+use cubedb::table::{TableFamily, TableStore};
 
 /// Arguments of `cubedb soma`.
 #[derive(Debug, Args)]
@@ -30,7 +30,7 @@ pub fn run(args: SomaArgs) -> Result<()> {
     let store = TableStore::locate(args.common.data.clone());
     if args.stats {
         let assemblies = match args.common.engine {
-            Engine::Table => SomaTables::load_or_build(&store, &progress)?.all(),
+            Engine::Table => SomaTables::load_or_build(&store, (), &progress)?.all(),
             Engine::Search => enumerate_all(geometry()).0,
         };
         print_stats(&Stats::of(geometry(), &assemblies))?;
@@ -38,15 +38,15 @@ pub fn run(args: SomaArgs) -> Result<()> {
     }
     let input = open_input(args.common.input.as_deref())?;
     let stdout = cubedb::output::stdout()?;
-    match args.common.engine {
+    let tables;
+    let solver = match args.common.engine {
         Engine::Table => {
-            let tables = SomaTables::load_or_build(&store, &progress)?;
-            soma::answer_judge_input(input, &Solver::Table(TableSolver::new(&tables)), stdout)?;
+            tables = SomaTables::load_or_build(&store, (), &progress)?;
+            Solver::Table(TableSolver::new(&tables))
         }
-        Engine::Search => {
-            soma::answer_judge_input(input, &Solver::Search(SearchSolver::new()), stdout)?;
-        }
-    }
+        Engine::Search => Solver::Search(SearchSolver::new()),
+    };
+    soma::answer_judge_input(input, &solver, stdout)?;
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! `cubedb walk`: cube on the walk (Timus 1016) in the judge format, on any board size,
 //! with blocked squares.
 
-use super::io::open_input;
+use crate::input::open_input;
 use anyhow::{Context, Result};
 use clap::Args;
 use cubedb::puzzles::walk::board::{blocked_file_text, parse_blocked};

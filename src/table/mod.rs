@@ -12,12 +12,14 @@
 //! one truncated in place under a running process would fault on access, which
 //! [`mmap`] turns into a message and exit code 1 instead of a bare bus error.
 
+pub mod family;
 pub mod header;
 mod mmap;
 pub mod packed;
 pub mod seal;
 mod store;
 
+pub use family::{GroupMember, Rebuild, TableFamily, TableGroup};
 pub use header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
 pub use store::TableStore;
 

@@ -86,11 +86,14 @@ pub fn data_dir_with(group: &str) -> PathBuf {
     if !ready.iter().any(|g| g == group) {
         let group_def = cubedb::catalog::group(group).expect("known table group");
         let store = cubedb::table::TableStore::new(&dir);
-        let valid = (group_def.specs)()
+        let valid = group_def
+            .specs()
             .iter()
             .all(|spec| store.open(spec).is_ok());
         if !valid {
-            (group_def.build)(&store, &cubedb::progress::Progress::hidden()).expect("tables build");
+            group_def
+                .build(&store, &cubedb::progress::Progress::hidden())
+                .expect("tables build");
         }
         ready.push(group.to_string());
     }

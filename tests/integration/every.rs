@@ -3,10 +3,11 @@
 
 use crate::common::{cubedb, data_dir_with, stderr, stdout};
 use crate::rubik::{brute_force, small_pdbs};
-use cubedb::puzzles::rubik::every::Enumerator;
-use cubedb::puzzles::rubik::group::MoveGroup;
+use cubedb::puzzles::rubik::model::group::MoveGroup;
+use cubedb::puzzles::rubik::optimal::every::Enumerator;
 use cubedb::puzzles::rubik::{parse_moves, Cube, KorfSolver, Metric, Move};
 use cubedb::rng::SplitMix64;
+use cubedb::table::TableFamily;
 use std::collections::BTreeSet;
 
 /// Canonical form, written independently of the library: no face twice in a row (in
@@ -255,7 +256,7 @@ fn cli_lists_every_solution_and_refuses_what_the_moves_cannot_solve() {
 
 #[test]
 fn ru_table_answers_are_optimal_against_brute_force() {
-    use cubedb::puzzles::rubik::ru::{metric_turns, RuTable};
+    use cubedb::puzzles::rubik::subgroup::ru::{metric_turns, RuTable};
     let store = cubedb::table::TableStore::new(data_dir_with("rubik-ru"));
     for (metric, depth) in [(Metric::Htm, 8), (Metric::Qtm, 10)] {
         let table =

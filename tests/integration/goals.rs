@@ -3,11 +3,11 @@
 
 use crate::common::{cubedb, shared_data_dir, stderr, stdout};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::facelets::faces_of_cube;
-use cubedb::puzzles::rubik::goal::{orientation, Goal, GoalKind, GoalTable};
+use cubedb::puzzles::rubik::goals::goal::{orientation, Goal, GoalKind, GoalTable};
+use cubedb::puzzles::rubik::model::facelets::faces_of_cube;
 use cubedb::puzzles::rubik::{parse_moves, Cube, Face, Metric, Move};
 use cubedb::rng::SplitMix64;
-use cubedb::table::TableStore;
+use cubedb::table::{TableFamily, TableStore};
 use std::collections::BTreeSet;
 
 /// The cross on face `face` read off the stickers: the four edge stickers of the face show
@@ -88,7 +88,7 @@ fn brute_distance(cube: &Cube, moves: &[Move], reached: impl Fn(&Cube) -> bool, 
 
 fn table(kind: GoalKind, metric: Metric) -> GoalTable {
     let store = TableStore::new(shared_data_dir());
-    GoalTable::load_or_build(&store, kind, metric, &Progress::hidden()).unwrap()
+    GoalTable::load_or_build(&store, (kind, metric), &Progress::hidden()).unwrap()
 }
 
 #[test]
@@ -270,7 +270,7 @@ fn solved_mask(stickers: &[usize]) -> String {
 
 #[test]
 fn masks_are_optimal_against_brute_force_on_the_stickers() {
-    use cubedb::puzzles::rubik::mask::{Mask, MaskSearch};
+    use cubedb::puzzles::rubik::goals::mask::{Mask, MaskSearch};
     let mut rng = SplitMix64::new(77);
     // A corner and two edges' stickers; the whole D face (any pieces showing D); one
     // sticker alone.
@@ -309,8 +309,8 @@ fn masks_are_optimal_against_brute_force_on_the_stickers() {
 #[test]
 fn partial_facelets_solve_the_named_stickers_as_the_mask_does() {
     use cubedb::puzzles::rubik::facelet_string;
-    use cubedb::puzzles::rubik::mask::{Mask, MaskSearch};
-    use cubedb::puzzles::rubik::partial::{PartialCube, PartialSearch};
+    use cubedb::puzzles::rubik::goals::mask::{Mask, MaskSearch};
+    use cubedb::puzzles::rubik::goals::partial::{PartialCube, PartialSearch};
     let mut rng = SplitMix64::new(5);
     let d_face: Mask = solved_mask(&(27..36).collect::<Vec<_>>()).parse().unwrap();
     let mask_search = MaskSearch::new(&d_face, Metric::Htm);

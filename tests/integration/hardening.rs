@@ -68,7 +68,7 @@ fn each_answer_is_flushed_before_waiting_for_more_input() {
     let rolling = data_dir_with("rolling");
     let rotation = data_dir_with("rotation");
     let near = data_dir_with("rubik-near");
-    let net = cubedb::puzzles::rubik::facelets::zoj_net(
+    let net = cubedb::puzzles::rubik::model::facelets::zoj_net(
         &cubedb::puzzles::rubik::Cube::from_moves(
             &cubedb::puzzles::rubik::parse_moves("R U").unwrap(),
         ),
@@ -246,7 +246,7 @@ fn unwritable_stderr_loses_no_answers() {
     );
     assert_eq!(bad.status.code(), Some(2));
     // A Rubik batch with a warning case (an unsolvable net): every answer still printed.
-    let solved = cubedb::puzzles::rubik::facelets::zoj_net(
+    let solved = cubedb::puzzles::rubik::model::facelets::zoj_net(
         &cubedb::puzzles::rubik::Cube::SOLVED,
         &['w', 'r', 'g', 'y', 'o', 'b'],
     );

@@ -95,7 +95,7 @@ fn edits() -> impl Strategy<Value = Vec<(usize, u8, u8)>> {
 /// Valid inputs of all five judges, from seeds.
 fn valid_inputs(seed: u64) -> Vec<String> {
     let mut rng = cubedb::rng::SplitMix64::new(seed);
-    let rolling_query = rolling::judge::Query {
+    let rolling_query = rolling::Query {
         start: rng.below(9) as usize,
         pattern: rng.below(9 * 6561) as u32,
     };
@@ -114,7 +114,7 @@ fn valid_inputs(seed: u64) -> Vec<String> {
         8,
     );
     let cube = rubik::Cube::random(&mut rng);
-    let net = rubik::facelets::zoj_net(&cube, &['w', 'r', 'g', 'y', 'o', 'b']);
+    let net = rubik::model::facelets::zoj_net(&cube, &['w', 'r', 'g', 'y', 'o', 'b']);
     vec![
         rolling::judge::format_query(&rolling_query) + "0 0\n",
         rotation::judge::format_board(&rotation_board) + "0\n",
@@ -150,7 +150,7 @@ proptest! {
     /// Valid judge inputs parse back to what was formatted.
     #[test]
     fn judge_inputs_round_trip(start in 0usize..9, pattern in 0u32..9 * 6561, seed in any::<u64>()) {
-        let query = rolling::judge::Query { start, pattern };
+        let query = rolling::Query { start, pattern };
         let text = rolling::judge::format_query(&query) + "0 0\n";
         let parsed: Vec<_> = rolling::parse_judge_input(text.as_bytes()).collect::<Result<_, _>>().unwrap();
         prop_assert_eq!(parsed, vec![query]);
@@ -176,7 +176,7 @@ proptest! {
         prop_assert_eq!(parsed, vec![case]);
 
         let cube = rubik::Cube::random(&mut rng);
-        let net = rubik::facelets::zoj_net(&cube, &['w', 'r', 'g', 'y', 'o', 'b']);
+        let net = rubik::model::facelets::zoj_net(&cube, &['w', 'r', 'g', 'y', 'o', 'b']);
         let text = format!("1\n{net}\n");
         let parsed: Vec<_> = rubik::parse_judge_input(text.as_bytes()).collect::<Result<_, _>>().unwrap();
         prop_assert_eq!(parsed.len(), 1);

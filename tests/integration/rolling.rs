@@ -2,14 +2,16 @@
 //! engine vs search engine vs an independent brute force, bad input, damaged tables.
 
 use crate::common::{cubedb, data_dir_with, fresh_dir, sample, stderr, stdout};
+use cubedb::engine::{Solve, Solver};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rolling::judge::{format_query, goal_of_pattern, GoalCell};
+use cubedb::puzzles::rolling::goal::{goal_of_pattern, GoalCell};
+use cubedb::puzzles::rolling::judge::format_query;
 use cubedb::puzzles::rolling::ranking::{PATTERNS, PATTERNS_PER_EMPTY};
 use cubedb::puzzles::rolling::solver::replay;
 use cubedb::puzzles::rolling::tables::{self, RollingTables, STARTS};
-use cubedb::puzzles::rolling::{Board, Query, SearchSolver, Solver, TableSolver, JUDGE_LIMIT};
+use cubedb::puzzles::rolling::{Board, Options, Query, SearchSolver, TableSolver, JUDGE_LIMIT};
 use cubedb::rng::SplitMix64;
-use cubedb::table::TableStore;
+use cubedb::table::{TableFamily, TableStore};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -21,7 +23,7 @@ fn data_dir() -> PathBuf {
 fn tables() -> &'static RollingTables {
     static TABLES: OnceLock<RollingTables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        RollingTables::load_or_build(&TableStore::new(data_dir()), &Progress::hidden())
+        RollingTables::load_or_build(&TableStore::new(data_dir()), (), &Progress::hidden())
             .expect("rolling tables open")
     })
 }
@@ -119,8 +121,12 @@ fn reachable_states_and_radius_per_start_match_the_published_facts() {
 
 #[test]
 fn table_agrees_with_search_on_random_inputs_and_paths_replay() {
-    let table = Solver::Table(TableSolver::new(tables()));
-    let search = Solver::Search(SearchSolver);
+    let options = Options {
+        limit: JUDGE_LIMIT,
+        with_path: true,
+    };
+    let table: Solver<_, SearchSolver> = Solver::Table(TableSolver::new(tables(), options));
+    let search: Solver<TableSolver<'_>, _> = Solver::Search(SearchSolver::new(options));
     let mut rng = SplitMix64::new(31);
     let mut hard_seen = 0;
     for i in 0..300 {
@@ -128,8 +134,8 @@ fn table_agrees_with_search_on_random_inputs_and_paths_replay() {
             start: rng.below(9) as usize,
             pattern: rng.below(PATTERNS as u64) as u32,
         };
-        let by_table = table.solve(&query, JUDGE_LIMIT, true);
-        let by_search = search.solve(&query, JUDGE_LIMIT, true);
+        let by_table = table.solve(&query);
+        let by_search = search.solve(&query);
         assert_eq!(by_table.moves, by_search.moves, "query {i}: {query:?}");
         if by_table.moves.is_none() {
             hard_seen += 1;
@@ -148,8 +154,12 @@ fn table_agrees_with_search_on_random_inputs_and_paths_replay() {
 #[test]
 fn table_agrees_with_search_on_hardest_inputs() {
     let tables = tables();
-    let search = Solver::Search(SearchSolver);
-    let table = Solver::Table(TableSolver::new(tables));
+    let options = Options {
+        limit: JUDGE_LIMIT,
+        with_path: false,
+    };
+    let search: Solver<TableSolver<'_>, _> = Solver::Search(SearchSolver::new(options));
+    let table: Solver<_, SearchSolver> = Solver::Table(TableSolver::new(tables, options));
     // Inputs just above and at the judge's limit: search must prove "more than 30".
     let hard: Vec<Query> = (0..PATTERNS)
         .map(|pattern| Query { start: 0, pattern })
@@ -159,11 +169,7 @@ fn table_agrees_with_search_on_hardest_inputs() {
         .collect();
     assert!(hard.len() >= 6);
     for query in hard {
-        assert_eq!(
-            table.solve(&query, JUDGE_LIMIT, false),
-            search.solve(&query, JUDGE_LIMIT, false),
-            "{query:?}"
-        );
+        assert_eq!(table.solve(&query), search.solve(&query), "{query:?}");
     }
 }
 
@@ -181,7 +187,7 @@ fn table_agrees_with_brute_force_bfs_over_boards() {
             cubedb::puzzles::rolling::state::EMPTY => GoalCell::Empty,
             c => GoalCell::Top(cubedb::puzzles::rolling::Orientation(c).top()),
         });
-        cubedb::puzzles::rolling::judge::pattern_index(&goal) as usize
+        cubedb::puzzles::rolling::goal::pattern_index(&goal) as usize
     };
     best[pattern_of(&frontier[0])] = 0;
     let mut depth = 0u8;
@@ -296,7 +302,7 @@ fn damaged_tables_are_named_and_never_used() {
     let input = sample("rolling.in");
     for (tag, damage) in [("flip", 0usize), ("cut", 1), ("version", 2)] {
         let dir = fresh_dir(&format!("rolling-{tag}"));
-        for spec in tables::specs() {
+        for spec in RollingTables::specs(()) {
             std::fs::copy(data.join(spec.file_name()), dir.join(spec.file_name())).unwrap();
         }
         let victim = dir.join(tables::answers_spec().file_name());
@@ -328,7 +334,7 @@ fn missing_tables_are_built_on_first_use() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "0\n3\n13\n23\n29\n30\n-1\n-1\n");
-    for spec in tables::specs() {
+    for spec in RollingTables::specs(()) {
         assert!(dir.join(spec.file_name()).exists());
     }
 }
@@ -348,7 +354,7 @@ fn killing_the_build_leaves_no_table_under_its_name() {
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        for spec in tables::specs() {
+        for spec in RollingTables::specs(()) {
             let path = dir.join(spec.file_name());
             if path.exists() {
                 // Only a complete, valid table may stand under the real name.

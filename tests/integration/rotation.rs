@@ -2,11 +2,12 @@
 //! published count of 13-move inputs, bad input.
 
 use crate::common::{cubedb, data_dir_with, sample, stderr, stdout};
+use cubedb::engine::{Solve, Solver};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rotation::judge::format_board;
-use cubedb::puzzles::rotation::{Board, RotationTable, SearchSolver, Solver, TableSolver};
+use cubedb::puzzles::rotation::{Board, RotationTable, SearchSolver, TableSolver};
 use cubedb::rng::SplitMix64;
-use cubedb::table::TableStore;
+use cubedb::table::{TableFamily, TableStore};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -20,7 +21,7 @@ fn data_dir() -> PathBuf {
 fn table() -> &'static RotationTable {
     static TABLE: OnceLock<RotationTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        RotationTable::load_or_build(&TableStore::new(data_dir()), &Progress::hidden())
+        RotationTable::load_or_build(&TableStore::new(data_dir()), (), &Progress::hidden())
             .expect("rotation table opens")
     })
 }
@@ -51,8 +52,8 @@ fn judge_sample_and_thirteen_move_example_by_both_engines() {
 
 #[test]
 fn table_and_search_agree_on_thousands_of_random_inputs() {
-    let table = Solver::Table(TableSolver::new(table()));
-    let search = Solver::Search(SearchSolver);
+    let table: Solver<_, SearchSolver> = Solver::Table(TableSolver::new(table()));
+    let search: Solver<TableSolver<'_>, _> = Solver::Search(SearchSolver);
     let mut rng = SplitMix64::new(11);
     let boards: Vec<Board> = (0..2000).map(|_| random_board(&mut rng)).collect();
     let mut input: String = boards.iter().map(format_board).collect();

@@ -2,19 +2,21 @@
 //! solutions that solve), position counts, unsolvable and malformed input, `solve`.
 
 use crate::common::{cubedb, data_dir_with, fresh_dir, sample, stderr, stdout};
+use cubedb::engine::{Solve, Solver};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::facelets::{faces_of_cube, ZOJ_ORDER};
 use cubedb::puzzles::rubik::judge::parse_answer;
+use cubedb::puzzles::rubik::model::facelets::{faces_of_cube, ZOJ_ORDER};
 use cubedb::puzzles::rubik::{
-    self, parse_moves, Cube, Metric, Move, NearTable, SearchSolver, Solver, TableSolver,
+    self, parse_moves, Cube, Metric, Move, NearTable, Options, SearchSolver, TableSolver,
 };
 use cubedb::rng::SplitMix64;
-use cubedb::table::TableStore;
+use cubedb::table::{TableFamily, TableStore};
 use std::collections::HashMap;
 
 fn near() -> NearTable {
     NearTable::load_or_build(
         &TableStore::new(data_dir_with("rubik-near")),
+        (),
         &Progress::hidden(),
     )
     .expect("near table")
@@ -162,17 +164,21 @@ fn judge_answers_random_scrambles_optimally() {
 #[test]
 fn table_and_search_engines_agree() {
     let near = near();
-    let table = Solver::Table(TableSolver::new(&near));
-    let search = Solver::Search(SearchSolver);
+    let options = Options {
+        metric: Metric::Qtm,
+        max_depth: 5,
+    };
+    let table: Solver<_, SearchSolver> = Solver::Table(TableSolver::new(&near, options));
+    let search: Solver<TableSolver<'_>, _> = Solver::Search(SearchSolver::new(options));
     let mut rng = SplitMix64::new(99);
     for i in 0..120 {
         let cube = Cube::from_moves(&random_scramble(&mut rng, i % 6));
-        let a = table.solve(&cube, Metric::Qtm, 5).moves.unwrap();
-        let b = search.solve(&cube, Metric::Qtm, 5).moves.unwrap();
+        let a = table.solve(&cube).moves.unwrap();
+        let b = search.solve(&cube).moves.unwrap();
         assert_eq!(a.len(), b.len());
         assert!(cube.apply_all(&a).is_solved() && cube.apply_all(&b).is_solved());
         // IDA* over the near table beyond its depth agrees with the lookup.
-        let ida = rubik::solver::ida(&cube, Metric::Qtm, Some(&near), 8)
+        let ida = rubik::near::solver::ida(&cube, Metric::Qtm, Some(&near), 8)
             .moves
             .unwrap();
         assert_eq!(ida.len(), a.len());
@@ -184,12 +190,16 @@ fn half_turn_solutions_are_optimal() {
     let all: Vec<Move> = Move::all().collect();
     let ball = brute_force(3, &all);
     let near = near();
-    let solver = Solver::Table(TableSolver::new(&near));
+    let options = Options {
+        metric: Metric::Htm,
+        max_depth: 20,
+    };
+    let solver = TableSolver::new(&near, options);
     let mut rng = SplitMix64::new(5);
     for i in 0..200 {
         let moves: Vec<Move> = (0..i % 5).map(|_| all[rng.below(18) as usize]).collect();
         let cube = Cube::from_moves(&moves);
-        let solution = solver.solve(&cube, Metric::Htm, 20).moves.unwrap();
+        let solution = solver.solve(&cube).moves.unwrap();
         assert!(cube.apply_all(&solution).is_solved());
         match ball.get(&cube) {
             Some(&d) => assert_eq!(solution.len() as u32, d),
@@ -349,8 +359,7 @@ fn a_bad_table_file_is_reported_not_trusted() {
 pub(crate) fn small_pdbs(metric: Metric) -> cubedb::puzzles::rubik::Pdbs {
     cubedb::puzzles::rubik::Pdbs::load_or_build(
         &TableStore::new(data_dir_with("rubik")),
-        cubedb::puzzles::rubik::Preset::Small,
-        metric,
+        (cubedb::puzzles::rubik::Preset::Small, metric),
         &Progress::hidden(),
     )
     .expect("small pattern databases")
@@ -364,7 +373,13 @@ fn pattern_database_search_is_optimal_in_quarter_turns() {
     let near = near();
     // Without the near table, so the pattern databases alone must be right.
     let korf = KorfSolver::new(&pdbs, None);
-    let reference = TableSolver::new(&near);
+    let reference = TableSolver::new(
+        &near,
+        Options {
+            metric: Metric::Qtm,
+            max_depth: 11,
+        },
+    );
     let mut rng = SplitMix64::new(16);
     for i in 0..300 {
         let cube = Cube::from_moves(&random_scramble(&mut rng, i % 9));
@@ -380,7 +395,7 @@ fn pattern_database_search_is_optimal_in_quarter_turns() {
             .solve(&cube, 26)
             .moves
             .unwrap();
-        let other = reference.solve(&cube, Metric::Qtm, 11).moves.unwrap();
+        let other = reference.solve(&cube).moves.unwrap();
         assert!(cube.apply_all(&moves).is_solved() && cube.apply_all(&with_near).is_solved());
         assert_eq!(moves.len(), other.len(), "{i}");
         assert_eq!(with_near.len(), other.len(), "{i}");
@@ -468,7 +483,7 @@ fn random_positions_are_reproducible_facelet_strings() {
 /// distance on random positions within 5 quarter turns.
 #[test]
 fn coset_search_agrees_with_the_small_preset() {
-    use cubedb::puzzles::rubik::pdb::Pattern;
+    use cubedb::puzzles::rubik::optimal::pdb::Pattern;
     use cubedb::puzzles::rubik::{KorfSolver, Pdbs};
     let store = TableStore::new(data_dir_with("rubik"));
     let ball = brute_force(5, &quarter_turns());
@@ -531,7 +546,7 @@ fn coset_search_agrees_with_the_small_preset() {
 #[test]
 #[ignore]
 fn big_presets_agree_with_the_small_one() {
-    use cubedb::puzzles::rubik::pdb::spec;
+    use cubedb::puzzles::rubik::optimal::pdb::spec;
     use cubedb::puzzles::rubik::{KorfSolver, Pdbs, Preset};
     let store = TableStore::locate(None);
     for preset in [Preset::Large, Preset::Huge] {
@@ -546,7 +561,7 @@ fn big_presets_agree_with_the_small_one() {
                     preset.group()
                 );
             }
-            let big = Pdbs::load_or_build(&store, preset, metric, &Progress::hidden())
+            let big = Pdbs::load_or_build(&store, (preset, metric), &Progress::hidden())
                 .expect("big pattern databases");
             let small = small_pdbs(metric);
             let (big, small) = (KorfSolver::new(&big, None), KorfSolver::new(&small, None));

@@ -6,7 +6,7 @@ use super::common::{cubedb, data_dir_with, fresh_dir, sample, stderr, stdout};
 use cubedb::catalog;
 use cubedb::progress::Progress;
 use cubedb::puzzles::soma::{tables, SomaTables};
-use cubedb::table::TableStore;
+use cubedb::table::{TableFamily, TableStore};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -311,11 +311,11 @@ fn catalog_group_builds_tables_that_match_its_specs() {
     let dir = fresh_dir("soma-catalog");
     let store = TableStore::new(&dir);
     let group = catalog::group(tables::GROUP).expect("soma is in the catalog");
-    (group.build)(&store, &Progress::hidden()).unwrap();
-    for spec in (group.specs)() {
+    group.build(&store, &Progress::hidden()).unwrap();
+    for spec in group.specs() {
         store.open(&spec).unwrap();
     }
-    let loaded = SomaTables::load_or_build(&store, &Progress::hidden()).unwrap();
+    let loaded = SomaTables::load_or_build(&store, (), &Progress::hidden()).unwrap();
     assert_eq!(loaded.len(), 11_520);
     assert_eq!(loaded.orientations(), 24);
 }

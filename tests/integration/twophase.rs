@@ -7,13 +7,13 @@
 use crate::common::{cubedb, data_dir_with, fresh_dir, stderr, stdout};
 use crate::rubik::{brute_distance, brute_force, quarter_turns, random_scramble, small_pdbs};
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::cube::permutation_parity;
+use cubedb::puzzles::rubik::model::cube::permutation_parity;
 use cubedb::puzzles::rubik::twophase::{
     solve_by_deadline, Best, Outcome, TwoPhaseSearch, TwoPhaseTables, GROUP,
 };
 use cubedb::puzzles::rubik::{facelet_string, parse_moves, Cube, KorfSolver, Metric, Move};
 use cubedb::rng::SplitMix64;
-use cubedb::table::TableStore;
+use cubedb::table::{TableFamily, TableStore};
 use std::time::{Duration, Instant};
 
 fn tables(metric: Metric) -> TwoPhaseTables {

@@ -1,9 +1,10 @@
 //! The two engines: exact table lookups, and bidirectional BFS from scratch.
 
-use super::judge::Query;
+use super::goal::Query;
 use super::ranking::{self, roll_rank};
 use super::state::{Board, Roll};
 use super::tables::RollingTables;
+use crate::engine::Solve;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -16,20 +17,37 @@ pub struct Solution {
     pub path: Option<Vec<Roll>>,
 }
 
+/// What every answer of an engine includes besides the query: answers beyond `limit`
+/// rolls are `None`, and with `with_path` an optimal sequence of rolls comes along.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Fewest rolls reported; more is answered `None`.
+    pub limit: u32,
+    /// Whether answers carry an optimal sequence of rolls.
+    pub with_path: bool,
+}
+
 /// Answers by table lookup.
 #[derive(Debug)]
 pub struct TableSolver<'a> {
     tables: &'a RollingTables,
+    options: Options,
 }
 
 impl<'a> TableSolver<'a> {
     /// A solver over loaded tables.
-    pub fn new(tables: &'a RollingTables) -> Self {
-        Self { tables }
+    pub fn new(tables: &'a RollingTables, options: Options) -> Self {
+        Self { tables, options }
     }
+}
 
-    /// Solves `query`, reporting `None` beyond `limit` rolls.
-    pub fn solve(&self, query: &Query, limit: u32, with_path: bool) -> Solution {
+impl Solve for TableSolver<'_> {
+    type Query = Query;
+    type Answer = Solution;
+
+    /// Solves `query`, reporting `None` beyond the limit.
+    fn solve(&self, query: &Query) -> Solution {
+        let Options { limit, with_path } = self.options;
         let moves = self
             .tables
             .distance(query.start, query.pattern)
@@ -67,8 +85,17 @@ type DepthMap = HashMap<u32, u8, BuildHasherDefault<RankHasher>>;
 /// Answers by bidirectional breadth-first search, with no precomputed table: forward
 /// from the start, backward from the 256 boards showing the goal pattern, always growing
 /// the smaller frontier by one whole layer.
-#[derive(Debug, Default)]
-pub struct SearchSolver;
+#[derive(Debug)]
+pub struct SearchSolver {
+    options: Options,
+}
+
+impl SearchSolver {
+    /// A search engine answering with `options`.
+    pub fn new(options: Options) -> Self {
+        Self { options }
+    }
+}
 
 /// One side of the bidirectional search.
 struct Side {
@@ -136,9 +163,13 @@ impl Side {
     }
 }
 
-impl SearchSolver {
-    /// Solves `query` by search, giving up (answer `None`) beyond `limit` rolls.
-    pub fn solve(&self, query: &Query, limit: u32, with_path: bool) -> Solution {
+impl Solve for SearchSolver {
+    type Query = Query;
+    type Answer = Solution;
+
+    /// Solves `query` by search, giving up (answer `None`) beyond the limit.
+    fn solve(&self, query: &Query) -> Solution {
+        let Options { limit, with_path } = self.options;
         let start = ranking::rank(&Board::start(query.start));
         let mut forward = Side::new([start]);
         let mut backward = Side::new(ranking::ranks_of_pattern(query.pattern));

@@ -8,7 +8,7 @@
 //! `distance(s, goal) = distance(g(s), g(goal))`, and three BFS runs (a corner, an edge
 //! and the centre) give the answers for all nine starts.
 
-use super::judge::{goal_of_pattern, pattern_index, GoalCell};
+use super::goal::{goal_of_pattern, pattern_index, GoalCell};
 use super::state::{Colour, Orientation, Roll};
 
 /// One of the 8 symmetries of the 3x3 board: optional transpose, then optional flips.

@@ -9,6 +9,7 @@ use super::state::{Board, Roll};
 use super::symmetry::Symmetry;
 use crate::progress::Progress;
 use crate::search::{layered_bfs, UNREACHED};
+use crate::table::family::{GroupMember, Rebuild, TableFamily, TableGroup};
 use crate::table::packed::Crumbs;
 use crate::table::{Table, TableError, TableSpec, TableStore};
 use rayon::prelude::*;
@@ -66,13 +67,45 @@ fn representative_of(start: usize) -> (usize, usize, Symmetry) {
         .expect("every cell is the image of a corner, an edge or the centre")
 }
 
-/// All tables of this group.
-pub fn specs() -> Vec<TableSpec> {
-    vec![answers_spec(), depths_spec()]
+/// The `cubedb-gen` target of these tables.
+pub fn groups() -> Vec<TableGroup> {
+    vec![TableGroup::new(
+        GROUP,
+        "cubic eight-puzzle: exact answers for all 531,441 judge inputs, and paths",
+        vec![GroupMember::of::<RollingTables>((), None)],
+    )]
+}
+
+impl TableFamily for RollingTables {
+    type Params = ();
+
+    fn title((): ()) -> String {
+        "the rolling tables".into()
+    }
+
+    fn specs((): ()) -> Vec<TableSpec> {
+        vec![answers_spec(), depths_spec()]
+    }
+
+    fn build(
+        store: &TableStore,
+        (): (),
+        _: Rebuild,
+        progress: &Progress,
+    ) -> Result<(), TableError> {
+        build(store, progress)
+    }
+
+    fn open(store: &TableStore, (): ()) -> Result<Self, TableError> {
+        Ok(Self {
+            answers: store.open(&answers_spec())?,
+            depths: store.open(&depths_spec())?,
+        })
+    }
 }
 
 /// Runs the BFS from each representative start and writes both tables.
-pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
+fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
     let patterns = PATTERNS as usize;
     let mut rep_answers = vec![UNREACHED; REPRESENTATIVES.len() * patterns];
     let mut depths = vec![0u8; (depths_spec().payload_len()) as usize];
@@ -163,24 +196,6 @@ pub struct RollingTables {
 }
 
 impl RollingTables {
-    /// Opens the tables in `store`, building them first if any is missing. A table that
-    /// exists but fails verification is an error, never rebuilt silently nor trusted.
-    pub fn load_or_build(store: &TableStore, progress: &Progress) -> Result<Self, TableError> {
-        let specs = specs();
-        if specs.iter().any(|spec| !store.exists(spec)) {
-            progress.note(format!(
-                "building the rolling tables ({:.1} MB) in {} ...",
-                specs.iter().map(TableSpec::payload_len).sum::<u64>() as f64 / 1e6,
-                store.dir().display()
-            ));
-            build(store, progress)?;
-        }
-        Ok(Self {
-            answers: store.open(&answers_spec())?,
-            depths: store.open(&depths_spec())?,
-        })
-    }
-
     /// Fewest rolls from the start with `start` empty to goal `pattern`, `None` if
     /// impossible.
     #[inline]

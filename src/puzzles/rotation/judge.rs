@@ -1,8 +1,9 @@
 //! The judge format of POJ 2286: one line of 24 digits per case, ended by a line `0`; two
 //! output lines per case (the moves, or `No moves needed`; then the centre digit).
 
-use super::solver::{Solution, Solver};
+use super::solver::Solution;
 use super::state::{Board, CELLS};
+use crate::engine::Solve;
 use crate::judge::{InputError, JudgeError, JudgeInput};
 use std::io::BufRead;
 
@@ -107,7 +108,7 @@ pub fn format_board(board: &Board) -> String {
 /// On bad input the answers before the bad case are written and the error is returned.
 pub fn answer_judge_input(
     input: impl BufRead,
-    solver: &Solver<'_>,
+    solver: &impl Solve<Query = Board, Answer = Solution>,
     out: impl std::io::Write,
 ) -> Result<usize, JudgeError> {
     crate::judge::answer_each(input, out, parse_case, |board, buffer| {

@@ -15,6 +15,6 @@ pub mod state;
 pub mod tables;
 
 pub use judge::{answer_judge_input, parse_judge_input};
-pub use solver::{SearchSolver, Solution, Solver, TableSolver};
+pub use solver::{SearchSolver, Solution, TableSolver};
 pub use state::{Board, Move};
 pub use tables::RotationTable;

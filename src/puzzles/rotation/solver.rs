@@ -4,6 +4,7 @@
 use super::ranking::MaskMoves;
 use super::state::{Board, Move, CENTRE};
 use super::tables::RotationTable;
+use crate::engine::Solve;
 use crate::search::{ida_star, SearchSpace};
 
 /// An answer: the moves and the digit that ends up in the centre.
@@ -30,9 +31,14 @@ impl<'a> TableSolver<'a> {
             moves: MaskMoves::new(),
         }
     }
+}
+
+impl Solve for TableSolver<'_> {
+    type Query = Board;
+    type Answer = Solution;
 
     /// Solves `board` (which must hold eight of each digit).
-    pub fn solve(&self, board: &Board) -> Solution {
+    fn solve(&self, board: &Board) -> Solution {
         let mut masks = [1u8, 2, 3].map(|digit| board.mask_of(digit));
         let mut distances = masks.map(|m| self.table.distance(m));
         let mut remaining = *distances.iter().min().expect("three digits");
@@ -111,9 +117,12 @@ pub struct SearchSolver;
 /// Deeper than any position needs (14); a safety bound for IDA*.
 const SEARCH_LIMIT: u32 = 20;
 
-impl SearchSolver {
+impl Solve for SearchSolver {
+    type Query = Board;
+    type Answer = Solution;
+
     /// Solves `board` (which must hold eight of each digit).
-    pub fn solve(&self, board: &Board) -> Solution {
+    fn solve(&self, board: &Board) -> Solution {
         let outcome = ida_star(&BoardSearch, board, SEARCH_LIMIT);
         let moves = outcome
             .solution
@@ -121,23 +130,5 @@ impl SearchSolver {
         let end = moves.iter().fold(*board, |b, &mv| b.apply(mv));
         let digit = end.centre_digit().expect("IDA* stops at a goal");
         Solution { moves, digit }
-    }
-}
-
-/// Either engine, behind one interface.
-pub enum Solver<'a> {
-    /// Table walk.
-    Table(TableSolver<'a>),
-    /// IDA* from scratch.
-    Search(SearchSolver),
-}
-
-impl Solver<'_> {
-    /// Solves `board`.
-    pub fn solve(&self, board: &Board) -> Solution {
-        match self {
-            Solver::Table(s) => s.solve(board),
-            Solver::Search(s) => s.solve(board),
-        }
     }
 }

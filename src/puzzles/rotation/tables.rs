@@ -4,6 +4,7 @@
 use super::ranking::{rank, RotationSpace, CENTRE_MASK, MASKS};
 use crate::progress::Progress;
 use crate::search::{layered_bfs, UNREACHED};
+use crate::table::family::{GroupMember, Rebuild, TableFamily, TableGroup};
 use crate::table::packed::{pack, Nibbles};
 use crate::table::{Table, TableError, TableSpec, TableStore};
 
@@ -23,13 +24,44 @@ pub fn distances_spec() -> TableSpec {
     }
 }
 
-/// All tables of this group.
-pub fn specs() -> Vec<TableSpec> {
-    vec![distances_spec()]
+/// The `cubedb-gen` target of this table.
+pub fn groups() -> Vec<TableGroup> {
+    vec![TableGroup::new(
+        GROUP,
+        "rotation game: distance to the centre for all C(24,8) digit patterns",
+        vec![GroupMember::of::<RotationTable>((), None)],
+    )]
+}
+
+impl TableFamily for RotationTable {
+    type Params = ();
+
+    fn title((): ()) -> String {
+        "the rotation table".into()
+    }
+
+    fn specs((): ()) -> Vec<TableSpec> {
+        vec![distances_spec()]
+    }
+
+    fn build(
+        store: &TableStore,
+        (): (),
+        _: Rebuild,
+        progress: &Progress,
+    ) -> Result<(), TableError> {
+        build(store, progress)
+    }
+
+    fn open(store: &TableStore, (): ()) -> Result<Self, TableError> {
+        Ok(Self {
+            table: store.open(&distances_spec())?,
+        })
+    }
 }
 
 /// Runs the BFS from the centre mask and writes the table.
-pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
+fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
     let result = layered_bfs(
         &RotationSpace::new(),
         &[rank(CENTRE_MASK) as u64],
@@ -54,23 +86,6 @@ pub struct RotationTable {
 }
 
 impl RotationTable {
-    /// Opens the table in `store`, building it first if missing. A table that exists but
-    /// fails verification is an error, never rebuilt silently nor trusted.
-    pub fn load_or_build(store: &TableStore, progress: &Progress) -> Result<Self, TableError> {
-        let spec = distances_spec();
-        if !store.exists(&spec) {
-            progress.note(format!(
-                "building the rotation table ({:.1} MB) in {} ...",
-                spec.payload_len() as f64 / 1e6,
-                store.dir().display()
-            ));
-            build(store, progress)?;
-        }
-        Ok(Self {
-            table: store.open(&spec)?,
-        })
-    }
-
     /// Fewest moves that bring the digit occupying `mask` into the centre.
     #[inline]
     pub fn distance(&self, mask: u32) -> u32 {

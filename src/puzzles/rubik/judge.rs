@@ -1,8 +1,8 @@
 //! The judge format of ZOJ 2477: `T`, then T nets of 54 one-character stickers; answers
 //! are `N` and N lines `face dir` (face 0..5 = L F R B U D, dir 1 clockwise), or `-1`.
 
-use super::cube::{Cube, Move};
-use super::facelets::{
+use super::model::cube::{Cube, Move};
+use super::model::facelets::{
     cube_from_faces, faces_of_colours, Unsolvable, STICKERS, ZOJ_FACES, ZOJ_ORDER,
 };
 use crate::judge::{InputError, JudgeError, JudgeInput};
@@ -178,7 +178,7 @@ pub fn format_answer(out: &mut String, moves: Option<&[Move]>) {
 
 /// Reads a judge answer back into moves (for tests and tools): `None` for `-1`.
 pub fn parse_answer(text: &str) -> Option<Option<Vec<Move>>> {
-    use super::cube::Face;
+    use super::model::cube::Face;
     let mut lines = text.lines();
     let n: i64 = lines.next()?.trim().parse().ok()?;
     if n == -1 {
@@ -198,7 +198,7 @@ pub fn parse_answer(text: &str) -> Option<Option<Vec<Move>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::rubik::facelets::zoj_net;
+    use crate::puzzles::rubik::model::facelets::zoj_net;
 
     fn net(cube: &Cube) -> String {
         zoj_net(cube, &['w', 'b', 'g', 'y', 'r', 'o'])

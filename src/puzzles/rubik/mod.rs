@@ -1,40 +1,42 @@
-//! The Rubik's cube 3x3x3 (ZOJ 2477 "Magic Cube"), optimal in quarter or half turns.
+//! The Rubik's cube 3x3x3: optimal solving in quarter or half turns, near-optimal solving,
+//! partial goals, subgroups, and the ZOJ 2477 "Magic Cube" judge format.
 //!
-//! Three parts, each a folder, re-exported here under their old paths:
-//! - [`model`]: the cube model and notations: [`cube`] (cubie-level positions, the 18
-//!   face turns, validity rules), [`facelets`] (sticker geometry, facelet strings, the ZOJ
-//!   net), [`notation`] (Singmaster sequences), [`symmetry`] (whole-cube rotations and
-//!   reflections), [`group`] (exact membership in the group some moves generate);
-//! - [`tables`]: coordinates and tables: [`coord`] (permutation ranks, the position key),
-//!   [`phase1`] (the symmetry-reduced flip-slice-twist coset coordinates), [`pdb`]
-//!   (pattern databases), [`near`] (every position within a few quarter turns), [`ru`]
-//!   (the `<R,U>` subgroup), [`goal`] (partial goals: cross, xcross, F2L pair, first
-//!   block, EO);
-//! - [`solvers`]: [`solver`] (metrics, the judge-format solver), [`korf`] (optimal IDA*
-//!   over pattern databases, `docs/rubik-optimal.md`), [`every`] (every optimal solution,
-//!   restricted move sets), [`mask`] and [`partial`] (sticker masks, cubes known in part),
-//!   [`twophase`] (near-optimal solving in milliseconds, `docs/rubik-twophase.md`);
+//! Folders by solver family, each importing only those above it in this list:
+//! - [`model`]: the cube, moves, metrics, facelets, notation, symmetries, group membership;
+//! - [`coord`]: coordinates shared by the table families (permutation ranks, the
+//!   symmetry-reduced flip-slice-twist coordinates, projections numbered by BFS);
+//! - [`near`]: every position within 7 quarter turns, and IDA* on whole cubes;
+//! - [`optimal`]: pattern databases and the optimal IDA* over them (`docs/rubik-optimal.md`);
+//! - [`twophase`]: near-optimal solving in microseconds (`docs/rubik-twophase.md`);
+//! - [`goals`]: cross, xcross, F2L pair, first block, EO, sticker masks, partial cubes;
+//! - [`subgroup`]: the `<R,U>` table;
 //!
 //! and the judge format of ZOJ 2477 in [`judge`] and below.
 
+pub mod api;
+pub mod coord;
+pub mod goals;
 pub mod judge;
 pub mod model;
-pub mod solvers;
-pub mod tables;
+pub mod near;
+pub mod optimal;
+pub mod subgroup;
+pub mod twophase;
 
-pub use model::{cube, facelets, group, notation, symmetry};
-pub use solvers::{every, korf, mask, partial, solver, twophase};
-pub(crate) use tables::projection;
-pub use tables::{coord, goal, near, pdb, phase1, ru};
-
-pub use cube::{Cube, CubeError, Face, Move};
-pub use facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};
 pub use judge::{parse_judge_input, Query};
-pub use korf::{IterationStart, KorfSolver, Pdbs, Preset};
-pub use near::NearTable;
-pub use notation::{format_moves, merge_quarter_pairs, parse_move_set, parse_moves, NotationError};
-pub use solver::{Metric, SearchSolver, Solved, Solver, TableSolver};
+pub use model::cube::{Cube, CubeError, Face, Move};
+pub use model::facelets::{facelet_string, parse_facelets, StickerError, Unsolvable};
+pub use model::metric::{Metric, MAX_SOLUTION};
+pub use model::notation::{
+    format_moves, merge_quarter_pairs, parse_move_set, parse_moves, NotationError,
+};
+pub use model::solution::Solved;
+pub use near::solver::{Options, SearchSolver, TableSolver};
+pub use near::table::NearTable;
+pub use optimal::preset::{Pdbs, Preset};
+pub use optimal::search::{IterationStart, KorfSolver};
 
+use crate::engine::Solve;
 use crate::judge::{tied_input, AnswerWriter, JudgeError};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -45,16 +47,15 @@ pub const JUDGE_LIMIT: u32 = 5;
 /// Cases solved together (in parallel) before their answers are written.
 const BATCH: usize = 2048;
 
-/// Answers a whole judge input as it arrives, with answers of at most `max_depth`
-/// quarter turns. Cases are parsed in order and solved in parallel batches (a batch ends
+/// Answers a whole judge input as it arrives, by `solver` (made for quarter turns and the
+/// judge's depth limit). Cases are parsed in order and solved in parallel batches (a batch ends
 /// early unless the next case has wholly arrived, so interactive use is answered at
 /// once); answers are written in order. A net that is no solvable cube is answered `-1`
 /// with a warning naming the case and the rule written to `warnings`. On malformed input
 /// the answers before the bad case are written and the error is returned.
 pub fn answer_judge_input(
     input: impl std::io::Read,
-    solver: &Solver<'_>,
-    max_depth: u32,
+    solver: &(impl Solve<Query = Cube, Answer = Solved> + Sync),
     out: impl std::io::Write,
     mut warnings: impl std::io::Write,
 ) -> Result<usize, JudgeError> {
@@ -66,7 +67,7 @@ pub fn answer_judge_input(
         let mut batch = Vec::with_capacity(BATCH);
         let mut stop = None;
         while batch.len() < BATCH
-            && (batch.is_empty() || input.has_buffered_tokens(facelets::STICKERS))
+            && (batch.is_empty() || input.has_buffered_tokens(model::facelets::STICKERS))
         {
             match parser.next(&mut input) {
                 Ok(Some(q)) => batch.push(q),
@@ -80,7 +81,7 @@ pub fn answer_judge_input(
                 }
             }
         }
-        if let Err(e) = answer_batch(&batch, solver, max_depth, &writer, &mut warnings) {
+        if let Err(e) = answer_batch(&batch, solver, &writer, &mut warnings) {
             break Err(e);
         }
         answered += batch.len();
@@ -98,8 +99,7 @@ pub fn answer_judge_input(
 /// written is dropped: warnings never cost answers.
 fn answer_batch<W: std::io::Write>(
     batch: &[Query],
-    solver: &Solver<'_>,
-    max_depth: u32,
+    solver: &(impl Solve<Query = Cube, Answer = Solved> + Sync),
     writer: &RefCell<AnswerWriter<W>>,
     warnings: &mut impl std::io::Write,
 ) -> Result<(), JudgeError> {
@@ -109,7 +109,7 @@ fn answer_batch<W: std::io::Write>(
         .map(|query| {
             let mut text = String::new();
             let moves = match &query.cube {
-                Ok(cube) => solver.solve(cube, Metric::Qtm, max_depth).moves,
+                Ok(cube) => solver.solve(cube).moves,
                 Err(_) => None,
             };
             judge::format_answer(&mut text, moves.as_deref());

@@ -11,6 +11,7 @@
 use super::assembly::{a_orientation, enumerate_all, Assembly};
 use super::geometry::{geometry, CELLS, PIECES};
 use crate::progress::Progress;
+use crate::table::family::{GroupMember, Rebuild, TableFamily, TableGroup};
 use crate::table::{Table, TableError, TableSpec, TableStore};
 use std::sync::OnceLock;
 
@@ -56,19 +57,81 @@ pub fn assemblies_spec(count: u64) -> TableSpec {
     }
 }
 
-/// All tables of this group.
-///
-/// The size of the catalogue is the number of assemblies, which is not typed in anywhere:
-/// the first call solves the exact cover (a few milliseconds) to learn it. Loading the
-/// tables for queries does not call this; it takes the size from the verified index.
-pub fn specs() -> Vec<TableSpec> {
-    static COUNT: OnceLock<u64> = OnceLock::new();
-    let count = *COUNT.get_or_init(|| enumerate_all(geometry()).0.len() as u64);
-    vec![index_spec(), assemblies_spec(count)]
+/// The `cubedb-gen` target of the catalogue.
+pub fn groups() -> Vec<TableGroup> {
+    vec![TableGroup::new(
+        GROUP,
+        "Soma cube: every assembly, indexed by the orientation of piece a",
+        vec![GroupMember::of::<SomaTables>((), None)],
+    )]
+}
+
+impl TableFamily for SomaTables {
+    type Params = ();
+
+    fn title((): ()) -> String {
+        "the soma catalogue".into()
+    }
+
+    /// The size of the catalogue is the number of assemblies, which is not typed in
+    /// anywhere: the first call solves the exact cover (a few milliseconds) to learn it.
+    /// Loading the tables for queries does not call this; it takes the size from the
+    /// verified index.
+    fn specs((): ()) -> Vec<TableSpec> {
+        static COUNT: OnceLock<u64> = OnceLock::new();
+        let count = *COUNT.get_or_init(|| enumerate_all(geometry()).0.len() as u64);
+        vec![index_spec(), assemblies_spec(count)]
+    }
+
+    fn present(store: &TableStore, (): ()) -> bool {
+        store.exists(&index_spec()) && store.exists(&assemblies_spec(0))
+    }
+
+    fn build(
+        store: &TableStore,
+        (): (),
+        _: Rebuild,
+        progress: &Progress,
+    ) -> Result<(), TableError> {
+        build(store, progress)
+    }
+
+    /// Beyond the header, length and checksum checks of every table, the contents are
+    /// checked: offsets ascending and matching the assemblies table's size, every
+    /// assembly a tiling with piece `a` in its group's orientation, each group ascending.
+    fn open(store: &TableStore, (): ()) -> Result<Self, TableError> {
+        let index = store.open(&index_spec())?;
+        let offsets: Vec<usize> = index
+            .payload()
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .collect();
+        let bad = |table: &Table, found: String, expected: &str| TableError::WrongTable {
+            path: table.path().to_path_buf(),
+            group: GROUP,
+            found,
+            expected: expected.to_string(),
+        };
+        if offsets.first() != Some(&0) || offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(bad(
+                &index,
+                format!("offsets {offsets:?}"),
+                "ascending offsets from 0",
+            ));
+        }
+        let count = offsets.last().copied().unwrap_or(0) as u64;
+        let assemblies = store.open(&assemblies_spec(count))?;
+        let tables = Self {
+            assemblies,
+            offsets,
+        };
+        tables.check_contents()?;
+        Ok(tables)
+    }
 }
 
 /// Enumerates every assembly and writes the catalogue.
-pub fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
+fn build(store: &TableStore, progress: &Progress) -> Result<(), TableError> {
     let g = geometry();
     let (mut all, stats) = enumerate_all(g);
     progress.note(format!(
@@ -116,50 +179,6 @@ pub struct SomaTables {
 }
 
 impl SomaTables {
-    /// Opens the catalogue in `store`, building it first if a file is missing. A file that
-    /// exists but fails verification is an error, never rebuilt silently nor trusted.
-    ///
-    /// Beyond the header, length and checksum checks of every table, the contents are
-    /// checked: offsets ascending and matching the assemblies table's size, every
-    /// assembly a tiling with piece `a` in its group's orientation, each group ascending.
-    pub fn load_or_build(store: &TableStore, progress: &Progress) -> Result<Self, TableError> {
-        let index_spec = index_spec();
-        if !store.exists(&index_spec) || !store.exists(&assemblies_spec(0)) {
-            progress.note(format!(
-                "building the soma catalogue in {} ...",
-                store.dir().display()
-            ));
-            build(store, progress)?;
-        }
-        let index = store.open(&index_spec)?;
-        let offsets: Vec<usize> = index
-            .payload()
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-            .collect();
-        let bad = |table: &Table, found: String, expected: &str| TableError::WrongTable {
-            path: table.path().to_path_buf(),
-            group: GROUP,
-            found,
-            expected: expected.to_string(),
-        };
-        if offsets.first() != Some(&0) || offsets.windows(2).any(|w| w[0] > w[1]) {
-            return Err(bad(
-                &index,
-                format!("offsets {offsets:?}"),
-                "ascending offsets from 0",
-            ));
-        }
-        let count = offsets.last().copied().unwrap_or(0) as u64;
-        let assemblies = store.open(&assemblies_spec(count))?;
-        let tables = Self {
-            assemblies,
-            offsets,
-        };
-        tables.check_contents()?;
-        Ok(tables)
-    }
-
     fn check_contents(&self) -> Result<(), TableError> {
         let g = geometry();
         for orientation in 0..self.orientations() {
@@ -245,7 +264,7 @@ mod tests {
     #[test]
     fn catalogue_round_trips_and_groups_by_orientation() {
         let store = temp_store("round");
-        let tables = SomaTables::load_or_build(&store, &Progress::hidden()).unwrap();
+        let tables = SomaTables::load_or_build(&store, (), &Progress::hidden()).unwrap();
         let (mut all, _) = enumerate_all(geometry());
         all.sort_unstable();
         let mut stored = tables.all();
@@ -283,7 +302,7 @@ mod tests {
                 )
                 .unwrap();
             store.write(&index_spec(), index, counts.clone()).unwrap();
-            SomaTables::load_or_build(&store, &Progress::hidden()).is_err()
+            SomaTables::load_or_build(&store, (), &Progress::hidden()).is_err()
         };
         // Two assemblies of a group swapped (out of order).
         let mut bad = good.clone();

@@ -2,7 +2,7 @@
 //!
 //! Slots and cubies are named as usual (corners URF, UFL, ULB, UBR, DFR, DLF, DBL, DRB;
 //! edges UR, UF, UL, UB, DR, DF, DL, DB, FR, FL, BL, BR). The quarter turns are derived
-//! once from the sticker geometry in [`crate::puzzles::rubik::facelets`]; half and counter-clockwise turns
+//! once from the sticker geometry in [`crate::puzzles::rubik::model::facelets`]; half and counter-clockwise turns
 //! are compositions of them.
 
 use std::fmt;
@@ -339,7 +339,7 @@ fn check_permutation(p: &[u8], names: &[&str], what: &str) -> Result<(), CubeErr
 pub static MOVE_CUBES: LazyLock<[Cube; MOVE_COUNT]> = LazyLock::new(|| {
     let mut cubes = [Cube::SOLVED; MOVE_COUNT];
     for face in Face::ALL {
-        let quarter = crate::puzzles::rubik::facelets::quarter_turn_cube(face);
+        let quarter = crate::puzzles::rubik::model::facelets::quarter_turn_cube(face);
         let half = quarter.then(&quarter);
         let counter = half.then(&quarter);
         cubes[Move::new(face, 1).index()] = quarter;

@@ -6,7 +6,7 @@
 //! above them, as in the cross net). Sticker `face * 9 + row * 3 + column` sits on the
 //! cubelet `normal + (column - 1) * right + (row - 1) * down`.
 
-use crate::puzzles::rubik::cube::{
+use crate::puzzles::rubik::model::cube::{
     Cube, CubeError, Face, CORNERS, CORNER_NAMES, EDGES, EDGE_NAMES,
 };
 use std::sync::LazyLock;
@@ -512,7 +512,7 @@ pub fn zoj_net(cube: &Cube, colours: &[char; 6]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::rubik::cube::Move;
+    use crate::puzzles::rubik::model::cube::Move;
     use crate::rng::SplitMix64;
 
     #[test]

@@ -8,7 +8,7 @@
 //! generating set for that group (a chain of point stabilisers with a transversal at each
 //! level); membership is then decided by sifting, in microseconds.
 
-use crate::puzzles::rubik::cube::{Cube, Move, CORNERS, EDGES, MOVE_CUBES};
+use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES, MOVE_CUBES};
 
 /// Number of points: 24 corner stickers, then 24 edge stickers.
 const POINTS: usize = 3 * CORNERS + 2 * EDGES;
@@ -196,7 +196,7 @@ impl MoveGroup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::rubik::notation::parse_moves;
+    use crate::puzzles::rubik::model::notation::parse_moves;
 
     fn moves(text: &str) -> Vec<Move> {
         parse_moves(text).unwrap()

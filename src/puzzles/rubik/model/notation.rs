@@ -1,7 +1,7 @@
 //! Singmaster move sequences: `R U R' U2`, also written `R2'`, `R'2`, `R3`, `R’` or without
 //! spaces (`RUR'U'`).
 
-use crate::puzzles::rubik::cube::{Face, Move};
+use crate::puzzles::rubik::model::cube::{Face, Move};
 use thiserror::Error;
 
 /// A move sequence that cannot be read.

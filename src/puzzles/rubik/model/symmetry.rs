@@ -9,8 +9,8 @@
 //! - two rotations bringing the R-L and the F-B axis onto U-D ([`AXIS_ROTATIONS`]): a table
 //!   made for the U-D axis then also bounds the position seen along the other axes.
 
-use crate::puzzles::rubik::cube::{Cube, Face, Move, CORNERS, EDGES};
-use crate::puzzles::rubik::facelets::{symmetry_slot_maps, transform_by_stickers};
+use crate::puzzles::rubik::model::cube::{Cube, Face, Move, CORNERS, EDGES};
+use crate::puzzles::rubik::model::facelets::{symmetry_slot_maps, transform_by_stickers};
 use std::sync::LazyLock;
 
 /// A signed permutation matrix on (x = R, y = U, z = F).

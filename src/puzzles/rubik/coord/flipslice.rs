@@ -1,0 +1,742 @@
+//! The flip-slice-twist projection, reduced by the 16 symmetries keeping the U-D axis.
+//!
+//! A position is projected onto its edge flips (2^11), the slots of the four E-slice
+//! edges (C(12,4) = 495) and their order (4! = 24), and its corner twists (3^7): the
+//! coordinates of the first phase of Kociemba's two-phase method plus the slice order.
+//! That is 24 * 2^11 * 495 * 3^7 = 53.2 G projected states, too many for a table; but a
+//! symmetry keeping the U-D axis maps the projection of a position to the projection of
+//! its image, at the same distance. So the (flip, slice slots) pair is replaced by its
+//! class under the 16 symmetries (64,430 classes of 1,013,760 pairs) and twist and order
+//! are seen through the symmetry that brings the pair to its class representative:
+//! 64,430 * 2,187 * 24 = 3.38 G entries (1.7 GB at 4 bits).
+//!
+//! Looked up on a position turned so that its R-L or F-B axis becomes U-D
+//! ([`crate::puzzles::rubik::model::symmetry::AXIS_ROTATIONS`]), the same table gives two more lower bounds.
+//!
+//! A second refinement replaces the slice order by the corner layers: which four of the
+//! eight corner slots hold the four U-layer corners (C(8,4) = 70). Like everything else
+//! here it is unchanged by U and D turns made before the position, so both tables measure
+//! the distance to a coset of a group containing U and D (see `docs/rubik-optimal.md`):
+//! 64,430 * 2,187 * 70 = 9.86 G entries (4.9 GB at 4 bits).
+
+use crate::puzzles::rubik::coord::perm::{self, CORNER_TWISTS};
+use crate::puzzles::rubik::model::cube::{Cube, Move, EDGES, MOVE_COUNT};
+use crate::puzzles::rubik::model::symmetry::{UD_INVERSE, UD_SYMMETRIES, UD_SYMMETRY_COUNT};
+use std::sync::LazyLock;
+
+/// Edge flip values (the twelfth flip follows from the others).
+const FLIPS: usize = 2048;
+/// Sets of four slots out of twelve.
+const SLICE_SLOTS: usize = 495;
+/// Orders of the four E-slice edges.
+const SLICE_ORDERS: usize = 24;
+/// Slots and order of the E-slice edges.
+const SLICES: usize = SLICE_SLOTS * SLICE_ORDERS;
+/// (slice slots, flip) pairs, `slots * FLIPS + flip`.
+const FLIP_SLICES: usize = SLICE_SLOTS * FLIPS;
+/// Twist values.
+const TWISTS: usize = CORNER_TWISTS as usize;
+/// First E-slice edge cubie (FR; then FL, BL, BR).
+const FIRST_SLICE_EDGE: u8 = 8;
+
+/// Sets of four corner slots out of eight (which slots hold the U-layer corners).
+const CORNER_LAYERS: usize = 70;
+
+/// Number of (flip, slice slots) classes under the 16 symmetries.
+pub const CLASSES: usize = 64_430;
+
+/// What a table tracks besides the flip-slice class and the twist: its last and least
+/// significant index component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Refinement {
+    /// The order of the four E-slice edges in their slots (24 values).
+    SliceOrder,
+    /// Which four corner slots hold the U-layer corners (70 values).
+    CornerLayers,
+    /// Nothing more: Kociemba's phase-1 coordinates alone (a small table for tests).
+    Bare,
+}
+
+impl Refinement {
+    /// Number of values of the refinement.
+    #[inline]
+    pub const fn count(self) -> usize {
+        match self {
+            Refinement::SliceOrder => SLICE_ORDERS,
+            Refinement::CornerLayers => CORNER_LAYERS,
+            Refinement::Bare => 1,
+        }
+    }
+
+    /// Entries of the table: class, then twist, then the refinement.
+    pub const fn size(self) -> u64 {
+        (CLASSES * TWISTS * self.count()) as u64
+    }
+}
+
+/// Coordinate tables: ranks, moves, conjugation by the symmetries, classes.
+pub(crate) struct Tables {
+    /// Rank of each 12-bit slot mask with four bits set (others unused).
+    slots_of_mask: Vec<u16>,
+    /// Slot mask of each rank.
+    mask_of_slots: Vec<u16>,
+    /// Rank of the slice order from four 2-bit cubie numbers (first slot most significant).
+    order_of_code: [u8; 256],
+    /// `flip_move[flip * 18 + m]`.
+    pub(crate) flip_move: Vec<u16>,
+    /// `slice_move[slice * 18 + m]`, slice = `slots * 24 + order`.
+    pub(crate) slice_move: Vec<u16>,
+    /// `twist_move[twist * 18 + m]`.
+    pub(crate) twist_move: Vec<u16>,
+    /// `twist_conj[twist * 16 + s]`: twist of the image under symmetry `s`.
+    pub(crate) twist_conj: Vec<u16>,
+    /// `slice_conj[slice * 16 + s]`: slice of the image under symmetry `s`.
+    slice_conj: Vec<u16>,
+    /// Rank of each 8-bit corner slot mask with four bits set (others unused).
+    layers_of_mask: [u8; 256],
+    /// `layers_move[layers * 18 + m]`.
+    layers_move: Vec<u8>,
+    /// `layers_conj[layers * 16 + s]`: corner layers of the image under symmetry `s`.
+    layers_conj: Vec<u8>,
+    /// `class_of[flip_slice]` = `class << 4 | s` where symmetry `s` takes the pair to the
+    /// class representative.
+    pub(crate) class_of: Vec<u32>,
+    /// Representative (flip, slice slots) pair of each class.
+    pub(crate) representative: Vec<u32>,
+    /// Bit `s` set when symmetry `s` fixes the class representative.
+    pub(crate) stabiliser: Vec<u16>,
+    /// `class_of` as little-endian bytes in huge pages (read at random in search).
+    class_of_resident: Option<crate::table::Resident>,
+}
+
+/// Slot mask of the E-slice edges and their order code, read from `ep`.
+#[inline]
+fn slice_mask_and_code(cube: &Cube) -> (usize, usize) {
+    let mut mask = 0usize;
+    let mut code = 0usize;
+    for (slot, &cubie) in cube.ep.iter().enumerate() {
+        if cubie >= FIRST_SLICE_EDGE {
+            mask |= 1 << slot;
+            code = code << 2 | (cubie - FIRST_SLICE_EDGE) as usize;
+        }
+    }
+    (mask, code)
+}
+
+/// Slot mask of the four U-layer corners (cubies 0..4), read from `cp`.
+#[inline]
+fn corner_layer_mask(cube: &Cube) -> usize {
+    cube.cp.iter().enumerate().fold(0, |mask, (slot, &cubie)| {
+        mask | usize::from(cubie < 4) << slot
+    })
+}
+
+/// A cube whose U-layer corners sit in the slots of the 4-bit-set mask `mask`.
+fn cube_with_corner_layers(mask: usize) -> Cube {
+    let mut cube = Cube::SOLVED;
+    let (mut up, mut down) = (0u8, 4u8);
+    for slot in 0..8 {
+        if mask >> slot & 1 == 1 {
+            cube.cp[slot] = up;
+            up += 1;
+        } else {
+            cube.cp[slot] = down;
+            down += 1;
+        }
+    }
+    cube
+}
+
+/// A cube with the given slice (slots and order), flip and twist; other cubies arbitrary.
+fn cube_with(t: &Tables, slice: usize, flip: usize, twist: usize) -> Cube {
+    let mut cube = Cube::SOLVED;
+    let mask = t.mask_of_slots[slice / SLICE_ORDERS];
+    let mut order = [0u8; 4];
+    perm::unrank_permutation((slice % SLICE_ORDERS) as u64, &mut order);
+    let (mut next_slice, mut next_other) = (0, 0u8);
+    for slot in 0..EDGES {
+        if mask >> slot & 1 == 1 {
+            cube.ep[slot] = FIRST_SLICE_EDGE + order[next_slice];
+            next_slice += 1;
+        } else {
+            cube.ep[slot] = next_other;
+            next_other += 1;
+        }
+    }
+    let mut parity = 0;
+    for slot in 0..EDGES - 1 {
+        cube.eo[slot] = (flip >> (EDGES - 2 - slot) & 1) as u8;
+        parity ^= cube.eo[slot];
+    }
+    cube.eo[EDGES - 1] = parity;
+    let mut rest = twist;
+    let mut sum = 0;
+    for slot in (0..7).rev() {
+        cube.co[slot] = (rest % 3) as u8;
+        sum += rest % 3;
+        rest /= 3;
+    }
+    cube.co[7] = ((3 - sum % 3) % 3) as u8;
+    cube
+}
+
+impl Tables {
+    /// Slice (slots * 24 + order) of a cube.
+    #[inline]
+    fn slice(&self, cube: &Cube) -> usize {
+        let (mask, code) = slice_mask_and_code(cube);
+        self.slots_of_mask[mask] as usize * SLICE_ORDERS + self.order_of_code[code] as usize
+    }
+
+    fn build() -> Self {
+        let mut slots_of_mask = vec![u16::MAX; 1 << EDGES];
+        let mut mask_of_slots = Vec::with_capacity(SLICE_SLOTS);
+        for (mask, rank) in slots_of_mask.iter_mut().enumerate() {
+            if mask.count_ones() == 4 {
+                *rank = mask_of_slots.len() as u16;
+                mask_of_slots.push(mask as u16);
+            }
+        }
+        let mut order_of_code = [0u8; 256];
+        for rank in 0..SLICE_ORDERS {
+            let mut order = [0u8; 4];
+            perm::unrank_permutation(rank as u64, &mut order);
+            let code = order.iter().fold(0, |acc, &c| acc << 2 | c as usize);
+            order_of_code[code] = rank as u8;
+        }
+        let mut t = Tables {
+            slots_of_mask,
+            mask_of_slots,
+            order_of_code,
+            flip_move: vec![0; FLIPS * MOVE_COUNT],
+            slice_move: vec![0; SLICES * MOVE_COUNT],
+            twist_move: vec![0; TWISTS * MOVE_COUNT],
+            twist_conj: vec![0; TWISTS * UD_SYMMETRY_COUNT],
+            slice_conj: vec![0; SLICES * UD_SYMMETRY_COUNT],
+            layers_of_mask: [u8::MAX; 256],
+            layers_move: vec![0; CORNER_LAYERS * MOVE_COUNT],
+            layers_conj: vec![0; CORNER_LAYERS * UD_SYMMETRY_COUNT],
+            class_of: vec![u32::MAX; FLIP_SLICES],
+            representative: Vec::with_capacity(CLASSES),
+            stabiliser: Vec::with_capacity(CLASSES),
+            class_of_resident: None,
+        };
+        let syms = &*UD_SYMMETRIES;
+        for flip in 0..FLIPS {
+            let cube = cube_with(&t, 0, flip, 0);
+            for mv in Move::all() {
+                t.flip_move[flip * MOVE_COUNT + mv.index()] = perm::flip(&cube.apply(mv)) as u16;
+            }
+        }
+        for slice in 0..SLICES {
+            let cube = cube_with(&t, slice, 0, 0);
+            for mv in Move::all() {
+                t.slice_move[slice * MOVE_COUNT + mv.index()] = t.slice(&cube.apply(mv)) as u16;
+            }
+            for (s, sym) in syms.iter().enumerate() {
+                t.slice_conj[slice * UD_SYMMETRY_COUNT + s] = t.slice(&sym.conjugate(&cube)) as u16;
+            }
+        }
+        for twist in 0..TWISTS {
+            let cube = cube_with(&t, 0, 0, twist);
+            for mv in Move::all() {
+                t.twist_move[twist * MOVE_COUNT + mv.index()] = perm::twist(&cube.apply(mv)) as u16;
+            }
+            for (s, sym) in syms.iter().enumerate() {
+                t.twist_conj[twist * UD_SYMMETRY_COUNT + s] =
+                    perm::twist(&sym.conjugate(&cube)) as u16;
+            }
+        }
+        let layer_masks: Vec<usize> = (0..256usize).filter(|m| m.count_ones() == 4).collect();
+        for (rank, &mask) in layer_masks.iter().enumerate() {
+            t.layers_of_mask[mask] = rank as u8;
+        }
+        for (rank, &mask) in layer_masks.iter().enumerate() {
+            let cube = cube_with_corner_layers(mask);
+            for mv in Move::all() {
+                t.layers_move[rank * MOVE_COUNT + mv.index()] =
+                    t.layers_of_mask[corner_layer_mask(&cube.apply(mv))];
+            }
+            for (s, sym) in syms.iter().enumerate() {
+                t.layers_conj[rank * UD_SYMMETRY_COUNT + s] =
+                    t.layers_of_mask[corner_layer_mask(&sym.conjugate(&cube))];
+            }
+        }
+        // Classes in increasing order of their smallest member, which is the representative.
+        for pair in 0..FLIP_SLICES {
+            if t.class_of[pair] != u32::MAX {
+                continue;
+            }
+            let class = t.representative.len() as u32;
+            let (slots, flip) = (pair / FLIPS, pair % FLIPS);
+            let cube = cube_with(&t, slots * SLICE_ORDERS, flip, 0);
+            let mut stabiliser = 0u16;
+            for (s, sym) in syms.iter().enumerate() {
+                let image = sym.conjugate(&cube);
+                let image_pair =
+                    t.slice(&image) / SLICE_ORDERS * FLIPS + perm::flip(&image) as usize;
+                if image_pair == pair {
+                    stabiliser |= 1 << s;
+                }
+                if t.class_of[image_pair] == u32::MAX {
+                    t.class_of[image_pair] = class << 4 | UD_INVERSE[s] as u32;
+                }
+            }
+            t.representative.push(pair as u32);
+            t.stabiliser.push(stabiliser);
+        }
+        assert_eq!(t.representative.len(), CLASSES, "flip-slice class count");
+        let bytes: Vec<u8> = t.class_of.iter().flat_map(|e| e.to_le_bytes()).collect();
+        t.class_of_resident = crate::table::Resident::copy_of(&bytes);
+        t
+    }
+
+    /// Table index of the projection with slice `slice`, flip `flip`, twist `twist` and
+    /// corner layers `layers` (for [`Refinement::CornerLayers`]), calling `visit` with it
+    /// and with every other index of the same projection class (when the class
+    /// representative has symmetries of its own).
+    #[inline]
+    fn each_index(
+        &self,
+        refinement: Refinement,
+        [slice, flip, twist, layers]: [usize; 4],
+        mut visit: impl FnMut(u64),
+    ) {
+        let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
+        let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
+        let (twist, fine) = self.conjugated(refinement, twist, slice, layers, s);
+        visit(Self::index_in_class(refinement, class, twist, fine) as u64);
+        let mut others = self.stabiliser[class] & !1;
+        while others != 0 {
+            let u = others.trailing_zeros() as usize;
+            others &= others - 1;
+            let (t2, f2) = self.conjugated(refinement, twist, fine, fine, u);
+            visit(Self::index_in_class(refinement, class, t2, f2) as u64);
+        }
+    }
+
+    /// Twist and refinement value of the image of a position under symmetry `s`; `slice`
+    /// (slots and order) is read for the slice order, `layers` for the corner layers.
+    #[inline]
+    fn conjugated(
+        &self,
+        refinement: Refinement,
+        twist: usize,
+        slice: usize,
+        layers: usize,
+        s: usize,
+    ) -> (usize, usize) {
+        let twist = self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize;
+        let fine = match refinement {
+            Refinement::SliceOrder => self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize,
+            Refinement::CornerLayers => self.layers_conj[layers * UD_SYMMETRY_COUNT + s] as usize,
+            Refinement::Bare => 0,
+        };
+        (twist, fine)
+    }
+
+    /// Table index of twist `twist` and refinement `fine` within class `class`; a slice
+    /// (slots and order) stands for its order.
+    #[inline]
+    fn index_in_class(refinement: Refinement, class: usize, twist: usize, fine: usize) -> usize {
+        let count = refinement.count();
+        (class * TWISTS + twist) * count + fine % count
+    }
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
+
+/// The coordinate tables (built on first use, about 40 ms): the two-phase solver's
+/// generator copies them into its coordinate table file.
+pub(crate) fn coordinate_tables() -> &'static Tables {
+    &TABLES
+}
+
+/// Raw coordinates of a position: its (flip, slice slots) pair, slice, twist and corner
+/// layers. The first of the three steps of [`index`], split so that callers computing
+/// many indices can issue the class reads of [`class_entry`] back to back.
+#[inline]
+pub fn raw_coordinates(cube: &Cube) -> [u32; 4] {
+    // The slots of the cubies that matter, scattered without branches: the same data the
+    // inverse would give.
+    let mut edge_slot = [0u8; EDGES];
+    for (slot, &cubie) in cube.ep.iter().enumerate() {
+        edge_slot[cubie as usize] = slot as u8;
+    }
+    let mut corner_slot = [0u8; 8];
+    for (slot, &cubie) in cube.cp.iter().enumerate() {
+        corner_slot[cubie as usize] = slot as u8;
+    }
+    raw_from_slots(cube, &edge_slot, &corner_slot)
+}
+
+/// [`raw_coordinates`] from a cube's orientations and the slots of its E-slice edges and
+/// U-layer corners (`edge_slot[cubie]`, `corner_slot[cubie]`).
+#[inline]
+fn raw_from_slots(cube: &Cube, edge_slot: &[u8; EDGES], corner_slot: &[u8; 8]) -> [u32; 4] {
+    let t = &*TABLES;
+    let slots: [u32; 4] = std::array::from_fn(|i| edge_slot[FIRST_SLICE_EDGE as usize + i] as u32);
+    let mask = slots.iter().fold(0u32, |m, &s| m | 1 << s);
+    // Edge i sits at place p (0 = lowest slot) among the four; the order code lists the
+    // edges from the lowest slot up, two bits each, the first most significant.
+    let mut code = 0u32;
+    for (i, &s) in slots.iter().enumerate() {
+        let place = (mask & ((1 << s) - 1)).count_ones();
+        code |= (i as u32) << (2 * (3 - place));
+    }
+    let slice = t.slots_of_mask[mask as usize] as u32 * SLICE_ORDERS as u32
+        + t.order_of_code[code as usize] as u32;
+    let pair = slice / SLICE_ORDERS as u32 * FLIPS as u32 + perm::flip(cube);
+    let corner_mask = corner_slot[..4].iter().fold(0usize, |m, &s| m | 1 << s);
+    let layers = t.layers_of_mask[corner_mask] as u32;
+    [pair, slice, perm::twist(cube), layers]
+}
+
+/// Raw coordinates after move `m` (by index), from the move tables alone.
+#[inline]
+pub fn move_raw(raw: [u32; 4], m: usize) -> [u32; 4] {
+    let t = &*TABLES;
+    let slice = t.slice_move[raw[1] as usize * MOVE_COUNT + m] as u32;
+    let flip = t.flip_move[(raw[0] as usize % FLIPS) * MOVE_COUNT + m] as u32;
+    let twist = t.twist_move[raw[2] as usize * MOVE_COUNT + m] as u32;
+    let layers = t.layers_move[raw[3] as usize * MOVE_COUNT + m] as u32;
+    [
+        slice / SLICE_ORDERS as u32 * FLIPS as u32 + flip,
+        slice,
+        twist,
+        layers,
+    ]
+}
+
+/// [`raw_coordinates`] of `cube` given also its inverse `inv`: the inverse tells
+/// directly which slot holds each E-slice edge and each U-layer corner.
+#[inline]
+pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube) -> [u32; 4] {
+    raw_from_slots(cube, &inv.ep, &inv.cp)
+}
+
+/// The class entry of a (flip, slice slots) pair (a read in a 4 MB table).
+#[inline]
+pub fn class_entry(pair: u32) -> u32 {
+    let mut entry = [0];
+    class_entries(&[pair], &mut entry);
+    entry[0]
+}
+
+/// The class entries of many pairs, read back to back so the reads overlap.
+#[inline]
+pub fn class_entries(pairs: &[u32], out: &mut [u32]) {
+    let t = &*TABLES;
+    match &t.class_of_resident {
+        Some(resident) => {
+            let bytes = resident.bytes();
+            for (e, &pair) in out.iter_mut().zip(pairs) {
+                let at = pair as usize * 4;
+                *e = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
+            }
+        }
+        None => {
+            for (e, &pair) in out.iter_mut().zip(pairs) {
+                *e = t.class_of[pair as usize];
+            }
+        }
+    }
+}
+
+/// Table index from the raw coordinates and the class entry of their pair.
+#[inline]
+pub fn finish_index(refinement: Refinement, raw: [u32; 4], entry: u32) -> usize {
+    let mut index = [0];
+    finish_indices(refinement, &[raw], &[entry], &mut index);
+    index[0]
+}
+
+/// [`finish_index`] of many positions.
+#[inline]
+pub fn finish_indices(
+    refinement: Refinement,
+    raw: &[[u32; 4]],
+    entries: &[u32],
+    out: &mut [usize],
+) {
+    let t = &*TABLES;
+    for ((index, raw), &entry) in out.iter_mut().zip(raw).zip(entries) {
+        let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
+        let (twist, fine) = t.conjugated(
+            refinement,
+            raw[2] as usize,
+            raw[1] as usize,
+            raw[3] as usize,
+            s,
+        );
+        *index = Tables::index_in_class(refinement, class, twist, fine);
+    }
+}
+
+/// Table index of a position's projection.
+#[inline]
+pub fn index(refinement: Refinement, cube: &Cube) -> usize {
+    let raw = raw_coordinates(cube);
+    finish_index(refinement, raw, class_entry(raw[0]))
+}
+
+/// Calls `visit` with the index of every projection one move (of `moves`, by index) away
+/// from the projection at `index`, and with the other indices of each one's class.
+#[inline]
+pub fn for_each_neighbour(
+    refinement: Refinement,
+    index: u64,
+    moves: &[usize],
+    mut visit: impl FnMut(u64),
+) {
+    let t = &*TABLES;
+    let index = index as usize;
+    let count = refinement.count();
+    let fine = index % count;
+    let twist = index / count % TWISTS;
+    let class = index / count / TWISTS;
+    let pair = t.representative[class] as usize;
+    // The slice order rides in the slice; the corner layers have their own coordinate.
+    let (order, layers) = match refinement {
+        Refinement::SliceOrder => (fine, 0),
+        Refinement::CornerLayers => (0, fine),
+        Refinement::Bare => (0, 0),
+    };
+    let (slice, flip) = (pair / FLIPS * SLICE_ORDERS + order, pair % FLIPS);
+    for &m in moves {
+        t.each_index(
+            refinement,
+            [
+                t.slice_move[slice * MOVE_COUNT + m] as usize,
+                t.flip_move[flip * MOVE_COUNT + m] as usize,
+                t.twist_move[twist * MOVE_COUNT + m] as usize,
+                t.layers_move[layers * MOVE_COUNT + m] as usize,
+            ],
+            &mut visit,
+        );
+    }
+}
+
+/// Index of the solved position's projection.
+pub fn solved_index(refinement: Refinement) -> u64 {
+    index(refinement, &Cube::SOLVED) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Progress;
+    use crate::puzzles::rubik::model::cube::{Face, MOVE_CUBES};
+    use crate::rng::SplitMix64;
+    use crate::search::{layered_bfs, RankedSpace};
+
+    const REFINEMENTS: [Refinement; 3] = [
+        Refinement::SliceOrder,
+        Refinement::CornerLayers,
+        Refinement::Bare,
+    ];
+
+    /// The four raw coordinates `each_index` takes, read from a cube.
+    fn parts(cube: &Cube) -> [usize; 4] {
+        let t = &*TABLES;
+        [
+            t.slice(cube),
+            perm::flip(cube) as usize,
+            perm::twist(cube) as usize,
+            t.layers_of_mask[corner_layer_mask(cube)] as usize,
+        ]
+    }
+
+    #[test]
+    fn images_under_the_ud_symmetries_share_an_index() {
+        let mut rng = SplitMix64::new(41);
+        for refinement in REFINEMENTS {
+            for _ in 0..300 {
+                let cube = Cube::random(&mut rng);
+                let i = index(refinement, &cube);
+                assert!((i as u64) < refinement.size());
+                let mut same_class = Vec::new();
+                TABLES.each_index(refinement, parts(&cube), |j| same_class.push(j as usize));
+                assert_eq!(same_class[0], i);
+                for sym in UD_SYMMETRIES.iter() {
+                    let j = index(refinement, &sym.conjugate(&cube));
+                    assert!(
+                        same_class.contains(&j),
+                        "image of a position in another class"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn u_and_d_turns_before_a_position_keep_its_index() {
+        // The projection is a coset of a group holding U and D: the search's tricks
+        // (docs/rubik-optimal.md) rest on this.
+        let mut rng = SplitMix64::new(59);
+        for refinement in REFINEMENTS {
+            for _ in 0..300 {
+                let cube = Cube::random(&mut rng);
+                for mv in Move::all().filter(|m| matches!(m.face(), Face::U | Face::D)) {
+                    let turned_first = MOVE_CUBES[mv.index()].then(&cube);
+                    assert_eq!(index(refinement, &turned_first), index(refinement, &cube));
+                }
+                // Quarter turns of the other faces are in none of the groups (half turns
+                // are in the bare one's, Kociemba's G1).
+                for mv in Move::all().filter(|m| !matches!(m.face(), Face::U | Face::D)) {
+                    if mv.turns() == 2 {
+                        continue;
+                    }
+                    let turned_first = MOVE_CUBES[mv.index()].then(&Cube::SOLVED);
+                    assert_ne!(
+                        index(refinement, &turned_first),
+                        index(refinement, &Cube::SOLVED)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn raw_coordinates_follow_the_move_tables() {
+        let mut rng = SplitMix64::new(61);
+        for _ in 0..500 {
+            let cube = Cube::random(&mut rng);
+            for mv in Move::all() {
+                assert_eq!(
+                    move_raw(raw_coordinates(&cube), mv.index()),
+                    raw_coordinates(&cube.apply(mv))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn raw_coordinates_from_the_inverse_agree() {
+        let mut rng = SplitMix64::new(53);
+        for _ in 0..2000 {
+            let cube = Cube::random(&mut rng);
+            let (mask, code) = slice_mask_and_code(&cube);
+            let slice = TABLES.slots_of_mask[mask] as u32 * SLICE_ORDERS as u32
+                + TABLES.order_of_code[code] as u32;
+            let raw = raw_coordinates(&cube);
+            assert_eq!(raw[1], slice, "slice read by scanning the slots");
+            assert_eq!(raw_coordinates_with_inverse(&cube, &cube.inverse()), raw);
+        }
+    }
+
+    #[test]
+    fn neighbours_follow_the_moves() {
+        let mut rng = SplitMix64::new(43);
+        let moves: Vec<usize> = (0..MOVE_COUNT).collect();
+        for refinement in REFINEMENTS {
+            for _ in 0..300 {
+                let cube = Cube::random(&mut rng);
+                let mut neighbours = Vec::new();
+                for_each_neighbour(refinement, index(refinement, &cube) as u64, &moves, |n| {
+                    neighbours.push(n as usize)
+                });
+                for mv in Move::all() {
+                    assert!(neighbours.contains(&index(refinement, &cube.apply(mv))));
+                }
+            }
+        }
+    }
+
+    /// A projection without twists, small enough to search both unreduced and by class:
+    /// (flip, slice slots) with the refinement. Every state's distance must equal its
+    /// class's.
+    struct Reduced(Refinement);
+    struct Unreduced(Refinement);
+
+    /// Slice (slots and order) and corner layers of slice slots `slots` with refinement
+    /// value `fine`.
+    fn parts_of(refinement: Refinement, slots: usize, fine: usize) -> (usize, usize) {
+        match refinement {
+            Refinement::SliceOrder => (slots * SLICE_ORDERS + fine, 0),
+            Refinement::CornerLayers => (slots * SLICE_ORDERS, fine),
+            Refinement::Bare => (slots * SLICE_ORDERS, 0),
+        }
+    }
+
+    /// Drops the twist from a table index.
+    fn without_twist(refinement: Refinement, i: u64) -> u64 {
+        let count = refinement.count() as u64;
+        i / count / TWISTS as u64 * count + i % count
+    }
+
+    impl RankedSpace for Reduced {
+        fn size(&self) -> u64 {
+            (CLASSES * self.0.count()) as u64
+        }
+        fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+            // Twist 0 throughout: its moves are ignored by dropping them from the index.
+            let count = self.0.count();
+            let (class, fine) = (rank as usize / count, rank as usize % count);
+            let index = (class * TWISTS) * count + fine;
+            let moves: Vec<usize> = (0..MOVE_COUNT).collect();
+            for_each_neighbour(self.0, index as u64, &moves, |i| {
+                visit(without_twist(self.0, i))
+            });
+        }
+    }
+
+    impl RankedSpace for Unreduced {
+        fn size(&self) -> u64 {
+            (FLIP_SLICES * self.0.count()) as u64
+        }
+        fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+            let t = &*TABLES;
+            let count = self.0.count();
+            let (pair, fine) = (rank as usize / count, rank as usize % count);
+            let (slots, flip) = (pair / FLIPS, pair % FLIPS);
+            for m in 0..MOVE_COUNT {
+                let (slice, layers) = parts_of(self.0, slots, fine);
+                let slice = t.slice_move[slice * MOVE_COUNT + m] as usize;
+                let f = t.flip_move[flip * MOVE_COUNT + m] as usize;
+                let next_fine = match self.0 {
+                    Refinement::SliceOrder => slice % SLICE_ORDERS,
+                    Refinement::CornerLayers => t.layers_move[layers * MOVE_COUNT + m] as usize,
+                    Refinement::Bare => 0,
+                };
+                visit(((slice / SLICE_ORDERS * FLIPS + f) * count + next_fine) as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn class_distances_equal_the_unreduced_distances() {
+        let progress = Progress::hidden();
+        let t = &*TABLES;
+        for refinement in REFINEMENTS {
+            let count = refinement.count();
+            let solved = parts(&Cube::SOLVED);
+            let solved_reduced = without_twist(refinement, solved_index(refinement));
+            let solved_unreduced = {
+                let fine = match refinement {
+                    Refinement::SliceOrder => solved[0] % SLICE_ORDERS,
+                    Refinement::CornerLayers => solved[3],
+                    Refinement::Bare => 0,
+                };
+                ((solved[0] / SLICE_ORDERS * FLIPS + solved[1]) * count + fine) as u64
+            };
+            let reduced = layered_bfs(&Reduced(refinement), &[solved_reduced], &progress, "r");
+            let unreduced =
+                layered_bfs(&Unreduced(refinement), &[solved_unreduced], &progress, "u");
+            assert_eq!(reduced.reached(), Reduced(refinement).size());
+            assert_eq!(unreduced.reached(), Unreduced(refinement).size());
+            let mut rng = SplitMix64::new(47);
+            for _ in 0..200_000 {
+                let rank = rng.below(Unreduced(refinement).size()) as usize;
+                let (pair, fine) = (rank / count, rank % count);
+                let (slots, flip) = (pair / FLIPS, pair % FLIPS);
+                let (slice, layers) = parts_of(refinement, slots, fine);
+                let mut reduced_rank = 0;
+                t.each_index(refinement, [slice, flip, 0, layers], |i| {
+                    reduced_rank = without_twist(refinement, i) as usize;
+                });
+                assert_eq!(unreduced.depths[rank], reduced.depths[reduced_rank]);
+            }
+        }
+    }
+}

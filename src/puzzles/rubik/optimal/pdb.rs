@@ -1,0 +1,524 @@
+//! Pattern databases: exact distances of projections of the cube (the corners; a subset of
+//! the edges), in one metric, as 4-bit entries (distances above 15 are stored as 15, a
+//! lower bound). Built by the shared parallel BFS over each projection's ranked space.
+//!
+//! - corners: `perm8 * 3^7 + twist` (88,179,840 entries), neighbours from move tables;
+//! - edges `first..first + count`: the slots of those cubies as a partial permutation of
+//!   12 (rank `0..12!/(12-count)!`) times their flips by cubie (`2^count`);
+//! - flip-slice-twist: symmetry classes of edge flips and E-slice slots, times corner
+//!   twists and E-slice order (3.38 G entries, see [`crate::puzzles::rubik::coord::flipslice`]);
+//! - flip-slice-twist-layers: the same with the corner layers instead of the slice order
+//!   (9.86 G entries).
+
+use crate::progress::Progress;
+use crate::puzzles::rubik::coord::flipslice::{self, Refinement};
+use crate::puzzles::rubik::coord::perm::{
+    self, rank_permutation, unrank_permutation, CORNER_PERMS, CORNER_TWISTS,
+};
+use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT, MOVE_CUBES};
+use crate::puzzles::rubik::model::metric::Metric;
+use crate::search::{layered_bfs, RankedSpace, UNREACHED};
+use crate::table::family::{Rebuild, TableFamily};
+use crate::table::packed::{pack, Nibbles};
+use crate::table::{Table, TableError, TableSpec, TableStore};
+use std::sync::LazyLock;
+
+/// Largest distance a 4-bit entry holds; greater distances are stored as this.
+const CAP: u8 = 15;
+
+/// What a pattern database projects the cube onto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pattern {
+    /// All eight corners.
+    Corners,
+    /// Edge cubies `first..first + count`.
+    Edges {
+        /// First tracked edge cubie.
+        first: u8,
+        /// Number of tracked edge cubies (1..=8).
+        count: u8,
+    },
+    /// Edge flips, E-slice edges with their order and corner twists, one entry per class
+    /// under the 16 symmetries keeping the U-D axis ([`crate::puzzles::rubik::coord::flipslice`]).
+    FlipSliceTwist,
+    /// Edge flips, E-slice slots, corner twists and which corner slots hold the U-layer
+    /// corners, one entry per class under the same 16 symmetries.
+    FlipSliceTwistLayers,
+    /// Edge flips, E-slice slots and corner twists alone (Kociemba's phase-1 coordinates)
+    /// by class: the smallest table of the family (141 M entries), for tests.
+    FlipSliceTwistBare,
+}
+
+/// Falling factorial `n (n-1) ... (n-k+1)`.
+const fn falling(n: u64, k: u64) -> u64 {
+    let mut r = 1;
+    let mut i = 0;
+    while i < k {
+        r *= n - i;
+        i += 1;
+    }
+    r
+}
+
+impl Pattern {
+    /// For the flip-slice-twist family, what it tracks besides flips, slice and twist.
+    #[inline]
+    pub fn refinement(self) -> Option<Refinement> {
+        match self {
+            Pattern::FlipSliceTwist => Some(Refinement::SliceOrder),
+            Pattern::FlipSliceTwistLayers => Some(Refinement::CornerLayers),
+            Pattern::FlipSliceTwistBare => Some(Refinement::Bare),
+            _ => None,
+        }
+    }
+
+    /// Number of projected states.
+    pub fn size(self) -> u64 {
+        match (self, self.refinement()) {
+            (_, Some(refinement)) => refinement.size(),
+            (Pattern::Corners, _) => CORNER_PERMS as u64 * CORNER_TWISTS as u64,
+            (Pattern::Edges { count, .. }, _) => falling(12, count as u64) << count,
+            _ => unreachable!("the flip-slice-twist family has a refinement"),
+        }
+    }
+
+    /// Table file stem.
+    pub fn name(self, metric: Metric) -> String {
+        let m = match metric {
+            Metric::Qtm => "qtm",
+            Metric::Htm => "htm",
+        };
+        match self {
+            Pattern::Corners => format!("rubik-pdb-{m}-corners"),
+            Pattern::Edges { first, count } => format!("rubik-pdb-{m}-edges{count}-from{first}"),
+            Pattern::FlipSliceTwist => format!("rubik-pdb-{m}-flipslice-twist-sym16"),
+            Pattern::FlipSliceTwistLayers => {
+                format!("rubik-pdb-{m}-flipslice-twist-layers-sym16")
+            }
+            Pattern::FlipSliceTwistBare => format!("rubik-pdb-{m}-flipslice-twist-bare-sym16"),
+        }
+    }
+
+    /// Index of a cube's projection, given also its inverse `inv` (faster for edges).
+    #[inline]
+    pub fn index_with_inverse(self, cube: &Cube, inv: &Cube) -> usize {
+        match self {
+            Pattern::Corners => perm::corner_coord(cube) as usize,
+            Pattern::Edges { first, count } => edge_index_from_inverse(inv, first, count),
+            p => flipslice::index(p.refinement().expect("flip-slice-twist family"), cube),
+        }
+    }
+
+    /// Index of a cube's projection.
+    #[inline]
+    pub fn index(self, cube: &Cube) -> usize {
+        match self {
+            Pattern::Corners => perm::corner_coord(cube) as usize,
+            Pattern::Edges { first, count } => edge_index(cube, first, count),
+            p => flipslice::index(p.refinement().expect("flip-slice-twist family"), cube),
+        }
+    }
+}
+
+/// Index of the edges `first..first + count` of a cube, read without branches from its
+/// inverse (`inv.ep[cubie]` is the cubie's slot, `inv.eo[cubie]` its flip).
+#[inline]
+fn edge_index_from_inverse(inv: &Cube, first: u8, count: u8) -> usize {
+    let (first, count) = (first as usize, count as usize);
+    let mut flips = 0usize;
+    for k in 0..count {
+        flips |= (inv.eo[first + k] as usize) << k;
+    }
+    (rank_partial(&inv.ep[first..first + count]) << count) | flips
+}
+
+/// Index of the edges `first..first + count` of `cube`.
+#[inline]
+fn edge_index(cube: &Cube, first: u8, count: u8) -> usize {
+    let mut slots = [0u8; 8];
+    let mut flips = 0usize;
+    for (slot, &cubie) in cube.ep.iter().enumerate() {
+        let k = cubie.wrapping_sub(first);
+        if k < count {
+            slots[k as usize] = slot as u8;
+            flips |= (cube.eo[slot] as usize) << k;
+        }
+    }
+    (rank_partial(&slots[..count as usize]) << count) | flips
+}
+
+/// `WEIGHTS[k][i] = falling(11 - i, k - 1 - i)`: place values of a partial permutation
+/// of `k` out of 12.
+const WEIGHTS: [[u64; 8]; 9] = {
+    let mut w = [[0u64; 8]; 9];
+    let mut k = 1;
+    while k <= 8 {
+        let mut i = 0;
+        while i < k {
+            w[k][i] = falling(11 - i as u64, (k - 1 - i) as u64);
+            i += 1;
+        }
+        k += 1;
+    }
+    w
+};
+
+/// Rank of a partial permutation: `slots` distinct values below 12, in order (at most 8).
+#[inline]
+fn rank_partial(slots: &[u8]) -> usize {
+    let weights = &WEIGHTS[slots.len()];
+    let mut seen = 0u32;
+    let mut rank = 0u64;
+    for (i, &s) in slots.iter().enumerate() {
+        let smaller_unused = s as u32 - perm::BITS12[(seen & ((1u32 << s) - 1)) as usize] as u32;
+        rank += smaller_unused as u64 * weights[i];
+        seen |= 1 << s;
+    }
+    rank as usize
+}
+
+/// The partial permutation of `out.len()` slots with rank `rank`.
+fn unrank_partial(mut rank: u64, out: &mut [u8]) {
+    let k = out.len() as u64;
+    let mut unused: [u8; EDGES] = std::array::from_fn(|i| i as u8);
+    let mut left = EDGES;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let f = falling(11 - i as u64, k - 1 - i as u64);
+        let c = (rank / f) as usize;
+        rank %= f;
+        *slot = unused[c];
+        unused.copy_within(c + 1..left, c);
+        left -= 1;
+    }
+}
+
+/// Move tables for the corner projection and slot maps for edges.
+struct Tables {
+    /// `corner_perm[p * 18 + m]`.
+    corner_perm: Vec<u16>,
+    /// `corner_twist[t * 18 + m]`.
+    corner_twist: Vec<u16>,
+    /// `edge_dest[m][slot]`: where a cubie in `slot` goes.
+    edge_dest: [[u8; EDGES]; MOVE_COUNT],
+    /// `edge_flip[m][slot]`: whether it flips on the way.
+    edge_flip: [[u8; EDGES]; MOVE_COUNT],
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let mut corner_perm = vec![0u16; CORNER_PERMS as usize * MOVE_COUNT];
+    let mut cube = Cube::SOLVED;
+    for p in 0..CORNER_PERMS as usize {
+        unrank_permutation(p as u64, &mut cube.cp);
+        for mv in Move::all() {
+            let next = cube.apply(mv);
+            corner_perm[p * MOVE_COUNT + mv.index()] = rank_permutation(&next.cp) as u16;
+        }
+    }
+    let mut corner_twist = vec![0u16; CORNER_TWISTS as usize * MOVE_COUNT];
+    for t in 0..CORNER_TWISTS {
+        let mut cube = Cube::SOLVED;
+        perm::set_corners(&mut cube, t);
+        for mv in Move::all() {
+            let next = cube.apply(mv);
+            corner_twist[t as usize * MOVE_COUNT + mv.index()] = perm::twist(&next) as u16;
+        }
+    }
+    let mut edge_dest = [[0u8; EDGES]; MOVE_COUNT];
+    let mut edge_flip = [[0u8; EDGES]; MOVE_COUNT];
+    for mv in Move::all() {
+        let m = &MOVE_CUBES[mv.index()];
+        for (dest, &from) in m.ep.iter().enumerate() {
+            edge_dest[mv.index()][from as usize] = dest as u8;
+            edge_flip[mv.index()][from as usize] = m.eo[dest];
+        }
+    }
+    Tables {
+        corner_perm,
+        corner_twist,
+        edge_dest,
+        edge_flip,
+    }
+});
+
+/// A projection seen as a ranked space for the shared BFS.
+struct PatternSpace {
+    pattern: Pattern,
+    refinement: Option<Refinement>,
+    moves: Vec<usize>,
+}
+
+impl RankedSpace for PatternSpace {
+    fn size(&self) -> u64 {
+        self.pattern.size()
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        let t = &*TABLES;
+        match self.pattern {
+            Pattern::Corners => {
+                let p = (rank / CORNER_TWISTS as u64) as usize * MOVE_COUNT;
+                let tw = (rank % CORNER_TWISTS as u64) as usize * MOVE_COUNT;
+                for &m in &self.moves {
+                    visit(
+                        t.corner_perm[p + m] as u64 * CORNER_TWISTS as u64
+                            + t.corner_twist[tw + m] as u64,
+                    );
+                }
+            }
+            Pattern::Edges { count, .. } => {
+                let count = count as usize;
+                let mut slots = [0u8; 8];
+                unrank_partial(rank >> count, &mut slots[..count]);
+                let flips = rank as usize & ((1 << count) - 1);
+                for &m in &self.moves {
+                    let mut moved = [0u8; 8];
+                    let mut f = flips;
+                    for k in 0..count {
+                        let s = slots[k] as usize;
+                        moved[k] = t.edge_dest[m][s];
+                        f ^= (t.edge_flip[m][s] as usize) << k;
+                    }
+                    visit(((rank_partial(&moved[..count]) << count) | f) as u64);
+                }
+            }
+            _ => {
+                let refinement = self.refinement.expect("flip-slice-twist family");
+                flipslice::for_each_neighbour(refinement, rank, &self.moves, visit)
+            }
+        }
+    }
+}
+
+/// Spec of a pattern database.
+pub fn spec(pattern: Pattern, metric: Metric, group: &'static str) -> TableSpec {
+    let name = intern(pattern.name(metric));
+    let mut params = vec![("metric-qtm".into(), u64::from(metric == Metric::Qtm))];
+    match pattern {
+        Pattern::Corners => params.push(("corners".into(), CORNERS as u64)),
+        Pattern::Edges { first, count } => {
+            params.push(("edges".into(), count as u64));
+            params.push(("first-edge".into(), first as u64));
+        }
+        Pattern::FlipSliceTwist => {
+            params.push(("flipslice-classes".into(), flipslice::CLASSES as u64));
+            params.push(("symmetries".into(), 16));
+        }
+        Pattern::FlipSliceTwistLayers => {
+            params.push(("flipslice-classes".into(), flipslice::CLASSES as u64));
+            params.push(("symmetries".into(), 16));
+            params.push((
+                "corner-layers".into(),
+                Refinement::CornerLayers.count() as u64,
+            ));
+        }
+        Pattern::FlipSliceTwistBare => {
+            params.push(("flipslice-classes".into(), flipslice::CLASSES as u64));
+            params.push(("symmetries".into(), 16));
+            params.push(("refinement".into(), 0));
+        }
+    }
+    TableSpec {
+        name,
+        group,
+        puzzle: "rubik",
+        kind: "pdb-distance-capped-15",
+        params,
+        entries: pattern.size(),
+        bits_per_entry: 4,
+    }
+}
+
+/// A `'static` copy of a table name, made once per distinct name.
+fn intern(name: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
+    let mut names = NAMES.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(&known) = names.get(name.as_str()) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(leaked);
+    leaked
+}
+
+/// Builds one pattern database by BFS from the solved projection and writes it.
+pub fn build_one(
+    store: &TableStore,
+    pattern: Pattern,
+    metric: Metric,
+    group: &'static str,
+    progress: &Progress,
+) -> Result<(), TableError> {
+    let space = PatternSpace {
+        pattern,
+        refinement: pattern.refinement(),
+        moves: metric.moves().iter().map(|m| m.index()).collect(),
+    };
+    let solved = pattern.index(&Cube::SOLVED) as u64;
+    let label = pattern.name(metric);
+    let mut result = layered_bfs(&space, &[solved], progress, &label);
+    for d in result.depths.iter_mut() {
+        assert!(*d != UNREACHED, "every projected state is reachable");
+        *d = (*d).min(CAP);
+    }
+    let payload = pack(&result.depths, 4);
+    drop(result.depths);
+    store.write(&spec(pattern, metric, group), &payload, result.histogram)
+}
+
+/// Tables up to this size are copied into huge pages as they are opened; bigger ones are
+/// read through their file mapping.
+const COPY_AT_OPEN: u64 = 256 << 20;
+
+/// An opened pattern database.
+///
+/// Lookups are random reads all over the table. A table of up to [`COPY_AT_OPEN`] bytes is
+/// copied into anonymous memory advised to use huge pages (far fewer TLB misses than 4 KiB
+/// pages). A bigger one is read through its file mapping: on this machine's virtual
+/// machine, copying the 4.9 GB huge table took 5-7 s (first touch of fresh memory is
+/// slow under a hypervisor) for a search only about 10% faster, so a process whose
+/// tables are in the page cache starts at once instead (`docs/rubik-optimal.md`).
+#[derive(Debug)]
+pub struct Pdb {
+    pattern: Pattern,
+    table: Table,
+    resident: Option<crate::table::Resident>,
+}
+
+/// What selects one pattern database: the projection, the metric, and the `cubedb-gen`
+/// group that builds it (named in messages about the file).
+pub type PdbParams = (Pattern, Metric, &'static str);
+
+impl TableFamily for Pdb {
+    type Params = PdbParams;
+
+    fn title((pattern, metric, _): PdbParams) -> String {
+        format!("pattern database {}", pattern.name(metric))
+    }
+
+    fn specs((pattern, metric, group): PdbParams) -> Vec<TableSpec> {
+        vec![spec(pattern, metric, group)]
+    }
+
+    fn build(
+        store: &TableStore,
+        (pattern, metric, group): PdbParams,
+        _: Rebuild,
+        progress: &Progress,
+    ) -> Result<(), TableError> {
+        build_one(store, pattern, metric, group, progress)
+    }
+
+    fn open(store: &TableStore, (pattern, metric, group): PdbParams) -> Result<Self, TableError> {
+        let spec = spec(pattern, metric, group);
+        let table = store.open(&spec)?;
+        let resident = if spec.payload_len() <= COPY_AT_OPEN {
+            crate::table::Resident::copy_of(table.payload())
+        } else {
+            None
+        };
+        Ok(Self {
+            pattern,
+            table,
+            resident,
+        })
+    }
+}
+
+impl Pdb {
+    /// Lower bound (exact for the projection) of a cube's distance.
+    #[inline]
+    pub fn bound(&self, cube: &Cube) -> u32 {
+        self.value(self.pattern.index(cube))
+    }
+
+    #[inline]
+    fn payload(&self) -> &[u8] {
+        match &self.resident {
+            Some(copy) => copy.bytes(),
+            None => self.table.payload(),
+        }
+    }
+
+    /// The entry at a projection index (from [`Pattern::index`]).
+    #[inline]
+    pub fn value(&self, index: usize) -> u32 {
+        self.entries().get(index) as u32
+    }
+
+    /// All entries, for callers reading many in a row.
+    #[inline]
+    pub fn entries(&self) -> Nibbles<'_> {
+        Nibbles::new(self.payload())
+    }
+
+    /// Mean entry over all projected states, from the build histogram.
+    pub fn mean_entry(&self) -> f64 {
+        let histogram = self.histogram();
+        let count: u64 = histogram.iter().sum();
+        let sum: u64 = histogram
+            .iter()
+            .enumerate()
+            .map(|(d, &n)| d.min(usize::from(CAP)) as u64 * n)
+            .sum();
+        sum as f64 / count.max(1) as f64
+    }
+
+    /// Bytes of the table's payload.
+    pub fn entries_len(&self) -> usize {
+        self.table.payload().len()
+    }
+
+    /// The projection.
+    pub fn pattern(&self) -> Pattern {
+        self.pattern
+    }
+
+    /// Distance histogram recorded at build time.
+    pub fn histogram(&self) -> &[u64] {
+        &self.table.header().histogram
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    #[test]
+    fn projections_follow_the_cube() {
+        let mut rng = SplitMix64::new(17);
+        let patterns = [
+            Pattern::Corners,
+            Pattern::Edges { first: 0, count: 6 },
+            Pattern::Edges { first: 5, count: 7 },
+        ];
+        for pattern in patterns {
+            let space = PatternSpace {
+                pattern,
+                refinement: None,
+                moves: (0..MOVE_COUNT).collect(),
+            };
+            for _ in 0..200 {
+                let moves: Vec<Move> = (0..20)
+                    .map(|_| Move::from_index(rng.below(18) as usize))
+                    .collect();
+                let cube = Cube::from_moves(&moves);
+                let index = pattern.index(&cube);
+                assert!((index as u64) < pattern.size());
+                assert_eq!(pattern.index_with_inverse(&cube, &cube.inverse()), index);
+                let mut neighbours = Vec::new();
+                space.for_each_neighbour(index as u64, |n| neighbours.push(n as usize));
+                for mv in Move::all() {
+                    assert_eq!(neighbours[mv.index()], pattern.index(&cube.apply(mv)));
+                }
+            }
+        }
+        let mut out = [0u8; 3];
+        for r in 0..falling(12, 3) {
+            unrank_partial(r, &mut out);
+            assert_eq!(rank_partial(&out) as u64, r);
+        }
+    }
+}

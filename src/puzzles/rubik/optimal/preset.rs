@@ -1,0 +1,228 @@
+//! Pattern-database presets: which tables a solve reads, chosen by size, and the opened
+//! set of one metric ([`Pdbs`]).
+
+use super::pdb::{spec, Pattern, Pdb};
+use crate::progress::Progress;
+use crate::puzzles::rubik::model::metric::Metric;
+use crate::table::family::{BuildCost, GroupMember, Rebuild, TableFamily, TableGroup};
+use crate::table::{TableError, TableSpec, TableStore};
+
+/// Table sets: bigger ones make deep solves faster; every one gives optimal answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Preset {
+    /// Corners + two 6-edge tables per metric (86 MB).
+    Small,
+    /// Corners + two 7-edge tables per metric (555 MB).
+    Medium,
+    /// The flip-slice-twist table reduced by symmetry, read along all three axes on the
+    /// position and its inverse (1.7 GB per metric). Adding the corner and 7-edge tables
+    /// to it changed neither node counts nor times measurably, so they are left out.
+    Large,
+    /// The flip-slice-twist table with the corner layers instead of the slice order,
+    /// reduced by symmetry and read like the large one (4.9 GB per metric).
+    Huge,
+}
+
+impl Preset {
+    /// The largest preset whose tables for `metric` are all present in `store`, else the
+    /// small one (built on first use): bigger presets only make solving faster.
+    pub fn largest_present(store: &TableStore, metric: Metric) -> Preset {
+        [Preset::Huge, Preset::Large, Preset::Medium]
+            .into_iter()
+            .find(|preset| Pdbs::present(store, (*preset, metric)))
+            .unwrap_or(Preset::Small)
+    }
+
+    /// The pattern databases of this preset.
+    pub fn patterns(self) -> Vec<Pattern> {
+        let edges = |first, count| Pattern::Edges { first, count };
+        match self {
+            Preset::Small => vec![Pattern::Corners, edges(0, 6), edges(6, 6)],
+            Preset::Medium => vec![Pattern::Corners, edges(0, 7), edges(5, 7)],
+            Preset::Large => vec![Pattern::FlipSliceTwist],
+            Preset::Huge => vec![Pattern::FlipSliceTwistLayers],
+        }
+    }
+
+    /// The `cubedb-gen` group building this preset.
+    pub fn group(self) -> &'static str {
+        match self {
+            Preset::Small => "rubik",
+            Preset::Medium => "rubik-medium",
+            Preset::Large => "rubik-large",
+            Preset::Huge => "rubik-huge",
+        }
+    }
+
+    /// The preset's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Small => "small",
+            Preset::Medium => "medium",
+            Preset::Large => "large",
+            Preset::Huge => "huge",
+        }
+    }
+
+    /// For a preset slower than the biggest, a hint naming the faster options.
+    pub fn faster_options(self) -> Option<String> {
+        if self == Preset::Huge {
+            return None;
+        }
+        let name = self.name();
+        Some(format!(
+            "deep solves with the {name} preset are slow; the huge preset (`cubedb-gen rubik-huge`, \
+             or `--tables huge` to build just this metric: 4.9 GB per metric, about 11 minutes \
+             per metric on 2 cores) solves random positions in seconds, and `--max-length 20` \
+             finds near-optimal solutions in milliseconds"
+        ))
+    }
+}
+
+/// Opened pattern databases of one metric.
+#[derive(Debug)]
+pub struct Pdbs {
+    metric: Metric,
+    preset: Option<Preset>,
+    pub(super) tables: Vec<Pdb>,
+}
+
+impl Pdbs {
+    /// Opens any set of tables for `metric` (built under `group` if missing): for tests
+    /// and experiments outside the presets.
+    pub fn load_or_build_patterns(
+        store: &TableStore,
+        patterns: &[Pattern],
+        metric: Metric,
+        group: &'static str,
+        progress: &Progress,
+    ) -> Result<Self, TableError> {
+        let tables = patterns
+            .iter()
+            .map(|&p| Pdb::load_or_build(store, (p, metric, group), progress))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            metric,
+            preset: None,
+            tables,
+        })
+    }
+
+    /// Bytes of table payload in use.
+    pub fn payload_bytes(&self) -> u64 {
+        self.tables.iter().map(|t| t.entries_len() as u64).sum()
+    }
+
+    /// Mean entry of the first table over all its projected states.
+    pub fn mean_entry(&self) -> f64 {
+        self.tables.first().map_or(0.0, Pdb::mean_entry)
+    }
+
+    /// The preset the tables come from, if they make one.
+    pub fn preset(&self) -> Option<Preset> {
+        self.preset
+    }
+
+    /// The metric the tables measure.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+}
+
+/// The `cubedb-gen` targets of the presets, both metrics each: `rubik` (small),
+/// `rubik-medium`, `rubik-large` and `rubik-huge`.
+pub fn groups() -> Vec<TableGroup> {
+    let group = |preset: Preset, about: &'static str| TableGroup {
+        members: [Metric::Qtm, Metric::Htm]
+            .into_iter()
+            .map(|metric| GroupMember::of::<Pdbs>((preset, metric), Some(metric.name())))
+            .collect(),
+        ..TableGroup::new(preset.group(), about, Vec::new())
+    };
+    vec![
+        group(
+            Preset::Small,
+            "Rubik's cube, small preset: corner + two 6-edge pattern databases, QTM and HTM",
+        ),
+        TableGroup {
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 600,
+                peak_bytes: 2_000_000_000,
+            }),
+            ..group(
+                Preset::Medium,
+                "Rubik's cube, medium preset: corner + two 7-edge pattern databases, QTM and HTM",
+            )
+        },
+        TableGroup {
+            by_default: false,
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 395,
+                peak_bytes: 6_600_000_000,
+            }),
+            ..group(
+                Preset::Large,
+                "Rubik's cube, large preset: the flip-slice-twist table reduced by 16 symmetries, QTM and HTM (not built by default)",
+            )
+        },
+        TableGroup {
+            by_default: false,
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 1255,
+                peak_bytes: 17_400_000_000,
+            }),
+            ..group(
+                Preset::Huge,
+                "Rubik's cube, huge preset: flip-slice-twist with corner layers reduced by 16 symmetries, 4.9 GB per metric, QTM and HTM (not built by default)",
+            )
+        },
+    ]
+}
+
+impl TableFamily for Pdbs {
+    type Params = (Preset, Metric);
+
+    fn title((preset, metric): (Preset, Metric)) -> String {
+        format!(
+            "the {} preset's pattern databases ({metric:?})",
+            preset.name()
+        )
+    }
+
+    fn specs((preset, metric): (Preset, Metric)) -> Vec<TableSpec> {
+        preset
+            .patterns()
+            .into_iter()
+            .map(|p| spec(p, metric, preset.group()))
+            .collect()
+    }
+
+    /// Each missing table (or, with [`Rebuild::All`], each table) by its own BFS.
+    fn build(
+        store: &TableStore,
+        (preset, metric): (Preset, Metric),
+        rebuild: Rebuild,
+        progress: &Progress,
+    ) -> Result<(), TableError> {
+        for pattern in preset.patterns() {
+            let params = (pattern, metric, preset.group());
+            if rebuild == Rebuild::All || !Pdb::present(store, params) {
+                Pdb::build(store, params, rebuild, progress)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn open(store: &TableStore, (preset, metric): (Preset, Metric)) -> Result<Self, TableError> {
+        let tables = preset
+            .patterns()
+            .into_iter()
+            .map(|p| Pdb::open(store, (p, metric, preset.group())))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            metric,
+            preset: Some(preset),
+            tables,
+        })
+    }
+}
