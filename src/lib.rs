@@ -10,6 +10,7 @@
 //! - [`progress`]: progress bars on stderr;
 //! - [`output`]: stdout and stderr without panics or silent losses;
 //! - [`text`]: quoting user input in messages (cut short, invisible characters escaped);
+//! - [`geometry`]: the 48 symmetries of a cube as signed permutation matrices;
 //! - [`engine`], [`rng`]: small shared pieces.
 
 // Output goes through `cubedb::output`: print macros panic on a closed pipe or full disk.
@@ -17,6 +18,7 @@
 
 pub mod catalog;
 pub mod engine;
+pub mod geometry;
 pub mod judge;
 pub mod output;
 pub mod progress;

@@ -1,29 +1,14 @@
-//! Iterative-deepening A* over any puzzle with an admissible heuristic.
+//! Iterative-deepening A* over any [`Puzzle`] with an admissible [`Heuristic`]: the first
+//! optimal solution ([`ida_star`]), or every solution of a given length
+//! ([`solutions_of_length`], [`par_solutions_of_length`]).
 //!
-//! Moves are tried in the order the space lists them, so the first solution found at the
-//! optimal bound is the lexicographically smallest optimal one in that order (the
+//! Moves are tried in the order the puzzle lists them and only along canonical sequences
+//! ([`Puzzle::follow`]), so the first solution found at the optimal bound is the smallest
+//! optimal one in that order, and a listing of solutions comes out sorted in it (the
 //! heuristic is admissible, so no optimal prefix is ever cut off).
 
-/// A puzzle seen as a search problem.
-pub trait SearchSpace {
-    /// A position.
-    type State: Clone;
-    /// A move; `Copy` and small.
-    type Move: Copy;
-
-    /// All moves, in the order they are tried.
-    fn moves(&self) -> &[Self::Move];
-    /// The position after `mv`.
-    fn apply(&self, state: &Self::State, mv: Self::Move) -> Self::State;
-    /// Whether `state` is solved.
-    fn is_goal(&self, state: &Self::State) -> bool;
-    /// A lower bound on the moves still needed (must never overestimate).
-    fn heuristic(&self, state: &Self::State) -> u32;
-    /// Move pruning: whether `mv` may follow `previous` (e.g. never undo the last move).
-    fn may_follow(&self, _previous: Option<Self::Move>, _mv: Self::Move) -> bool {
-        true
-    }
-}
+use super::puzzle::{Heuristic, Puzzle};
+use rayon::prelude::*;
 
 /// Result of an IDA* run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,21 +19,35 @@ pub struct IdaOutcome<M> {
     pub nodes: u64,
 }
 
-/// Finds an optimal solution of at most `max_depth` moves.
-pub fn ida_star<S: SearchSpace>(
-    space: &S,
-    start: &S::State,
+/// Solutions of one length, and the work it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found<M> {
+    /// The solutions, in move order; at most the limit asked for.
+    pub solutions: Vec<Vec<M>>,
+    /// Positions generated.
+    pub nodes: u64,
+}
+
+/// Finds an optimal solution of at most `max_depth` moves: the first in move order.
+pub fn ida_star<P: Puzzle, H: Heuristic<P>>(
+    puzzle: &P,
+    heuristic: &H,
+    start: &P::State,
     max_depth: u32,
-) -> IdaOutcome<S::Move> {
-    let mut path = Vec::new();
-    let mut nodes = 0u64;
-    let mut bound = space.heuristic(start);
+) -> IdaOutcome<P::Move> {
+    let mut search = FirstSearch {
+        puzzle,
+        heuristic,
+        path: Vec::new(),
+        nodes: 0,
+    };
+    let mut bound = heuristic.bound(start);
     while bound <= max_depth {
-        match dfs(space, start, 0, bound, None, &mut path, &mut nodes) {
+        match search.dfs(start, 0, bound, P::History::default()) {
             Step::Found => {
                 return IdaOutcome {
-                    solution: Some(path),
-                    nodes,
+                    solution: Some(search.path),
+                    nodes: search.nodes,
                 }
             }
             Step::Exceeded(next) if next != u32::MAX => bound = next,
@@ -57,7 +56,7 @@ pub fn ida_star<S: SearchSpace>(
     }
     IdaOutcome {
         solution: None,
-        nodes,
+        nodes: search.nodes,
     }
 }
 
@@ -67,37 +66,208 @@ enum Step {
     Exceeded(u32),
 }
 
-fn dfs<S: SearchSpace>(
-    space: &S,
-    state: &S::State,
-    g: u32,
-    bound: u32,
-    previous: Option<S::Move>,
-    path: &mut Vec<S::Move>,
-    nodes: &mut u64,
-) -> Step {
-    let f = g + space.heuristic(state);
-    if f > bound {
-        return Step::Exceeded(f);
+struct FirstSearch<'a, P: Puzzle, H> {
+    puzzle: &'a P,
+    heuristic: &'a H,
+    path: Vec<P::Move>,
+    nodes: u64,
+}
+
+impl<P: Puzzle, H: Heuristic<P>> FirstSearch<'_, P, H> {
+    fn dfs(&mut self, state: &P::State, g: u32, bound: u32, history: P::History) -> Step {
+        let f = g + self.heuristic.bound(state);
+        if f > bound {
+            return Step::Exceeded(f);
+        }
+        if self.puzzle.is_solved(state) {
+            return Step::Found;
+        }
+        let mut least = u32::MAX;
+        for &mv in self.puzzle.moves() {
+            let Some(next) = self.puzzle.follow(history, mv) else {
+                continue;
+            };
+            self.nodes += 1;
+            let child = self.puzzle.apply(state, mv);
+            self.path.push(mv);
+            match self.dfs(&child, g + 1, bound, next) {
+                Step::Found => return Step::Found,
+                Step::Exceeded(f) => least = least.min(f),
+            }
+            self.path.pop();
+        }
+        Step::Exceeded(least)
     }
-    if space.is_goal(state) {
-        return Step::Found;
+}
+
+/// The first `limit` canonical sequences of exactly `length` moves that end at a goal and
+/// pass through none before, in move order.
+pub fn solutions_of_length<P: Puzzle, H: Heuristic<P>>(
+    puzzle: &P,
+    heuristic: &H,
+    start: &P::State,
+    length: u32,
+    limit: usize,
+) -> Found<P::Move> {
+    let mut lister = Lister::new(puzzle, heuristic, length, limit);
+    if heuristic.bound(start) <= length {
+        lister.dfs(start, 0, P::History::default());
     }
-    let mut least = u32::MAX;
-    for &mv in space.moves() {
-        if !space.may_follow(previous, mv) {
+    Found {
+        solutions: lister.out,
+        nodes: lister.nodes,
+    }
+}
+
+/// [`solutions_of_length`] on every core: the subtrees below each two-move prefix are
+/// searched in parallel and joined in move order, so the answer is the same.
+pub fn par_solutions_of_length<P, H>(
+    puzzle: &P,
+    heuristic: &H,
+    start: &P::State,
+    length: u32,
+    limit: usize,
+) -> Found<P::Move>
+where
+    P: Puzzle + Sync,
+    P::State: Send + Sync,
+    P::Move: Send + Sync,
+    P::History: Send + Sync,
+    H: Heuristic<P> + Sync,
+{
+    if length < 4 || limit == 0 {
+        return solutions_of_length(puzzle, heuristic, start, length, limit);
+    }
+    let mut nodes = 0u64;
+    let mut prefixes = Vec::new();
+    for &a in puzzle.moves() {
+        let Some(h1) = puzzle.follow(P::History::default(), a) else {
+            continue;
+        };
+        let s1 = puzzle.apply(start, a);
+        nodes += 1;
+        if puzzle.is_solved(&s1) {
             continue;
         }
-        *nodes += 1;
-        let child = space.apply(state, mv);
-        path.push(mv);
-        match dfs(space, &child, g + 1, bound, Some(mv), path, nodes) {
-            Step::Found => return Step::Found,
-            Step::Exceeded(f) => least = least.min(f),
+        for &b in puzzle.moves() {
+            let Some(h2) = puzzle.follow(h1, b) else {
+                continue;
+            };
+            nodes += 1;
+            let s2 = puzzle.apply(&s1, b);
+            if !puzzle.is_solved(&s2) {
+                prefixes.push((a, b, h2, s2));
+            }
         }
-        path.pop();
     }
-    Step::Exceeded(least)
+    let parts: Vec<(Vec<Vec<P::Move>>, u64)> = prefixes
+        .par_iter()
+        .map(|(a, b, history, state)| {
+            let mut lister = Lister::new(puzzle, heuristic, length, limit);
+            lister.path = vec![*a, *b];
+            lister.dfs(state, 2, *history);
+            (lister.out, lister.nodes)
+        })
+        .collect();
+    let mut solutions = Vec::new();
+    for (part, part_nodes) in parts {
+        nodes += part_nodes;
+        let room = limit - solutions.len().min(limit);
+        solutions.extend(part.into_iter().take(room));
+    }
+    Found { solutions, nodes }
+}
+
+/// The depth-first listing of [`solutions_of_length`]. Children of a node are made
+/// first and bounded together ([`Heuristic::bounds`]), then searched in move order.
+struct Lister<'a, P: Puzzle, H> {
+    puzzle: &'a P,
+    heuristic: &'a H,
+    length: u32,
+    limit: usize,
+    path: Vec<P::Move>,
+    out: Vec<Vec<P::Move>>,
+    nodes: u64,
+    /// Per depth: the children being searched there, kept to spare allocations.
+    scratch: Vec<Children<P>>,
+}
+
+/// The children of one node: moves, histories, states and their bounds.
+struct Children<P: Puzzle> {
+    moves: Vec<(P::Move, P::History)>,
+    states: Vec<P::State>,
+    bounds: Vec<u32>,
+}
+
+impl<'a, P: Puzzle, H: Heuristic<P>> Lister<'a, P, H> {
+    fn new(puzzle: &'a P, heuristic: &'a H, length: u32, limit: usize) -> Self {
+        Self {
+            puzzle,
+            heuristic,
+            length,
+            limit,
+            path: Vec::new(),
+            out: Vec::new(),
+            nodes: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    fn dfs(&mut self, state: &P::State, g: u32, history: P::History) {
+        let solved = self.puzzle.is_solved(state);
+        if g == self.length {
+            if solved {
+                self.out.push(self.path.clone());
+            }
+            return;
+        }
+        if (g > 0 && solved) || self.out.len() >= self.limit {
+            return;
+        }
+        let level = g as usize;
+        while self.scratch.len() <= level {
+            self.scratch.push(Children {
+                moves: Vec::new(),
+                states: Vec::new(),
+                bounds: Vec::new(),
+            });
+        }
+        let mut kids = std::mem::replace(
+            &mut self.scratch[level],
+            Children {
+                moves: Vec::new(),
+                states: Vec::new(),
+                bounds: Vec::new(),
+            },
+        );
+        kids.moves.clear();
+        kids.states.clear();
+        for &mv in self.puzzle.moves() {
+            if let Some(next) = self.puzzle.follow(history, mv) {
+                kids.moves.push((mv, next));
+                kids.states.push(self.puzzle.apply(state, mv));
+            }
+        }
+        self.nodes += kids.moves.len() as u64;
+        let budget = self.length - g - 1;
+        kids.bounds.clear();
+        kids.bounds.resize(kids.states.len(), 0);
+        self.heuristic
+            .bounds(&kids.states, budget, &mut kids.bounds);
+        for k in 0..kids.moves.len() {
+            if kids.bounds[k] > budget {
+                continue;
+            }
+            let (mv, next) = kids.moves[k];
+            self.path.push(mv);
+            self.dfs(&kids.states[k], g + 1, next);
+            self.path.pop();
+            if self.out.len() >= self.limit {
+                break;
+            }
+        }
+        self.scratch[level] = kids;
+    }
 }
 
 #[cfg(test)]
@@ -109,9 +279,10 @@ mod tests {
         target: i64,
     }
 
-    impl SearchSpace for Arithmetic {
+    impl Puzzle for Arithmetic {
         type State = i64;
         type Move = u8;
+        type History = ();
         fn moves(&self) -> &[u8] {
             &[0, 1, 2]
         }
@@ -122,10 +293,13 @@ mod tests {
                 _ => s * 2,
             }
         }
-        fn is_goal(&self, s: &i64) -> bool {
+        fn is_solved(&self, s: &i64) -> bool {
             *s == self.target
         }
-        fn heuristic(&self, s: &i64) -> u32 {
+    }
+
+    impl Heuristic<Arithmetic> for Arithmetic {
+        fn bound(&self, s: &i64) -> u32 {
             u32::from(*s != self.target)
         }
     }
@@ -147,11 +321,32 @@ mod tests {
         unreachable!()
     }
 
+    /// Every sequence of `length` moves from 0 ending at `target`, none passing it before.
+    fn all_sequences(target: i64, length: u32) -> Vec<Vec<u8>> {
+        let space = Arithmetic { target };
+        let mut out = Vec::new();
+        for code in 0..3u32.pow(length) {
+            let moves: Vec<u8> = (0..length)
+                .map(|i| (code / 3u32.pow(length - 1 - i) % 3) as u8)
+                .collect();
+            let mut state = 0;
+            let mut early = false;
+            for (i, &m) in moves.iter().enumerate() {
+                state = space.apply(&state, m);
+                early |= state == target && i + 1 < moves.len();
+            }
+            if state == target && !early {
+                out.push(moves);
+            }
+        }
+        out
+    }
+
     #[test]
     fn finds_optimal_lexicographically_first_solutions() {
         for target in 0..60 {
             let space = Arithmetic { target };
-            let outcome = ida_star(&space, &0, 20);
+            let outcome = ida_star(&space, &space, &0, 20);
             let solution = outcome.solution.expect("reachable");
             assert_eq!(
                 solution.len() as u32,
@@ -160,10 +355,28 @@ mod tests {
             );
             assert_eq!(solution.iter().fold(0, |s, &m| space.apply(&s, m)), target);
         }
+        let three = Arithmetic { target: 3 };
         assert_eq!(
-            ida_star(&Arithmetic { target: 3 }, &0, 20).solution,
+            ida_star(&three, &three, &0, 20).solution,
             Some(vec![0, 0, 0])
         );
-        assert_eq!(ida_star(&Arithmetic { target: 59 }, &0, 3).solution, None);
+        let far = Arithmetic { target: 59 };
+        assert_eq!(ida_star(&far, &far, &0, 3).solution, None);
+    }
+
+    #[test]
+    fn listings_are_every_sequence_in_order_on_one_core_and_on_all() {
+        for target in [6, 11, 20] {
+            let space = Arithmetic { target };
+            for length in 0..7 {
+                let expected = all_sequences(target, length);
+                let one = solutions_of_length(&space, &space, &0, length, usize::MAX);
+                assert_eq!(one.solutions, expected, "target {target}, length {length}");
+                let all = par_solutions_of_length(&space, &space, &0, length, usize::MAX);
+                assert_eq!(all.solutions, expected, "target {target}, length {length}");
+                let first = par_solutions_of_length(&space, &space, &0, length, 2);
+                assert_eq!(first.solutions, expected[..expected.len().min(2)]);
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ use super::ranking::MaskMoves;
 use super::state::{Board, Move, CENTRE};
 use super::tables::RotationTable;
 use crate::engine::Solve;
-use crate::search::{ida_star, SearchSpace};
+use crate::search::{ida_star, Heuristic, Puzzle};
 
 /// An answer: the moves and the digit that ends up in the centre.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,9 +81,11 @@ impl Solve for TableSolver<'_> {
 /// holds in the centre (one move brings at most one new cell into the centre).
 struct BoardSearch;
 
-impl SearchSpace for BoardSearch {
+impl Puzzle for BoardSearch {
     type State = Board;
     type Move = Move;
+    /// The last move.
+    type History = Option<Move>;
 
     fn moves(&self) -> &[Move] {
         &Move::ALL
@@ -93,20 +95,23 @@ impl SearchSpace for BoardSearch {
         state.apply(mv)
     }
 
-    fn is_goal(&self, state: &Board) -> bool {
+    fn is_solved(&self, state: &Board) -> bool {
         state.centre_digit().is_some()
     }
 
-    fn heuristic(&self, state: &Board) -> u32 {
+    /// Never undo the last move.
+    fn follow(&self, previous: Option<Move>, mv: Move) -> Option<Option<Move>> {
+        (previous != Some(mv.inverse())).then_some(Some(mv))
+    }
+}
+
+impl Heuristic<BoardSearch> for BoardSearch {
+    fn bound(&self, state: &Board) -> u32 {
         let mut counts = [0u32; 4];
         for &c in &CENTRE {
             counts[state.cells[c] as usize] += 1;
         }
         8 - counts.iter().max().copied().unwrap_or(0)
-    }
-
-    fn may_follow(&self, previous: Option<Move>, mv: Move) -> bool {
-        previous != Some(mv.inverse())
     }
 }
 
@@ -123,7 +128,7 @@ impl Solve for SearchSolver {
 
     /// Solves `board` (which must hold eight of each digit).
     fn solve(&self, board: &Board) -> Solution {
-        let outcome = ida_star(&BoardSearch, board, SEARCH_LIMIT);
+        let outcome = ida_star(&BoardSearch, &BoardSearch, board, SEARCH_LIMIT);
         let moves = outcome
             .solution
             .expect("every rotation-game position is solvable within 14 moves");

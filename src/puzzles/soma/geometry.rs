@@ -83,18 +83,7 @@ pub fn normalize(mask: u32) -> u32 {
     mask >> cell_index(least)
 }
 
-/// A 3x3 matrix with one +-1 per row and column: a symmetry of the cube about its centre.
-type Matrix = [[i32; 3]; 3];
-
-fn apply(m: &Matrix, v: Coord) -> Coord {
-    [0, 1, 2].map(|i| (0..3).map(|j| m[i][j] * v[j]).sum())
-}
-
-fn determinant(m: &Matrix) -> i32 {
-    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-}
+use crate::geometry::{apply, determinant, signed_permutations, Matrix};
 
 /// One of the 48 symmetries of the cube, as a permutation of its cells.
 #[derive(Debug, Clone)]
@@ -117,33 +106,19 @@ impl Symmetry {
 ///
 /// They are the 3x3 signed permutation matrices; the rotations are those of determinant +1.
 fn symmetries() -> Vec<Symmetry> {
-    const PERMUTATIONS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut all = Vec::with_capacity(48);
-    for perm in PERMUTATIONS {
-        for signs in 0..8 {
-            let mut matrix = [[0; 3]; 3];
-            for row in 0..3 {
-                matrix[row][perm[row]] = if signs >> row & 1 == 0 { 1 } else { -1 };
-            }
-            let mut image = [0u8; CELLS];
-            for (cell, slot) in image.iter_mut().enumerate() {
-                // Rotate about the centre cell (1, 1, 1).
-                let centred = cell_coord(cell).map(|x| x - 1);
-                *slot = cell_index(apply(&matrix, centred).map(|x| x + 1)) as u8;
-            }
-            all.push(Symmetry {
-                matrix,
-                rotation: determinant(&matrix) == 1,
-                image,
-            });
+    for matrix in signed_permutations() {
+        let mut image = [0u8; CELLS];
+        for (cell, slot) in image.iter_mut().enumerate() {
+            // Rotate about the centre cell (1, 1, 1).
+            let centred = cell_coord(cell).map(|x| x - 1);
+            *slot = cell_index(apply(&matrix, centred).map(|x| x + 1)) as u8;
         }
+        all.push(Symmetry {
+            matrix,
+            rotation: determinant(&matrix) == 1,
+            image,
+        });
     }
     // Rotations first (stable, so the identity, generated first, stays first).
     all.sort_by_key(|s| !s.rotation);

@@ -526,7 +526,8 @@ pub fn solved_index(refinement: Refinement) -> u64 {
 mod tests {
     use super::*;
     use crate::progress::Progress;
-    use crate::puzzles::rubik::model::cube::{Face, MOVE_CUBES};
+    use crate::puzzles::rubik::model::cube::Face;
+    use crate::puzzles::rubik::model::turns::MOVE_CUBES;
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 

@@ -3,11 +3,11 @@
 //! for every canonical sequence under a lower bound.
 
 use crate::progress::Progress;
-use crate::puzzles::rubik::model::cube::{
-    htm_may_follow, qtm_may_follow, Cube, Move, CORNERS, EDGES,
-};
+use crate::puzzles::rubik::model::canonical::{canonical_step, LastTwo};
+use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES};
 use crate::puzzles::rubik::model::metric::{Metric, MAX_SOLUTION};
 use crate::search::bfs::{layered_bfs, RankedSpace};
+use crate::search::{solutions_of_length, Heuristic, Puzzle};
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -66,6 +66,49 @@ pub(crate) trait BoundedSpace {
     fn apply(&self, state: &Self::State, mv: Move) -> Self::State;
 }
 
+/// A [`BoundedSpace`] as a puzzle for the shared IDA*: its metric's moves along canonical
+/// sequences, a goal where the bound is 0 and the goal holds. A state carries its bound,
+/// computed once as it is made.
+struct Walk<'a, S> {
+    space: &'a S,
+    moves: Vec<Move>,
+}
+
+impl<S: BoundedSpace> Walk<'_, S> {
+    fn state(&self, state: S::State) -> (S::State, u32) {
+        let bound = self.space.bound(&state);
+        (state, bound)
+    }
+}
+
+impl<S: BoundedSpace> Puzzle for Walk<'_, S> {
+    type State = (S::State, u32);
+    type Move = Move;
+    type History = LastTwo;
+
+    fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    fn apply(&self, (state, _): &Self::State, mv: Move) -> Self::State {
+        self.state(self.space.apply(state, mv))
+    }
+
+    fn is_solved(&self, (state, bound): &Self::State) -> bool {
+        *bound == 0 && self.space.reached(state)
+    }
+
+    fn follow(&self, history: LastTwo, mv: Move) -> Option<LastTwo> {
+        canonical_step(self.space.metric(), history, mv)
+    }
+}
+
+impl<S: BoundedSpace> Heuristic<Walk<'_, S>> for Walk<'_, S> {
+    fn bound(&self, (_, bound): &(S::State, u32)) -> u32 {
+        *bound
+    }
+}
+
 /// Appends to `out` (up to `limit` in all) the canonical sequences of exactly `length`
 /// moves that end where the goal holds and do not reach it earlier, in move order.
 pub(crate) fn sequences_of_length<S: BoundedSpace>(
@@ -75,11 +118,13 @@ pub(crate) fn sequences_of_length<S: BoundedSpace>(
     limit: usize,
     out: &mut Vec<Vec<Move>>,
 ) {
-    let moves = space.metric().moves();
-    let mut path = Vec::new();
-    walk(
-        space, &moves, start, length, None, None, &mut path, out, limit,
-    );
+    let walk = Walk {
+        space,
+        moves: space.metric().moves(),
+    };
+    let room = limit.saturating_sub(out.len());
+    let start = walk.state(start.clone());
+    out.extend(solutions_of_length(&walk, &walk, &start, length, room).solutions);
 }
 
 /// The shortest sequences reaching the goal (at most `limit`), and those up to `lengths`
@@ -105,54 +150,6 @@ pub(crate) fn shortest_sequences<S: BoundedSpace>(
         length += 1;
     }
     (optimal.unwrap_or(u32::MAX), solutions)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn walk<S: BoundedSpace>(
-    space: &S,
-    moves: &[Move],
-    state: &S::State,
-    remaining: u32,
-    before: Option<Move>,
-    previous: Option<Move>,
-    path: &mut Vec<Move>,
-    out: &mut Vec<Vec<Move>>,
-    limit: usize,
-) {
-    let bound = space.bound(state);
-    let reached = bound == 0 && space.reached(state);
-    if remaining == 0 {
-        if reached {
-            out.push(path.clone());
-        }
-        return;
-    }
-    if (reached && !path.is_empty()) || bound > remaining || out.len() >= limit {
-        return;
-    }
-    for &mv in moves {
-        let allowed = match space.metric() {
-            Metric::Qtm => qtm_may_follow(before, previous, mv),
-            Metric::Htm => htm_may_follow(previous, mv),
-        };
-        if !allowed {
-            continue;
-        }
-        let next = space.apply(state, mv);
-        path.push(mv);
-        walk(
-            space,
-            moves,
-            &next,
-            remaining - 1,
-            previous,
-            Some(mv),
-            path,
-            out,
-            limit,
-        );
-        path.pop();
-    }
 }
 
 /// Cubies a projection follows: the slot and orientation of each.

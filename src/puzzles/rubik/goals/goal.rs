@@ -16,9 +16,10 @@ use crate::progress::Progress;
 use crate::puzzles::rubik::coord::projection::{
     sequences_of_length, BoundedSpace, Numbered, Pieces,
 };
-use crate::puzzles::rubik::model::cube::{Cube, Face, Move, EDGES, MOVE_CUBES};
+use crate::puzzles::rubik::model::cube::{Cube, Face, Move, EDGES};
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::model::symmetry::{Symmetry, ROTATIONS, UD_ROTATIONS};
+use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::family::{GroupMember, Rebuild, TableFamily, TableGroup};
 use crate::table::packed::{pack, Nibbles};

@@ -15,9 +15,10 @@ use crate::puzzles::rubik::coord::projection::{
     distances_to, shortest_sequences, BoundedSpace, Numbered,
 };
 use crate::puzzles::rubik::goals::mask::SLOT_STICKERS;
-use crate::puzzles::rubik::model::cube::{Cube, Face, Move, CORNERS, EDGES, MOVE_CUBES};
+use crate::puzzles::rubik::model::cube::{Cube, Face, Move, CORNERS, EDGES};
 use crate::puzzles::rubik::model::facelets::{faces_of_cube, STICKERS};
 use crate::puzzles::rubik::model::metric::Metric;
+use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::search::bfs::UNREACHED;
 use std::sync::LazyLock;
 use thiserror::Error;

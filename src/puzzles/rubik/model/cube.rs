@@ -6,7 +6,6 @@
 //! are compositions of them.
 
 use std::fmt;
-use std::sync::LazyLock;
 use thiserror::Error;
 
 /// Number of corner slots.
@@ -230,22 +229,6 @@ impl Cube {
         out
     }
 
-    /// The position after `mv`.
-    #[inline]
-    pub fn apply(&self, mv: Move) -> Cube {
-        self.then(&MOVE_CUBES[mv.index()])
-    }
-
-    /// The position after every move of `moves`, in order.
-    pub fn apply_all(&self, moves: &[Move]) -> Cube {
-        moves.iter().fold(*self, |c, &m| c.apply(m))
-    }
-
-    /// The solved cube scrambled by `moves`.
-    pub fn from_moves(moves: &[Move]) -> Cube {
-        Cube::SOLVED.apply_all(moves)
-    }
-
     /// A uniformly random reachable position (every one of the 4.3 * 10^19 equally likely):
     /// random permutations of equal parity, random twists and flips summing to zero.
     pub fn random(rng: &mut crate::rng::SplitMix64) -> Cube {
@@ -335,20 +318,6 @@ fn check_permutation(p: &[u8], names: &[&str], what: &str) -> Result<(), CubeErr
     Ok(())
 }
 
-/// The cube of every move applied to the solved cube, by move index.
-pub static MOVE_CUBES: LazyLock<[Cube; MOVE_COUNT]> = LazyLock::new(|| {
-    let mut cubes = [Cube::SOLVED; MOVE_COUNT];
-    for face in Face::ALL {
-        let quarter = crate::puzzles::rubik::model::facelets::quarter_turn_cube(face);
-        let half = quarter.then(&quarter);
-        let counter = half.then(&quarter);
-        cubes[Move::new(face, 1).index()] = quarter;
-        cubes[Move::new(face, 2).index()] = half;
-        cubes[Move::new(face, 3).index()] = counter;
-    }
-    cubes
-});
-
 /// Canonical move sequences (each position has an optimal sequence of this form, so
 /// search may skip the rest): never two moves of one face in a row, and of two opposite
 /// faces turned in a row, the one first in URFDLB order comes first.
@@ -408,6 +377,7 @@ pub fn canonical_qtm_counts(depth: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzles::rubik::model::turns::MOVE_CUBES;
     use crate::rng::SplitMix64;
 
     #[test]

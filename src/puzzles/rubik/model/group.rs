@@ -8,7 +8,8 @@
 //! generating set for that group (a chain of point stabilisers with a transversal at each
 //! level); membership is then decided by sifting, in microseconds.
 
-use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES, MOVE_CUBES};
+use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES};
+use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 
 /// Number of points: 24 corner stickers, then 24 edge stickers.
 const POINTS: usize = 3 * CORNERS + 2 * EDGES;

@@ -1,8 +1,10 @@
 //! The cube model and its notations, below every Rubik table and solver.
-//! Cubies and moves ([`cube`]), metrics ([`metric`]), stickers and facelet strings
+//! Cubies and moves ([`cube`]), the turns acting on them ([`turns`]), metrics ([`metric`]), stickers and facelet strings
 //! ([`facelets`]), move notation ([`notation`]), the cube's symmetries ([`symmetry`]),
-//! group membership for restricted move sets ([`group`]) and solver results ([`solution`]).
+//! group membership for restricted move sets ([`group`]), solver results ([`solution`])
+//! and the cube as a search puzzle ([`canonical`]).
 
+pub mod canonical;
 pub mod cube;
 pub mod facelets;
 pub mod group;
@@ -10,3 +12,4 @@ pub mod metric;
 pub mod notation;
 pub mod solution;
 pub mod symmetry;
+pub mod turns;

@@ -14,7 +14,8 @@ use crate::puzzles::rubik::model::facelets::{symmetry_slot_maps, transform_by_st
 use std::sync::LazyLock;
 
 /// A signed permutation matrix on (x = R, y = U, z = F).
-pub type Matrix = [[i8; 3]; 3];
+pub use crate::geometry::Matrix;
+use crate::geometry::{determinant, multiply, signed_permutations, IDENTITY};
 
 /// A symmetry as slot maps: applying it to a position is a few table lookups per cubie.
 #[derive(Debug, Clone, Copy)]
@@ -90,10 +91,6 @@ impl Symmetry {
 }
 
 /// Product of two matrices.
-fn multiply(a: Matrix, b: Matrix) -> Matrix {
-    std::array::from_fn(|r| std::array::from_fn(|c| (0..3).map(|k| a[r][k] * b[k][c]).sum()))
-}
-
 /// The 16 symmetries that map the U-D axis onto itself, the identity first.
 pub static UD_SYMMETRIES: LazyLock<Vec<Symmetry>> = LazyLock::new(|| {
     let mut list = Vec::with_capacity(16);
@@ -116,26 +113,11 @@ pub static UD_SYMMETRIES: LazyLock<Vec<Symmetry>> = LazyLock::new(|| {
 /// The 24 rotations of the whole cube (the signed permutation matrices of determinant
 /// +1), the identity first.
 pub static ROTATIONS: LazyLock<Vec<Symmetry>> = LazyLock::new(|| {
-    let mut list = Vec::with_capacity(24);
-    for perm in [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ] {
-        for signs in 0..8 {
-            let mut m: Matrix = [[0; 3]; 3];
-            for (row, &col) in perm.iter().enumerate() {
-                m[row][col] = if signs >> row & 1 == 1 { -1 } else { 1 };
-            }
-            if determinant(m) == 1 {
-                list.push(Symmetry::new(m));
-            }
-        }
-    }
-    list.sort_by_key(|s| !is_identity(s.matrix));
+    let mut list: Vec<Symmetry> = signed_permutations()
+        .filter(|m| determinant(m) == 1)
+        .map(Symmetry::new)
+        .collect();
+    list.sort_by_key(|s| s.matrix != IDENTITY);
     list
 });
 
@@ -148,12 +130,6 @@ pub static UD_ROTATIONS: LazyLock<Vec<Symmetry>> = LazyLock::new(|| {
         .collect()
 });
 
-fn determinant(m: Matrix) -> i8 {
-    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-}
-
 /// Number of symmetries keeping the U-D axis.
 pub const UD_SYMMETRY_COUNT: usize = 16;
 
@@ -162,14 +138,10 @@ pub static UD_INVERSE: LazyLock<[u8; UD_SYMMETRY_COUNT]> = LazyLock::new(|| {
     let syms = &*UD_SYMMETRIES;
     std::array::from_fn(|s| {
         syms.iter()
-            .position(|t| is_identity(multiply(t.matrix, syms[s].matrix)))
+            .position(|t| multiply(&t.matrix, &syms[s].matrix) == IDENTITY)
             .expect("the symmetries form a group") as u8
     })
 });
-
-fn is_identity(m: Matrix) -> bool {
-    m == [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
-}
 
 /// Rotations that bring the R-L axis (z, quarter turn about F) and the F-B axis (x,
 /// quarter turn about R) onto the U-D axis.
@@ -212,11 +184,11 @@ mod tests {
     fn ud_symmetries_form_a_group_keeping_the_ud_axis() {
         let syms = &*UD_SYMMETRIES;
         assert_eq!(syms.len(), UD_SYMMETRY_COUNT);
-        assert!(is_identity(syms[0].matrix()));
+        assert!(syms[0].matrix() == IDENTITY);
         assert_eq!(syms.iter().filter(|s| s.mirror).count(), 8);
         for (s, sym) in syms.iter().enumerate() {
             let inv = syms[UD_INVERSE[s] as usize];
-            assert!(is_identity(multiply(inv.matrix(), sym.matrix())));
+            assert!(multiply(&inv.matrix(), &sym.matrix()) == IDENTITY);
             let up = Face::U.index();
             assert!(matches!(sym.faces[up] as usize, 0 | 3));
         }

@@ -1,11 +1,12 @@
 //! Optimal solvers: the near table for instant answers, IDA* beyond it or without it.
 
 use crate::engine::Solve;
-use crate::puzzles::rubik::model::cube::{htm_may_follow, Cube, Move};
+use crate::puzzles::rubik::model::canonical::CubePuzzle;
+use crate::puzzles::rubik::model::cube::Cube;
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::model::solution::Solved;
 use crate::puzzles::rubik::near::table::{NearTable, NEAR_DEPTH};
-use crate::search::{ida_star, SearchSpace};
+use crate::search::{ida_star, Heuristic};
 
 /// Lower bound from cubie counts: every face turn moves exactly 4 corners and 4 edges.
 #[inline]
@@ -14,44 +15,15 @@ pub fn cubie_bound(cube: &Cube) -> u32 {
     corners.div_ceil(4).max(edges.div_ceil(4))
 }
 
-/// Search space for IDA*: the cube with one metric's moves and heuristic.
-struct CubeSpace<'a> {
+/// The heuristic of the IDA* here: cubie counts, and with the near table its exact
+/// distances (more than its depth outside it).
+struct NearBound<'a> {
     metric: Metric,
-    moves: Vec<Move>,
     near: Option<&'a NearTable>,
 }
 
-impl<'a> CubeSpace<'a> {
-    fn new(metric: Metric, near: Option<&'a NearTable>) -> Self {
-        let moves = match metric {
-            Metric::Qtm => Move::quarter_turns().collect(),
-            Metric::Htm => Move::all().collect(),
-        };
-        Self {
-            metric,
-            moves,
-            near,
-        }
-    }
-}
-
-impl SearchSpace for CubeSpace<'_> {
-    type State = Cube;
-    type Move = Move;
-
-    fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    fn apply(&self, state: &Cube, mv: Move) -> Cube {
-        state.apply(mv)
-    }
-
-    fn is_goal(&self, state: &Cube) -> bool {
-        state.is_solved()
-    }
-
-    fn heuristic(&self, state: &Cube) -> u32 {
+impl Heuristic<CubePuzzle> for NearBound<'_> {
+    fn bound(&self, state: &Cube) -> u32 {
         let mut h = cubie_bound(state);
         if let Some(near) = self.near {
             // Exact QTM distance inside the table, else more than NEAR_DEPTH.
@@ -63,25 +35,16 @@ impl SearchSpace for CubeSpace<'_> {
         }
         h
     }
-
-    fn may_follow(&self, previous: Option<Move>, mv: Move) -> bool {
-        match self.metric {
-            Metric::Htm => htm_may_follow(previous, mv),
-            // QTM with one move of memory: no X X', half turns only as X X, opposite
-            // faces in URFDLB order.
-            Metric::Qtm => match previous {
-                None => true,
-                Some(p) if p.face() == mv.face() => p == mv && mv.turns() == 1,
-                Some(p) => !(p.face().opposite() == mv.face() && p.face() > mv.face()),
-            },
-        }
-    }
 }
 
 /// Solves by IDA* with the given heuristic sources, optimal in `metric`.
 pub fn ida(cube: &Cube, metric: Metric, near: Option<&NearTable>, max_depth: u32) -> Solved {
-    let space = CubeSpace::new(metric, near);
-    let outcome = ida_star(&space, cube, max_depth);
+    let outcome = ida_star(
+        &CubePuzzle::new(metric),
+        &NearBound { metric, near },
+        cube,
+        max_depth,
+    );
     Solved {
         moves: outcome.solution,
         nodes: outcome.nodes,

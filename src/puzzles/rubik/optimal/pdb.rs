@@ -15,8 +15,9 @@ use crate::puzzles::rubik::coord::flipslice::{self, Refinement};
 use crate::puzzles::rubik::coord::perm::{
     self, rank_permutation, unrank_permutation, CORNER_PERMS, CORNER_TWISTS,
 };
-use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT, MOVE_CUBES};
+use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT};
 use crate::puzzles::rubik::model::metric::Metric;
+use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::search::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::family::{Rebuild, TableFamily};
 use crate::table::packed::{pack, Nibbles};

@@ -12,8 +12,9 @@
 
 use crate::progress::Progress;
 use crate::puzzles::rubik::coord::projection::Numbered;
-use crate::puzzles::rubik::model::cube::{permutation_parity, Cube, Face, Move, MOVE_CUBES};
+use crate::puzzles::rubik::model::cube::{permutation_parity, Cube, Face, Move};
 use crate::puzzles::rubik::model::metric::Metric;
+use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::family::{GroupMember, Rebuild, TableFamily, TableGroup};
 use crate::table::packed::{pack, Crumbs};

@@ -9,11 +9,12 @@ use super::coords::{
 use super::tables::TwoPhaseTables;
 use crate::puzzles::rubik::coord::perm::rank_permutation;
 use crate::puzzles::rubik::model::cube::{
-    htm_may_follow, permutation_parity, Cube, Move, EDGES, MOVE_COUNT, MOVE_CUBES,
+    htm_may_follow, permutation_parity, Cube, Move, EDGES, MOVE_COUNT,
 };
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::model::symmetry::AXIS_ROTATIONS;
 use crate::puzzles::rubik::model::symmetry::UD_SYMMETRY_COUNT;
+use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::table::packed::{Crumbs, Nibbles};
 use std::time::Instant;
 

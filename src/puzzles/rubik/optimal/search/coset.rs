@@ -1,0 +1,247 @@
+//! The coset heuristic of the large and huge presets: their tables measure the distance
+//! to a coset of a group holding U and D turns, so each is read on six views of a
+//! position (along each axis, on the position and its inverse), with inherited views,
+//! the x,x,x rule and skipped first axes (`docs/rubik-optimal.md`).
+
+use super::KorfSolver;
+use crate::puzzles::rubik::coord::flipslice::{self, Refinement};
+use crate::puzzles::rubik::model::cube::{Cube, Move};
+use crate::puzzles::rubik::model::metric::Metric;
+use crate::puzzles::rubik::model::symmetry::AXIS_ROTATIONS;
+use crate::puzzles::rubik::model::turns::MOVE_CUBES;
+use crate::puzzles::rubik::optimal::pdb::Pdb;
+
+/// Most coset tables a preset combines.
+const MAX_COSET_TABLES: usize = 2;
+
+/// The coset tables of a preset (indices into [`Pdbs`]) and their refinements.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CosetTables {
+    tables: [(usize, Refinement); MAX_COSET_TABLES],
+    len: usize,
+}
+
+impl CosetTables {
+    pub(super) fn of(tables: &[Pdb]) -> Option<Self> {
+        let mut coset = CosetTables {
+            tables: [(0, Refinement::SliceOrder); MAX_COSET_TABLES],
+            len: 0,
+        };
+        for (t, table) in tables.iter().enumerate() {
+            let refinement = table.pattern().refinement()?;
+            if coset.len == MAX_COSET_TABLES {
+                return None;
+            }
+            coset.tables[coset.len] = (t, refinement);
+            coset.len += 1;
+        }
+        (coset.len > 0).then_some(coset)
+    }
+}
+
+/// Table values of the six views of a position: view `2a` is the
+/// position seen along axis `a` (U-D, R-L, F-B), view `2a + 1` its inverse.
+pub(crate) type ViewValues = [u8; 6];
+
+/// A position in the coset search, kept as its six views: the position seen along each
+/// axis as raw coordinates (moved by move tables), its inverse seen along each axis as a
+/// cube (moved by composing with the inverse turn before it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CosetNode {
+    /// [`flipslice::raw_coordinates`] of the position seen along axis `a`.
+    forward: [[u32; 4]; 3],
+    /// The inverse of the position, seen along axis `a`.
+    inverse: [Cube; 3],
+    /// Table values of the six views: `2a` the position along axis `a`, `2a + 1` its
+    /// inverse.
+    pub(super) values: ViewValues,
+}
+
+impl CosetNode {
+    /// A placeholder to fill arrays with (not any position's node).
+    pub(super) const EMPTY: CosetNode = CosetNode {
+        forward: [[0; 4]; 3],
+        inverse: [Cube::SOLVED; 3],
+        values: [0; 6],
+    };
+
+    /// The node of `cube` (inverse `inv`), values not yet read.
+    pub(super) fn of(cube: &Cube, inv: &Cube) -> Self {
+        let mut node = CosetNode {
+            forward: [flipslice::raw_coordinates_with_inverse(cube, inv); 3],
+            inverse: [*inv; 3],
+            values: [0; 6],
+        };
+        for (j, rotation) in AXIS_ROTATIONS.iter().enumerate() {
+            let (turned, turned_inv) = (rotation.conjugate(cube), rotation.conjugate(inv));
+            node.forward[j + 1] = flipslice::raw_coordinates_with_inverse(&turned, &turned_inv);
+            node.inverse[j + 1] = turned_inv;
+        }
+        node
+    }
+
+    /// Whether the position is solved.
+    #[inline]
+    pub(super) fn is_solved(&self) -> bool {
+        self.inverse[0].is_solved()
+    }
+
+    /// Raw coordinates of view `v`.
+    #[inline]
+    fn raw(&self, v: usize) -> [u32; 4] {
+        match v % 2 {
+            0 => self.forward[v / 2],
+            _ => flipslice::raw_coordinates(&self.inverse[v / 2]),
+        }
+    }
+
+    /// Views along axis `a` of this node's child by `mv`.
+    #[inline]
+    pub(super) fn step_axis(&mut self, parent: &CosetNode, a: usize, mv: Move) {
+        let seen = AXIS_MOVES[a][mv.index()];
+        self.forward[a] = flipslice::move_raw(parent.forward[a], seen.index());
+        self.inverse[a] = MOVE_CUBES[seen.inverse().index()].then(&parent.inverse[a]);
+    }
+}
+
+/// `AXIS_MOVES[a][m]`: move `m` as seen along axis `a` (the move of the turned view).
+static AXIS_MOVES: std::sync::LazyLock<[[Move; 18]; 3]> = std::sync::LazyLock::new(|| {
+    let mut moves = [[Move::from_index(0); 18]; 3];
+    for mv in Move::all() {
+        moves[0][mv.index()] = mv;
+        for (j, rotation) in AXIS_ROTATIONS.iter().enumerate() {
+            moves[j + 1][mv.index()] = rotation.map_move(mv);
+        }
+    }
+    moves
+});
+
+/// Axis (0 U-D, 1 R-L, 2 F-B) of a move.
+#[inline]
+pub(super) fn axis(mv: Move) -> usize {
+    mv.face().index() % 3
+}
+
+/// Views per batch of coset reads: six for each of 18 children.
+const MAX_VIEW_READS: usize = 6 * 18;
+
+impl KorfSolver<'_> {
+    /// Lower bounds from coset tables (every table measures the distance to a coset of a
+    /// group holding U and D turns, `docs/rubik-optimal.md`) for `nodes`, in QTM raised to
+    /// the parity of `budget`, filling in their view values. With `from = (parent,
+    /// moves)`, node `k` is the parent's child by `moves[k]` and holds only its U-D views
+    /// (the rest is derived here for the children that need it):
+    ///
+    /// - a child reached by a turn on axis `a` inherits its parent's inverse view `a`
+    ///   (the turn comes before the inverse, and turns on the view's U-D axis are in the
+    ///   group), so at most five reads per child;
+    /// - reads in two stages: the U-D views for every child, the other four only for the
+    ///   children the first two did not prune;
+    /// - a table value `x` on view `2a` also says no solution of length `x >= 1` ends
+    ///   with a turn on axis `a`, on view `2a + 1` that none starts with one: if the
+    ///   three forward (or inverse) views all reach a bound of at least 1, the bound goes
+    ///   up one step.
+    pub(super) fn coset_evaluate(
+        &self,
+        coset: CosetTables,
+        nodes: &mut [CosetNode],
+        from: Option<(&CosetNode, &[Move])>,
+        budget: u32,
+        out: &mut [u32],
+    ) {
+        let qtm = self.pdbs.metric() == Metric::Qtm;
+        let step = if qtm { 2 } else { 1 };
+        let raise = |h: u32| {
+            if qtm && (h ^ budget) & 1 == 1 {
+                h + 1
+            } else {
+                h
+            }
+        };
+        // The view node `k` inherits from its parent, if any.
+        let inherited = |k: usize| from.map(|(_, moves)| 2 * axis(moves[k]) + 1);
+        let n = nodes.len();
+        let mut raw = [[0u32; 4]; MAX_VIEW_READS];
+        let mut at = [(0u8, 0u8); MAX_VIEW_READS];
+        let mut read = [0u8; MAX_VIEW_READS];
+        let mut alive = [true; 18];
+        for stage in 0..2 {
+            let mut w = 0;
+            for k in (0..n).filter(|&k| alive[k]) {
+                let node = &mut nodes[k];
+                if stage == 1 {
+                    if let Some((parent, moves)) = from {
+                        for a in 1..3 {
+                            node.step_axis(parent, a, moves[k]);
+                        }
+                    }
+                }
+                let views = if stage == 0 { 0..2 } else { 2..6 };
+                for v in views {
+                    match from {
+                        Some((parent, _)) if inherited(k) == Some(v) => {
+                            node.values[v] = parent.values[v]
+                        }
+                        _ => {
+                            raw[w] = node.raw(v);
+                            at[w] = (k as u8, v as u8);
+                            w += 1;
+                        }
+                    }
+                }
+            }
+            self.coset_read(coset, &raw[..w], &mut read[..w]);
+            for (&(k, v), &value) in at[..w].iter().zip(&read[..w]) {
+                nodes[k as usize].values[v as usize] = value;
+            }
+            for k in 0..n {
+                if !alive[k] {
+                    continue;
+                }
+                let v = nodes[k].values.map(u32::from);
+                out[k] = if stage == 0 {
+                    raise(v[0].max(v[1]))
+                } else {
+                    let h = raise(v.iter().copied().max().unwrap_or(0));
+                    let forward = v[0].min(v[2]).min(v[4]);
+                    let inverse = v[1].min(v[3]).min(v[5]);
+                    // (A solution of length 0 has no last turn: the rule needs h >= 1.)
+                    if h > 0 && (forward >= h || inverse >= h) {
+                        h + step
+                    } else {
+                        h
+                    }
+                };
+                alive[k] = out[k] <= budget;
+            }
+        }
+    }
+
+    /// The table values (max over the coset tables) of the positions with raw coordinates
+    /// `raw`.
+    ///
+    /// The raw coordinates and the class entry are shared by all coset tables; all
+    /// indices are computed before any entry is read, so the reads overlap.
+    #[inline]
+    fn coset_read(&self, coset: CosetTables, raw: &[[u32; 4]], out: &mut [u8]) {
+        let n = raw.len();
+        let mut pairs = [0u32; MAX_VIEW_READS];
+        for (pair, raw) in pairs.iter_mut().zip(raw) {
+            *pair = raw[0];
+        }
+        let mut entries = [0u32; MAX_VIEW_READS];
+        flipslice::class_entries(&pairs[..n], &mut entries[..n]);
+        let mut index = [[0usize; MAX_VIEW_READS]; MAX_COSET_TABLES];
+        for (t, &(_, refinement)) in coset.tables[..coset.len].iter().enumerate() {
+            flipslice::finish_indices(refinement, raw, &entries[..n], &mut index[t][..n]);
+        }
+        let tables = &self.pdbs.tables;
+        out[..n].fill(0);
+        for (t, &(table, _)) in coset.tables[..coset.len].iter().enumerate() {
+            let entries = tables[table].entries();
+            for (o, &i) in out[..n].iter_mut().zip(&index[t][..n]) {
+                *o = (*o).max(entries.get(i));
+            }
+        }
+    }
+}

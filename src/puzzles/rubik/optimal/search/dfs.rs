@@ -1,0 +1,241 @@
+//! The depth-first search of one IDA* iteration: one body for both heuristics, generic
+//! over the node it carries ([`CubeNode`] for any tables, [`CosetNode`] for coset tables;
+//! each monomorphised, so neither pays for the other).
+
+use super::coset::{axis, CosetNode};
+use super::KorfSolver;
+use crate::puzzles::rubik::model::cube::{Cube, Move};
+use crate::puzzles::rubik::model::turns::MOVE_CUBES;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Outcome of searching one subtree.
+pub(super) enum Step {
+    Found,
+    /// Smallest f above the bound seen (u32::MAX if none).
+    Exceeded(u32),
+}
+
+/// A position with its inverse: the node of the search over any tables (each table is
+/// read on the position and on its inverse, which has the same distance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CubeNode {
+    /// The position.
+    pub cube: Cube,
+    /// Its inverse.
+    pub inv: Cube,
+}
+
+impl CubeNode {
+    /// A placeholder to fill arrays with.
+    const EMPTY: CubeNode = CubeNode {
+        cube: Cube::SOLVED,
+        inv: Cube::SOLVED,
+    };
+
+    /// The node of `cube`.
+    pub fn of(cube: &Cube) -> Self {
+        Self {
+            cube: *cube,
+            inv: cube.inverse(),
+        }
+    }
+
+    /// The node after `mv`: the move before the inverse.
+    #[inline]
+    pub fn after(&self, mv: Move) -> Self {
+        Self {
+            cube: self.cube.apply(mv),
+            inv: MOVE_CUBES[mv.inverse().index()].then(&self.inv),
+        }
+    }
+}
+
+/// What the search needs of a node: whether it is solved, and its canonical children
+/// with their lower bounds.
+pub(super) trait Node: Copy {
+    /// A placeholder to fill arrays with.
+    const EMPTY: Self;
+
+    /// Whether the position is solved.
+    fn is_solved(&self) -> bool;
+
+    /// Writes the children allowed after the last two turns `front` into `kids` (their
+    /// moves into `moves`) and their lower bounds into `bounds`, with `remaining` moves
+    /// left to the iteration's bound. Returns the number of children and the least f
+    /// value the moves left out could reach (`u32::MAX` if none was left out).
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &self,
+        solver: &KorfSolver<'_>,
+        all_moves: &[Move],
+        front: [Option<Move>; 2],
+        bound: u32,
+        remaining: u32,
+        kids: &mut [Self; 18],
+        moves: &mut [Move; 18],
+        bounds: &mut [u32; 18],
+    ) -> (usize, u32);
+}
+
+impl Node for CubeNode {
+    const EMPTY: Self = CubeNode::EMPTY;
+
+    #[inline]
+    fn is_solved(&self) -> bool {
+        self.cube.is_solved()
+    }
+
+    #[inline]
+    fn expand(
+        &self,
+        solver: &KorfSolver<'_>,
+        all_moves: &[Move],
+        front: [Option<Move>; 2],
+        _bound: u32,
+        remaining: u32,
+        kids: &mut [Self; 18],
+        moves: &mut [Move; 18],
+        bounds: &mut [u32; 18],
+    ) -> (usize, u32) {
+        let mut n = 0;
+        for &mv in all_moves {
+            if solver.may_follow(front[0], front[1], mv) {
+                kids[n] = self.after(mv);
+                moves[n] = mv;
+                n += 1;
+            }
+        }
+        solver.generic_bounds(&kids[..n], remaining - 1, &mut bounds[..n]);
+        (n, u32::MAX)
+    }
+}
+
+impl Node for CosetNode {
+    const EMPTY: Self = CosetNode::EMPTY;
+
+    #[inline]
+    fn is_solved(&self) -> bool {
+        CosetNode::is_solved(self)
+    }
+
+    #[inline]
+    fn expand(
+        &self,
+        solver: &KorfSolver<'_>,
+        all_moves: &[Move],
+        front: [Option<Move>; 2],
+        bound: u32,
+        remaining: u32,
+        kids: &mut [Self; 18],
+        moves: &mut [Move; 18],
+        bounds: &mut [u32; 18],
+    ) -> (usize, u32) {
+        let Some(coset) = solver.coset else {
+            unreachable!("coset nodes are made only for coset tables");
+        };
+        // A solution of exactly the remaining length cannot start with a turn on an axis
+        // whose inverse view already needs that many.
+        let mut skipped_axes = 0u32;
+        for a in 0..3 {
+            skipped_axes |= u32::from(u32::from(self.values[2 * a + 1]) >= remaining) << a;
+        }
+        let mut n = 0;
+        for &mv in all_moves {
+            if skipped_axes >> axis(mv) & 1 == 0 && solver.may_follow(front[0], front[1], mv) {
+                kids[n] = *self;
+                kids[n].step_axis(self, 0, mv);
+                moves[n] = mv;
+                n += 1;
+            }
+        }
+        solver.coset_evaluate(
+            coset,
+            &mut kids[..n],
+            Some((self, &moves[..n])),
+            remaining - 1,
+            &mut bounds[..n],
+        );
+        // Skipped children may have longer solutions: the next bound is at least one up.
+        let least = if skipped_axes != 0 {
+            bound + 1
+        } else {
+            u32::MAX
+        };
+        (n, least)
+    }
+}
+
+/// One thread's share of an iteration.
+pub(super) struct Search<'a> {
+    pub(super) solver: KorfSolver<'a>,
+    pub(super) moves: Vec<Move>,
+    pub(super) stop: &'a AtomicBool,
+    pub(super) nodes: u64,
+    /// When to give up (checked every 4096 calls; passing it sets `stop`).
+    pub(super) deadline: Option<Instant>,
+    pub(super) calls: u32,
+}
+
+impl Search<'_> {
+    /// Time to stop: the deadline passed (checked every 4096 calls) or another task found
+    /// a solution.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls.is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Searches below `node` at depth `g` for a solution of exactly `bound` moves; `front`
+    /// holds the last two turns made. All children first, then all their table entries
+    /// (independent memory reads that overlap), then the search below the promising ones.
+    pub(super) fn dfs<N: Node>(
+        &mut self,
+        node: &N,
+        g: u32,
+        bound: u32,
+        front: [Option<Move>; 2],
+        path: &mut Vec<Move>,
+    ) -> Step {
+        if node.is_solved() {
+            return Step::Found;
+        }
+        if g >= bound {
+            return Step::Exceeded(g + 1);
+        }
+        if self.should_stop() {
+            return Step::Exceeded(u32::MAX);
+        }
+        let mut kids = [N::EMPTY; 18];
+        let mut kid_moves = [Move::from_index(0); 18];
+        let mut bounds = [0u32; 18];
+        let (n, mut least) = node.expand(
+            &self.solver,
+            &self.moves,
+            front,
+            bound,
+            bound - g,
+            &mut kids,
+            &mut kid_moves,
+            &mut bounds,
+        );
+        self.nodes += n as u64;
+        let budget = bound - g - 1;
+        for ((kid, &mv), &h) in kids[..n].iter().zip(&kid_moves[..n]).zip(&bounds[..n]) {
+            if h > budget {
+                least = least.min(g + 1 + h);
+                continue;
+            }
+            path.push(mv);
+            match self.dfs(kid, g + 1, bound, [front[1], Some(mv)], path) {
+                Step::Found => return Step::Found,
+                Step::Exceeded(f) => least = least.min(f),
+            }
+            path.pop();
+        }
+        Step::Exceeded(least)
+    }
+}
