@@ -18,10 +18,9 @@ use crate::puzzles::rubik::coord::projection::{
     distances_to, shortest_sequences, BoundedSpace, Numbered, Pieces,
 };
 use crate::puzzles::rubik::model::cube::{Cube, Face, Move, CORNERS, EDGES};
-use crate::puzzles::rubik::model::facelets::{
-    corner_slot_stickers, edge_slot_stickers, faces_of_cube, STICKERS,
-};
+use crate::puzzles::rubik::model::facelets::{faces_of_cube, STICKERS};
 use crate::puzzles::rubik::model::metric::Metric;
+use crate::puzzles::rubik::model::stickers::{corner_slot_stickers, edge_slot_stickers};
 use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::search::bfs::UNREACHED;
 use std::collections::HashMap;

@@ -1,8 +1,9 @@
 //! The cube model and its notations, below every Rubik table and solver.
-//! Cubies and moves ([`cube`]), the turns acting on them ([`turns`]), metrics ([`metric`]), stickers and facelet strings
-//! ([`facelets`]), move notation ([`notation`]), the cube's symmetries ([`symmetry`]),
-//! group membership for restricted move sets ([`group`]), solver results ([`solution`])
-//! and the cube as a search puzzle ([`canonical`]).
+//! Cubies and moves ([`cube`]), the turns acting on them ([`turns`]), metrics
+//! ([`metric`]), the sticker geometry ([`stickers`]) and facelet strings ([`facelets`]),
+//! move notation ([`notation`]), the cube's symmetries ([`symmetry`]), group membership
+//! for restricted move sets ([`group`]), solver results ([`solution`]) and the cube as a
+//! search puzzle ([`canonical`]).
 
 pub mod canonical;
 pub mod cube;
@@ -11,5 +12,6 @@ pub mod group;
 pub mod metric;
 pub mod notation;
 pub mod solution;
+pub mod stickers;
 pub mod symmetry;
 pub mod turns;

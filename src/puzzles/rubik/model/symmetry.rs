@@ -10,7 +10,8 @@
 //!   made for the U-D axis then also bounds the position seen along the other axes.
 
 use crate::puzzles::rubik::model::cube::{Cube, Face, Move, CORNERS, EDGES};
-use crate::puzzles::rubik::model::facelets::{symmetry_slot_maps, transform_by_stickers};
+use crate::puzzles::rubik::model::facelets::transform_by_stickers;
+use crate::puzzles::rubik::model::stickers::symmetry_slot_maps;
 use std::sync::LazyLock;
 
 /// A signed permutation matrix on (x = R, y = U, z = F).

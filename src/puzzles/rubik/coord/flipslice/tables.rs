@@ -1,0 +1,290 @@
+//! The move, symmetry and class tables behind the flip-slice-twist coordinates, computed
+//! once per process.
+
+use super::*;
+use crate::puzzles::rubik::model::cube::{Cube, Move, EDGES, MOVE_COUNT};
+use crate::puzzles::rubik::model::symmetry::{UD_INVERSE, UD_SYMMETRIES, UD_SYMMETRY_COUNT};
+use std::sync::LazyLock;
+
+/// Coordinate tables: ranks, moves, conjugation by the symmetries, classes.
+pub(crate) struct Tables {
+    /// Rank of each 12-bit slot mask with four bits set (others unused).
+    pub(crate) slots_of_mask: Vec<u16>,
+    /// Slot mask of each rank.
+    pub(crate) mask_of_slots: Vec<u16>,
+    /// Rank of the slice order from four 2-bit cubie numbers (first slot most significant).
+    pub(crate) order_of_code: [u8; 256],
+    /// `flip_move[flip * 18 + m]`.
+    pub(crate) flip_move: Vec<u16>,
+    /// `slice_move[slice * 18 + m]`, slice = `slots * 24 + order`.
+    pub(crate) slice_move: Vec<u16>,
+    /// `twist_move[twist * 18 + m]`.
+    pub(crate) twist_move: Vec<u16>,
+    /// `twist_conj[twist * 16 + s]`: twist of the image under symmetry `s`.
+    pub(crate) twist_conj: Vec<u16>,
+    /// `slice_conj[slice * 16 + s]`: slice of the image under symmetry `s`.
+    pub(crate) slice_conj: Vec<u16>,
+    /// Rank of each 8-bit corner slot mask with four bits set (others unused).
+    pub(crate) layers_of_mask: [u8; 256],
+    /// `layers_move[layers * 18 + m]`.
+    pub(crate) layers_move: Vec<u8>,
+    /// `layers_conj[layers * 16 + s]`: corner layers of the image under symmetry `s`.
+    pub(crate) layers_conj: Vec<u8>,
+    /// `class_of[flip_slice]` = `class << 4 | s` where symmetry `s` takes the pair to the
+    /// class representative.
+    pub(crate) class_of: Vec<u32>,
+    /// Representative (flip, slice slots) pair of each class.
+    pub(crate) representative: Vec<u32>,
+    /// Bit `s` set when symmetry `s` fixes the class representative.
+    pub(crate) stabiliser: Vec<u16>,
+    /// `class_of` as little-endian bytes in huge pages (read at random in search).
+    pub(crate) class_of_resident: Option<crate::table::Resident>,
+}
+
+/// Slot mask of the E-slice edges and their order code, read from `ep`.
+#[inline]
+pub(super) fn slice_mask_and_code(cube: &Cube) -> (usize, usize) {
+    let mut mask = 0usize;
+    let mut code = 0usize;
+    for (slot, &cubie) in cube.ep.iter().enumerate() {
+        if cubie >= FIRST_SLICE_EDGE {
+            mask |= 1 << slot;
+            code = code << 2 | (cubie - FIRST_SLICE_EDGE) as usize;
+        }
+    }
+    (mask, code)
+}
+
+/// Slot mask of the four U-layer corners (cubies 0..4), read from `cp`.
+#[inline]
+pub(super) fn corner_layer_mask(cube: &Cube) -> usize {
+    cube.cp.iter().enumerate().fold(0, |mask, (slot, &cubie)| {
+        mask | usize::from(cubie < 4) << slot
+    })
+}
+
+/// A cube whose U-layer corners sit in the slots of the 4-bit-set mask `mask`.
+fn cube_with_corner_layers(mask: usize) -> Cube {
+    let mut cube = Cube::SOLVED;
+    let (mut up, mut down) = (0u8, 4u8);
+    for slot in 0..8 {
+        if mask >> slot & 1 == 1 {
+            cube.cp[slot] = up;
+            up += 1;
+        } else {
+            cube.cp[slot] = down;
+            down += 1;
+        }
+    }
+    cube
+}
+
+/// A cube with the given slice (slots and order), flip and twist; other cubies arbitrary.
+fn cube_with(t: &Tables, slice: usize, flip: usize, twist: usize) -> Cube {
+    let mut cube = Cube::SOLVED;
+    let mask = t.mask_of_slots[slice / SLICE_ORDERS];
+    let mut order = [0u8; 4];
+    perm::unrank_permutation((slice % SLICE_ORDERS) as u64, &mut order);
+    let (mut next_slice, mut next_other) = (0, 0u8);
+    for slot in 0..EDGES {
+        if mask >> slot & 1 == 1 {
+            cube.ep[slot] = FIRST_SLICE_EDGE + order[next_slice];
+            next_slice += 1;
+        } else {
+            cube.ep[slot] = next_other;
+            next_other += 1;
+        }
+    }
+    let mut parity = 0;
+    for slot in 0..EDGES - 1 {
+        cube.eo[slot] = (flip >> (EDGES - 2 - slot) & 1) as u8;
+        parity ^= cube.eo[slot];
+    }
+    cube.eo[EDGES - 1] = parity;
+    let mut rest = twist;
+    let mut sum = 0;
+    for slot in (0..7).rev() {
+        cube.co[slot] = (rest % 3) as u8;
+        sum += rest % 3;
+        rest /= 3;
+    }
+    cube.co[7] = ((3 - sum % 3) % 3) as u8;
+    cube
+}
+
+impl Tables {
+    /// Slice (slots * 24 + order) of a cube.
+    #[inline]
+    pub(crate) fn slice(&self, cube: &Cube) -> usize {
+        let (mask, code) = slice_mask_and_code(cube);
+        self.slots_of_mask[mask] as usize * SLICE_ORDERS + self.order_of_code[code] as usize
+    }
+
+    pub(crate) fn build() -> Self {
+        let mut slots_of_mask = vec![u16::MAX; 1 << EDGES];
+        let mut mask_of_slots = Vec::with_capacity(SLICE_SLOTS);
+        for (mask, rank) in slots_of_mask.iter_mut().enumerate() {
+            if mask.count_ones() == 4 {
+                *rank = mask_of_slots.len() as u16;
+                mask_of_slots.push(mask as u16);
+            }
+        }
+        let mut order_of_code = [0u8; 256];
+        for rank in 0..SLICE_ORDERS {
+            let mut order = [0u8; 4];
+            perm::unrank_permutation(rank as u64, &mut order);
+            let code = order.iter().fold(0, |acc, &c| acc << 2 | c as usize);
+            order_of_code[code] = rank as u8;
+        }
+        let mut t = Tables {
+            slots_of_mask,
+            mask_of_slots,
+            order_of_code,
+            flip_move: vec![0; FLIPS * MOVE_COUNT],
+            slice_move: vec![0; SLICES * MOVE_COUNT],
+            twist_move: vec![0; TWISTS * MOVE_COUNT],
+            twist_conj: vec![0; TWISTS * UD_SYMMETRY_COUNT],
+            slice_conj: vec![0; SLICES * UD_SYMMETRY_COUNT],
+            layers_of_mask: [u8::MAX; 256],
+            layers_move: vec![0; CORNER_LAYERS * MOVE_COUNT],
+            layers_conj: vec![0; CORNER_LAYERS * UD_SYMMETRY_COUNT],
+            class_of: vec![u32::MAX; FLIP_SLICES],
+            representative: Vec::with_capacity(CLASSES),
+            stabiliser: Vec::with_capacity(CLASSES),
+            class_of_resident: None,
+        };
+        let syms = &*UD_SYMMETRIES;
+        for flip in 0..FLIPS {
+            let cube = cube_with(&t, 0, flip, 0);
+            for mv in Move::all() {
+                t.flip_move[flip * MOVE_COUNT + mv.index()] = perm::flip(&cube.apply(mv)) as u16;
+            }
+        }
+        for slice in 0..SLICES {
+            let cube = cube_with(&t, slice, 0, 0);
+            for mv in Move::all() {
+                t.slice_move[slice * MOVE_COUNT + mv.index()] = t.slice(&cube.apply(mv)) as u16;
+            }
+            for (s, sym) in syms.iter().enumerate() {
+                t.slice_conj[slice * UD_SYMMETRY_COUNT + s] = t.slice(&sym.conjugate(&cube)) as u16;
+            }
+        }
+        for twist in 0..TWISTS {
+            let cube = cube_with(&t, 0, 0, twist);
+            for mv in Move::all() {
+                t.twist_move[twist * MOVE_COUNT + mv.index()] = perm::twist(&cube.apply(mv)) as u16;
+            }
+            for (s, sym) in syms.iter().enumerate() {
+                t.twist_conj[twist * UD_SYMMETRY_COUNT + s] =
+                    perm::twist(&sym.conjugate(&cube)) as u16;
+            }
+        }
+        let layer_masks: Vec<usize> = (0..256usize).filter(|m| m.count_ones() == 4).collect();
+        for (rank, &mask) in layer_masks.iter().enumerate() {
+            t.layers_of_mask[mask] = rank as u8;
+        }
+        for (rank, &mask) in layer_masks.iter().enumerate() {
+            let cube = cube_with_corner_layers(mask);
+            for mv in Move::all() {
+                t.layers_move[rank * MOVE_COUNT + mv.index()] =
+                    t.layers_of_mask[corner_layer_mask(&cube.apply(mv))];
+            }
+            for (s, sym) in syms.iter().enumerate() {
+                t.layers_conj[rank * UD_SYMMETRY_COUNT + s] =
+                    t.layers_of_mask[corner_layer_mask(&sym.conjugate(&cube))];
+            }
+        }
+        // Classes in increasing order of their smallest member, which is the representative.
+        for pair in 0..FLIP_SLICES {
+            if t.class_of[pair] != u32::MAX {
+                continue;
+            }
+            let class = t.representative.len() as u32;
+            let (slots, flip) = (pair / FLIPS, pair % FLIPS);
+            let cube = cube_with(&t, slots * SLICE_ORDERS, flip, 0);
+            let mut stabiliser = 0u16;
+            for (s, sym) in syms.iter().enumerate() {
+                let image = sym.conjugate(&cube);
+                let image_pair =
+                    t.slice(&image) / SLICE_ORDERS * FLIPS + perm::flip(&image) as usize;
+                if image_pair == pair {
+                    stabiliser |= 1 << s;
+                }
+                if t.class_of[image_pair] == u32::MAX {
+                    t.class_of[image_pair] = class << 4 | UD_INVERSE[s] as u32;
+                }
+            }
+            t.representative.push(pair as u32);
+            t.stabiliser.push(stabiliser);
+        }
+        assert_eq!(t.representative.len(), CLASSES, "flip-slice class count");
+        let bytes: Vec<u8> = t.class_of.iter().flat_map(|e| e.to_le_bytes()).collect();
+        t.class_of_resident = crate::table::Resident::copy_of(&bytes);
+        t
+    }
+
+    /// Table index of the projection with slice `slice`, flip `flip`, twist `twist` and
+    /// corner layers `layers` (for [`Refinement::CornerLayers`]), calling `visit` with it
+    /// and with every other index of the same projection class (when the class
+    /// representative has symmetries of its own).
+    #[inline]
+    pub(crate) fn each_index(
+        &self,
+        refinement: Refinement,
+        [slice, flip, twist, layers]: [usize; 4],
+        mut visit: impl FnMut(u64),
+    ) {
+        let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
+        let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
+        let (twist, fine) = self.conjugated(refinement, twist, slice, layers, s);
+        visit(Self::index_in_class(refinement, class, twist, fine) as u64);
+        let mut others = self.stabiliser[class] & !1;
+        while others != 0 {
+            let u = others.trailing_zeros() as usize;
+            others &= others - 1;
+            let (t2, f2) = self.conjugated(refinement, twist, fine, fine, u);
+            visit(Self::index_in_class(refinement, class, t2, f2) as u64);
+        }
+    }
+
+    /// Twist and refinement value of the image of a position under symmetry `s`; `slice`
+    /// (slots and order) is read for the slice order, `layers` for the corner layers.
+    #[inline]
+    pub(crate) fn conjugated(
+        &self,
+        refinement: Refinement,
+        twist: usize,
+        slice: usize,
+        layers: usize,
+        s: usize,
+    ) -> (usize, usize) {
+        let twist = self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize;
+        let fine = match refinement {
+            Refinement::SliceOrder => self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize,
+            Refinement::CornerLayers => self.layers_conj[layers * UD_SYMMETRY_COUNT + s] as usize,
+            Refinement::Bare => 0,
+        };
+        (twist, fine)
+    }
+
+    /// Table index of twist `twist` and refinement `fine` within class `class`; a slice
+    /// (slots and order) stands for its order.
+    #[inline]
+    pub(crate) fn index_in_class(
+        refinement: Refinement,
+        class: usize,
+        twist: usize,
+        fine: usize,
+    ) -> usize {
+        let count = refinement.count();
+        (class * TWISTS + twist) * count + fine % count
+    }
+}
+
+pub(super) static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
+
+/// The coordinate tables (built on first use, about 40 ms): the two-phase solver's
+/// generator copies them into its coordinate table file.
+pub(crate) fn coordinate_tables() -> &'static Tables {
+    &TABLES
+}
