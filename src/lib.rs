@@ -2,16 +2,19 @@
 //!
 //! Crate map:
 //! - [`table`]: the table file format (header, checksum, atomic write, read-only mmap,
-//!   packed entries) and the data directory;
-//! - [`search`]: machinery shared by all puzzles: parallel layered BFS, IDA*;
+//!   packed entries), the data directory, and table families (`load_or_build` once);
+//! - [`search`]: machinery shared by all puzzles: the puzzle trait, parallel layered BFS,
+//!   IDA*, exact cover;
 //! - [`puzzles`]: one module per puzzle (state, ranking, tables, solvers, judge format);
-//! - [`catalog`]: every table group `cubedb-gen` can build;
+//! - [`catalog`]: every table group `cubedb-gen` can build, one line per family;
 //! - [`judge`]: tokenizer and input errors shared by the judge formats;
 //! - [`progress`]: progress bars on stderr;
 //! - [`output`]: stdout and stderr without panics or silent losses;
 //! - [`text`]: quoting user input in messages (cut short, invisible characters escaped);
 //! - [`geometry`]: the 48 symmetries of a cube as signed permutation matrices;
-//! - [`engine`], [`rng`]: small shared pieces.
+//! - [`engine`]: the table and search engines behind one interface; [`rng`]: seeds.
+//!
+//! Layers and where new puzzles, tables and front ends go: `docs/architecture.md`.
 
 // Output goes through `cubedb::output`: print macros panic on a closed pipe or full disk.
 #![deny(clippy::print_stdout, clippy::print_stderr)]

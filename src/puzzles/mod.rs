@@ -1,5 +1,5 @@
-//! One module per puzzle, each with the same shape: state and moves, ranking, tables,
-//! solver (table engine and search engine), judge format.
+//! One module per puzzle, each with the same shape: state and moves, ranking, tables
+//! (their families), engines (table and search, `crate::engine::Solve`), judge format.
 
 pub mod rolling;
 pub mod rotation;

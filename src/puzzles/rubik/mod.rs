@@ -10,6 +10,7 @@
 //! - [`twophase`]: near-optimal solving in microseconds (`docs/rubik-twophase.md`);
 //! - [`goals`]: cross, xcross, F2L pair, first block, EO, sticker masks, partial cubes;
 //! - [`subgroup`]: the `<R,U>` table;
+//! - [`api`]: the faces every front end calls (one per capability);
 //!
 //! and the judge format of ZOJ 2477 in [`judge`] and below.
 
