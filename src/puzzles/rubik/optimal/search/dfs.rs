@@ -54,8 +54,9 @@ impl CubeNode {
 /// What the search needs of a node: whether it is solved, and its canonical children
 /// with their lower bounds.
 pub(super) trait Node: Copy {
-    /// A placeholder to fill arrays with.
-    const EMPTY: Self;
+    /// The array the children are written into (whatever [`Node::expand`] finds
+    /// cheapest to start from).
+    fn seed(&self) -> [Self; 18];
 
     /// Whether the position is solved.
     fn is_solved(&self) -> bool;
@@ -79,7 +80,10 @@ pub(super) trait Node: Copy {
 }
 
 impl Node for CubeNode {
-    const EMPTY: Self = CubeNode::EMPTY;
+    #[inline]
+    fn seed(&self) -> [Self; 18] {
+        [CubeNode::EMPTY; 18]
+    }
 
     #[inline]
     fn is_solved(&self) -> bool {
@@ -112,7 +116,12 @@ impl Node for CubeNode {
 }
 
 impl Node for CosetNode {
-    const EMPTY: Self = CosetNode::EMPTY;
+    /// Copies of the parent: a child differs from it only in what `expand` and the
+    /// evaluation overwrite.
+    #[inline]
+    fn seed(&self) -> [Self; 18] {
+        [*self; 18]
+    }
 
     #[inline]
     fn is_solved(&self) -> bool {
@@ -143,7 +152,6 @@ impl Node for CosetNode {
         let mut n = 0;
         for &mv in all_moves {
             if skipped_axes >> axis(mv) & 1 == 0 && solver.may_follow(front[0], front[1], mv) {
-                kids[n] = *self;
                 kids[n].step_axis(self, 0, mv);
                 moves[n] = mv;
                 n += 1;
@@ -209,7 +217,7 @@ impl Search<'_> {
         if self.should_stop() {
             return Step::Exceeded(u32::MAX);
         }
-        let mut kids = [N::EMPTY; 18];
+        let mut kids = node.seed();
         let mut kid_moves = [Move::from_index(0); 18];
         let mut bounds = [0u32; 18];
         let (n, mut least) = node.expand(
