@@ -176,16 +176,62 @@ impl Node for CosetNode {
 
 /// One thread's share of an iteration.
 pub(super) struct Search<'a> {
-    pub(super) solver: KorfSolver<'a>,
-    pub(super) moves: Vec<Move>,
-    pub(super) stop: &'a AtomicBool,
+    solver: KorfSolver<'a>,
+    moves: Vec<Move>,
+    stop: &'a AtomicBool,
+    /// Positions generated so far.
     pub(super) nodes: u64,
     /// When to give up (checked every 4096 calls; passing it sets `stop`).
-    pub(super) deadline: Option<Instant>,
-    pub(super) calls: u32,
+    deadline: Option<Instant>,
+    calls: u32,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// A search by `solver` over `moves`, stopping when `stop` is set or at `deadline`.
+    pub(super) fn new(
+        solver: KorfSolver<'a>,
+        moves: &[Move],
+        stop: &'a AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Self {
+        Self {
+            solver,
+            moves: moves.to_vec(),
+            stop,
+            nodes: 0,
+            deadline,
+            calls: 0,
+        }
+    }
+
+    /// [`Search::dfs`] below the position `cube` (inverse `inv`): as its coset node when
+    /// the solver has coset tables (`node`), else as a cube and its inverse.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn below(
+        &mut self,
+        node: Option<CosetNode>,
+        cube: &Cube,
+        inv: &Cube,
+        g: u32,
+        bound: u32,
+        front: [Option<Move>; 2],
+        path: &mut Vec<Move>,
+    ) -> Step {
+        match node {
+            Some(node) => self.dfs(&node, g, bound, front, path),
+            None => self.dfs(
+                &CubeNode {
+                    cube: *cube,
+                    inv: *inv,
+                },
+                g,
+                bound,
+                front,
+                path,
+            ),
+        }
+    }
+
     /// Time to stop: the deadline passed (checked every 4096 calls) or another task found
     /// a solution.
     #[inline]
@@ -200,7 +246,7 @@ impl Search<'_> {
     /// Searches below `node` at depth `g` for a solution of exactly `bound` moves; `front`
     /// holds the last two turns made. All children first, then all their table entries
     /// (independent memory reads that overlap), then the search below the promising ones.
-    pub(super) fn dfs<N: Node>(
+    fn dfs<N: Node>(
         &mut self,
         node: &N,
         g: u32,

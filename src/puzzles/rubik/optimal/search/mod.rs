@@ -266,28 +266,10 @@ impl<'a> KorfSolver<'a> {
     ) -> (Step, Vec<Move>, u64) {
         let stop = AtomicBool::new(false);
         if bound < 4 {
-            let mut search = Search {
-                solver: *self,
-                moves: moves.to_vec(),
-                stop: &stop,
-                nodes: 0,
-                deadline,
-                calls: 0,
-            };
+            let mut search = Search::new(*self, moves, &stop, deadline);
             let mut path = Vec::new();
-            let step = match node {
-                Some(node) => search.dfs(node, 0, bound, [None, None], &mut path),
-                None => search.dfs(
-                    &CubeNode {
-                        cube: *cube,
-                        inv: *inv,
-                    },
-                    0,
-                    bound,
-                    [None, None],
-                    &mut path,
-                ),
-            };
+            let node = node.copied();
+            let step = search.below(node, cube, inv, 0, bound, [None, None], &mut path);
             return (step, path, search.nodes);
         }
         if cube.is_solved() {
@@ -326,20 +308,10 @@ impl<'a> KorfSolver<'a> {
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let mut search = Search {
-                solver: *self,
-                moves: moves.to_vec(),
-                stop: &stop,
-                nodes: 0,
-                deadline,
-                calls: 0,
-            };
+            let mut search = Search::new(*self, moves, &stop, deadline);
             let mut path = vec![a, b];
             let front = [Some(a), Some(b)];
-            let step = match node {
-                Some(node) => search.dfs(&node, 2, bound, front, &mut path),
-                None => search.dfs(&CubeNode { cube: c2, inv: i2 }, 2, bound, front, &mut path),
-            };
+            let step = search.below(node, &c2, &i2, 2, bound, front, &mut path);
             nodes.fetch_add(search.nodes, Ordering::Relaxed);
             match step {
                 Step::Found => {
