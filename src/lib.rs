@@ -8,6 +8,8 @@
 //! - [`puzzles`]: one module per puzzle (state, ranking, tables, solvers, judge format);
 //! - [`catalog`]: every table group `cubedb-gen` can build, one line per family;
 //! - [`judge`]: tokenizer and input errors shared by the judge formats;
+//! - [`limits`]: range checks of every numeric argument (one wording for every front
+//!   end), timeouts, deadlines and cancellation;
 //! - [`progress`]: progress bars on stderr;
 //! - [`output`]: stdout and stderr without panics or silent losses;
 //! - [`text`]: quoting user input in messages (cut short, invisible characters escaped);
@@ -23,6 +25,7 @@ pub mod catalog;
 pub mod engine;
 pub mod geometry;
 pub mod judge;
+pub mod limits;
 pub mod output;
 pub mod progress;
 pub mod puzzles;

@@ -55,11 +55,12 @@ impl Cube {
     /// A uniformly random position (reproducible with `seed`).
     #[staticmethod]
     #[pyo3(signature = (*, seed = None))]
-    fn random(seed: Option<u64>) -> Self {
+    fn random(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = crate::args::optional_whole("seed", cubedb::limits::WholeRange::SEED, seed)?;
         let mut rng = SplitMix64::new(seed.unwrap_or_else(random_seed));
-        Self {
+        Ok(Self {
             cube: CubieCube::random(&mut rng),
-        }
+        })
     }
 
     /// This cube after `moves`.

@@ -6,10 +6,14 @@
 //! releases the GIL. The pure-Python layer (`cubedb/__init__.py`) adds the docstrings'
 //! examples and the `kociemba` compatibility module.
 //!
-//! Modules: [`cube`] (the `Cube` class), [`solve`] (`solve`, `solve_many`, `scramble`
-//! through the library's solver faces), [`puzzles`] (the judge puzzles).
+//! Modules: [`cube`] (the `Cube` class), [`solve`] (`solve`, `solve_many`, `scramble`,
+//! the `kociemba` drop-in, through the library's solver faces), [`puzzles`] (the judge
+//! puzzles), [`args`] (argument ranges, with the library's wording) and [`interrupt`]
+//! (Ctrl-C during long solves).
 
+mod args;
 mod cube;
+mod interrupt;
 mod puzzles;
 mod solve;
 
@@ -49,8 +53,7 @@ pub(crate) fn cube_error(message: impl Into<String>) -> PyErr {
 /// The folder of table files: `$CUBEDB_DATA`, else the user's cache folder (`cubedb`
 /// inside it, e.g. `~/.cache/cubedb`), else `./data`.
 fn data_dir() -> PathBuf {
-    std::env::var_os("CUBEDB_DATA")
-        .map(PathBuf::from)
+    cubedb::table::data_dir_from_env()
         .or_else(|| dirs::cache_dir().map(|d| d.join("cubedb")))
         .unwrap_or_else(|| PathBuf::from("data"))
 }
@@ -91,6 +94,10 @@ fn _cubedb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(solve::scramble, m)?)?;
+    m.add(
+        "_kociemba_solve",
+        wrap_pyfunction!(solve::kociemba_solve, m)?,
+    )?;
     m.add_function(wrap_pyfunction!(puzzles::rolling, m)?)?;
     m.add_function(wrap_pyfunction!(puzzles::rotation, m)?)?;
     m.add_function(wrap_pyfunction!(puzzles::soma, m)?)?;

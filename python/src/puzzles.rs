@@ -9,8 +9,9 @@ use cubedb::puzzles::{
     walk as walk_puzzle,
 };
 use cubedb::table::TableFamily;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt};
 use std::sync::Arc;
 
 /// A judge error as a Python exception (bad input) with the library's wording.
@@ -35,7 +36,13 @@ fn judge_output(
 /// at (column, row) `empty` (1..3 each) to the top colours `goal` (9 letters W R B E, rows
 /// top to bottom; spaces ignored); -1 if more than 30.
 #[pyfunction]
-pub fn rolling(py: Python<'_>, empty: (u32, u32), goal: &str) -> PyResult<i64> {
+pub fn rolling(py: Python<'_>, empty: &Bound<'_, PyAny>, goal: &str) -> PyResult<i64> {
+    let (column, row): (Bound<'_, PyAny>, Bound<'_, PyAny>) = empty
+        .extract()
+        .map_err(|_| PyTypeError::new_err("empty must be a (column, row) pair of ints"))?;
+    // As judge input text, so that any int (negative, huge) gets the judge's wording.
+    let column = int_text("empty column", &column)?;
+    let row = int_text("empty row", &row)?;
     let letters: Vec<char> = goal.chars().filter(|c| !c.is_whitespace()).collect();
     if letters.len() != 9 {
         return Err(cube_error(format!(
@@ -52,7 +59,7 @@ pub fn rolling(py: Python<'_>, empty: (u32, u32), goal: &str) -> PyResult<i64> {
                 .join(" ")
         })
         .collect();
-    let text = format!("{} {}\n{}\n0 0\n", empty.0, empty.1, rows.join("\n"));
+    let text = format!("{column} {row}\n{}\n0 0\n", rows.join("\n"));
     let tables = rolling_tables()?;
     let output = py.detach(|| {
         let options = rolling_puzzle::Options {
@@ -79,15 +86,19 @@ fn rolling_tables() -> PyResult<Arc<rolling_puzzle::RollingTables>> {
 /// The rotation game (POJ 2286): the shortest (then lexicographically smallest) move
 /// letters filling the centre with one digit, and that digit, for the 24 cells `board`.
 #[pyfunction]
-pub fn rotation(py: Python<'_>, board: Vec<i64>) -> PyResult<(String, u8)> {
-    let text = format!(
-        "{}\n0\n",
-        board
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+pub fn rotation(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<(String, u8)> {
+    let cells: Vec<Bound<'_, PyAny>> = board.try_iter()?.collect::<PyResult<_>>()?;
+    if cells.len() != 24 {
+        return Err(cube_error(format!(
+            "board: expected 24 digits, found {}",
+            cells.len()
+        )));
+    }
+    let digits = cells
+        .iter()
+        .map(|cell| int_text("board cell", cell))
+        .collect::<PyResult<Vec<_>>>()?;
+    let text = format!("{}\n0\n", digits.join(" "));
     static TABLE: Cached<rotation_puzzle::RotationTable> = Cached::new();
     let table = TABLE
         .get(|| rotation_puzzle::RotationTable::load_or_build(&store(), (), &Progress::hidden()))?;
@@ -109,6 +120,17 @@ pub fn rotation(py: Python<'_>, board: Vec<i64>) -> PyResult<(String, u8)> {
         .and_then(|d| d.trim().parse().ok())
         .ok_or_else(|| PyValueError::new_err("internal error: no digit"))?;
     Ok((moves, digit))
+}
+
+/// The decimal text of an int (any size), for judge input; a `TypeError` for anything else.
+fn int_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an int, not {}",
+            value.get_type().name()?
+        )));
+    }
+    Ok(value.str()?.to_string())
 }
 
 /// Soma cube (UVa 197): every assembly (27 letters naming the piece in each cell) with
@@ -141,21 +163,25 @@ pub fn walk(
     py: Python<'_>,
     start: &str,
     end: &str,
-    faces: Vec<i64>,
+    faces: &Bound<'_, PyAny>,
 ) -> PyResult<(u64, Vec<String>)> {
     if [start, end].iter().any(|s| s.contains(char::is_whitespace)) {
         return Err(cube_error(
             "a square is a column letter and a row number, like e2",
         ));
     }
-    let text = format!(
-        "{start} {end} {}\n",
-        faces
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    let faces: Vec<Bound<'_, PyAny>> = faces.try_iter()?.collect::<PyResult<_>>()?;
+    if faces.len() != 6 {
+        return Err(cube_error(format!(
+            "faces: expected 6 numbers (near, far, top, right, bottom, left), found {}",
+            faces.len()
+        )));
+    }
+    let faces = faces
+        .iter()
+        .map(|face| int_text("face number", face))
+        .collect::<PyResult<Vec<_>>>()?;
+    let text = format!("{start} {end} {}\n", faces.join(" "));
     let output = py.detach(|| {
         let board = walk_puzzle::Board::open(walk_puzzle::BoardSize::CHESS);
         judge_output(|i, o| walk_puzzle::answer_judge_input(i, &board, o), &text)

@@ -1,15 +1,20 @@
-//! `solve`, `solve_many` and `scramble`: the library's Rubik solver faces, opened once per
-//! process and metric, used without the GIL.
+//! `solve`, `solve_many`, `scramble` and the `kociemba` drop-in: the library's Rubik solver
+//! faces, opened once per process and metric, used without the GIL and interruptible by
+//! Ctrl-C ([`crate::interrupt`]).
 
+use crate::args::{optional_whole, timeout, whole};
 use crate::cube::{cube_arg, random_seed};
-use crate::{cube_error, store, Cached, NoSolutionError};
+use crate::{cube_error, interrupt, store, Cached, NoSolutionError};
+use cubedb::limits::{Cancel, WholeRange};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::api::{OptimalSolver, TwoPhaseAnswer, TwoPhaseSolver};
+use cubedb::puzzles::rubik::model::facelets::parse_face_letters;
 use cubedb::puzzles::rubik::twophase::Best;
 use cubedb::puzzles::rubik::{format_moves, Cube as CubieCube, Metric, Move, MAX_SOLUTION};
 use cubedb::rng::SplitMix64;
-use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::exceptions::{PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,7 +31,8 @@ fn twophase_solver(metric: Metric) -> PyResult<Arc<TwoPhaseSolver>> {
     SOLVERS[metric_slot(metric)].get(|| TwoPhaseSolver::open(&store(), metric, &Progress::hidden()))
 }
 
-/// The optimal solver of `metric`: the largest preset already built, else small.
+/// The optimal solver of `metric`: the near table now, and the largest preset already
+/// built (else small) when a cube first needs it.
 fn optimal_solver(metric: Metric) -> PyResult<Arc<OptimalSolver>> {
     static SOLVERS: [Cached<OptimalSolver>; 2] = [Cached::new(), Cached::new()];
     SOLVERS[metric_slot(metric)]
@@ -37,18 +43,9 @@ fn parse_metric(metric: &str) -> PyResult<Metric> {
     match metric {
         "htm" => Ok(Metric::Htm),
         "qtm" => Ok(Metric::Qtm),
-        other => Err(PyValueError::new_err(format!(
+        other => Err(cube_error(format!(
             "metric must be \"htm\" or \"qtm\", not {other:?}"
         ))),
-    }
-}
-
-fn parse_timeout(timeout: Option<f64>) -> PyResult<Option<Duration>> {
-    match timeout {
-        Some(t) if !(t.is_finite() && t >= 0.0) => Err(PyValueError::new_err(format!(
-            "timeout must be a number of seconds (0 or more), not {t}"
-        ))),
-        t => Ok(t.map(Duration::from_secs_f64)),
     }
 }
 
@@ -64,6 +61,7 @@ struct Request {
 enum Failure {
     None(String),
     Timeout(String),
+    Table(cubedb::table::TableError),
 }
 
 impl Failure {
@@ -72,6 +70,7 @@ impl Failure {
         match self {
             Failure::None(m) => Failure::None(format!("cube {number}: {m}")),
             Failure::Timeout(m) => Failure::Timeout(format!("cube {number}: {m}")),
+            table => table,
         }
     }
 
@@ -79,6 +78,7 @@ impl Failure {
         match self {
             Failure::None(message) => NoSolutionError::new_err(message),
             Failure::Timeout(message) => PyTimeoutError::new_err(message),
+            Failure::Table(e) => crate::table_error(e),
         }
     }
 }
@@ -90,6 +90,19 @@ enum Solver {
 }
 
 impl Request {
+    fn new(
+        metric: &str,
+        max_length: Option<&Bound<'_, PyAny>>,
+        timeout_arg: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        Ok(Request {
+            metric: parse_metric(metric)?,
+            max_length: optional_whole("max_length", WholeRange::MAX_LENGTH, max_length)?
+                .map(|n| n as u32),
+            timeout: timeout(timeout_arg)?,
+        })
+    }
+
     fn solver(&self) -> PyResult<Solver> {
         Ok(match self.max_length {
             Some(_) => Solver::TwoPhase(twophase_solver(self.metric)?),
@@ -119,6 +132,44 @@ impl Request {
             ))),
         }
     }
+
+    /// Solves `cube` (without the GIL), stopping early if `cancel` is set.
+    fn solve(
+        &self,
+        solver: &Solver,
+        cube: &CubieCube,
+        cancel: &Cancel,
+    ) -> Result<Vec<Move>, Failure> {
+        let moves = match solver {
+            Solver::TwoPhase(solver) => {
+                let max = self.max_length.unwrap_or(MAX_SOLUTION);
+                let answer =
+                    solver.solve(&mut solver.search(), cube, max, self.timeout, Some(cancel));
+                self.two_phase_result(answer)?
+            }
+            Solver::Optimal(solver) => self.solve_optimal(solver, cube, cancel)?,
+        };
+        checked(cube, moves)
+    }
+
+    /// Optimal solving of one cube (the solver uses every core).
+    fn solve_optimal(
+        &self,
+        solver: &OptimalSolver,
+        cube: &CubieCube,
+        cancel: &Cancel,
+    ) -> Result<Vec<Move>, Failure> {
+        let deadline = cubedb::limits::deadline(Instant::now(), self.timeout);
+        let stop = cubedb::limits::Stop::at(deadline).or_cancel(Some(cancel.clone()));
+        match solver.solve_until(cube, &stop, None) {
+            Ok(Some(solution)) => Ok(solution.moves),
+            Ok(None) => Err(Failure::Timeout(format!(
+                "no optimal solution found within {} s",
+                self.timeout.unwrap_or_default().as_secs_f64()
+            ))),
+            Err(e) => Err(Failure::Table(e)),
+        }
+    }
 }
 
 /// The last check before an answer leaves: it must solve the cube.
@@ -132,30 +183,6 @@ fn checked(cube: &CubieCube, moves: Vec<Move>) -> Result<Vec<Move>, Failure> {
     }
 }
 
-/// Optimal solving of one cube (without the GIL; the solver uses every core).
-fn solve_optimal(
-    request: Request,
-    solver: &OptimalSolver,
-    cube: &CubieCube,
-) -> Result<Vec<Move>, Failure> {
-    let deadline = request.timeout.map(|t| Instant::now() + t);
-    match solver.solve_until(cube, deadline, None) {
-        Some(solution) => checked(cube, solution.moves),
-        None => Err(Failure::Timeout(format!(
-            "no optimal solution found within {} s",
-            request.timeout.unwrap_or_default().as_secs_f64()
-        ))),
-    }
-}
-
-fn request(metric: &str, max_length: Option<u32>, timeout: Option<f64>) -> PyResult<Request> {
-    Ok(Request {
-        metric: parse_metric(metric)?,
-        max_length,
-        timeout: parse_timeout(timeout)?,
-    })
-}
-
 /// Solves a cube: optimal without `max_length`, else the first solution found of at most
 /// `max_length` moves (two-phase).
 #[pyfunction]
@@ -163,90 +190,124 @@ fn request(metric: &str, max_length: Option<u32>, timeout: Option<f64>) -> PyRes
 pub fn solve(
     py: Python<'_>,
     cube: &Bound<'_, PyAny>,
-    max_length: Option<u32>,
+    max_length: Option<&Bound<'_, PyAny>>,
     metric: &str,
-    timeout: Option<f64>,
+    timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let cube = cube_arg(cube)?;
-    let request = request(metric, max_length, timeout)?;
+    let request = Request::new(metric, max_length, timeout)?;
     let solver = request.solver()?;
-    let moves = py.detach(|| match &solver {
-        Solver::TwoPhase(solver) => {
-            let max = request.max_length.unwrap_or(MAX_SOLUTION);
-            let answer = solver.solve(&mut solver.search(), &cube, max, request.timeout);
-            request
-                .two_phase_result(answer)
-                .and_then(|m| checked(&cube, m))
-        }
-        Solver::Optimal(solver) => solve_optimal(request, solver, &cube),
-    });
+    let moves = interrupt::run(py, move |cancel| request.solve(&solver, &cube, &cancel))?;
     moves.map(|m| format_moves(&m)).map_err(Failure::into_err)
 }
 
-/// Solves many cubes on every core, in order (see `solve`).
+/// Solves many cubes on every core, in order (see `solve`). With `errors="return"`, a cube
+/// that fails gives its exception in its place instead of raising.
 #[pyfunction]
-#[pyo3(signature = (cubes, *, max_length = None, metric = "htm", timeout = None))]
+#[pyo3(signature = (cubes, *, max_length = None, metric = "htm", timeout = None, errors = "raise"))]
 pub fn solve_many(
     py: Python<'_>,
     cubes: &Bound<'_, PyAny>,
-    max_length: Option<u32>,
+    max_length: Option<&Bound<'_, PyAny>>,
     metric: &str,
-    timeout: Option<f64>,
-) -> PyResult<Vec<String>> {
-    let mut parsed = Vec::new();
+    timeout: Option<&Bound<'_, PyAny>>,
+    errors: &str,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let return_errors = match errors {
+        "raise" => false,
+        "return" => true,
+        other => {
+            return Err(cube_error(format!(
+                "errors must be \"raise\" or \"return\", not {other:?}"
+            )))
+        }
+    };
+    // Bad cubes: raised at once, or kept as their exception in place.
+    let mut parsed: Vec<Result<CubieCube, PyErr>> = Vec::new();
     for (i, item) in cubes.try_iter()?.enumerate() {
-        parsed.push(cube_arg(&item?).map_err(|e| {
+        let cube = cube_arg(&item?).map_err(|e| {
             let message = e.value(py).to_string();
-            if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
-                pyo3::exceptions::PyTypeError::new_err(format!("cube {}: {message}", i + 1))
+            if e.is_instance_of::<PyTypeError>(py) {
+                PyTypeError::new_err(format!("cube {}: {message}", i + 1))
             } else {
                 cube_error(format!("cube {}: {message}", i + 1))
             }
-        })?);
+        });
+        match cube {
+            Err(e) if !return_errors => return Err(e),
+            cube => parsed.push(cube),
+        }
     }
-    let request = request(metric, max_length, timeout)?;
+    let request = Request::new(metric, max_length, timeout)?;
     let solver = request.solver()?;
-    let results: Vec<Result<Vec<Move>, Failure>> = py.detach(|| match &solver {
-        Solver::TwoPhase(solver) => {
+    let good: Vec<CubieCube> = parsed
+        .iter()
+        .filter_map(|c| c.as_ref().ok())
+        .copied()
+        .collect();
+    let answers = interrupt::run(py, move |cancel| match &solver {
+        Solver::TwoPhase(two_phase) => {
             let max = request.max_length.unwrap_or(MAX_SOLUTION);
-            solver
-                .solve_many(&parsed, max, request.timeout)
+            two_phase
+                .solve_many(&good, max, request.timeout, Some(&cancel))
                 .into_iter()
-                .zip(&parsed)
+                .zip(&good)
                 .map(|(answer, cube)| {
                     request
                         .two_phase_result(answer)
                         .and_then(|m| checked(cube, m))
                 })
-                .collect()
+                .collect::<Vec<_>>()
         }
         // The optimal solver already uses every core on each cube.
-        Solver::Optimal(solver) => parsed
+        Solver::Optimal(_) => good
             .iter()
-            .map(|cube| solve_optimal(request, solver, cube))
+            .map(|cube| request.solve(&solver, cube, &cancel))
             .collect(),
-    });
-    results
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| {
-            r.map(|m| format_moves(&m))
-                .map_err(|f| f.for_cube(i + 1).into_err())
-        })
-        .collect()
+    })?;
+    let mut answers = answers.into_iter();
+    let mut out = Vec::with_capacity(parsed.len());
+    for (i, cube) in parsed.into_iter().enumerate() {
+        let item = match cube {
+            Err(e) => e.into_value(py).into_any(),
+            Ok(_) => match answers.next() {
+                Some(Ok(moves)) => PyString::new(py, &format_moves(&moves)).into_any().unbind(),
+                Some(Err(failure)) => {
+                    let err = failure.for_cube(i + 1).into_err();
+                    if !return_errors {
+                        return Err(err);
+                    }
+                    err.into_value(py).into_any()
+                }
+                None => {
+                    return Err(PyValueError::new_err(
+                        "internal error: an answer is missing",
+                    ))
+                }
+            },
+        };
+        out.push(item);
+    }
+    Ok(out)
 }
 
 /// Random-state scrambles: each a uniformly random position as at most 21 face turns.
 /// One string, or a list of `count`; reproducible with `seed`.
 #[pyfunction]
 #[pyo3(signature = (*, count = None, seed = None))]
-pub fn scramble(py: Python<'_>, count: Option<usize>, seed: Option<u64>) -> PyResult<Py<PyAny>> {
+pub fn scramble(
+    py: Python<'_>,
+    count: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let count = optional_whole("count", WholeRange::COUNT, count)?;
+    let seed = optional_whole("seed", WholeRange::SEED, seed)?;
     let solver = twophase_solver(Metric::Htm)?;
     let mut rng = SplitMix64::new(seed.unwrap_or_else(random_seed));
     let positions: Vec<CubieCube> = (0..count.unwrap_or(1))
         .map(|_| CubieCube::random(&mut rng))
         .collect();
-    let scrambles = py.detach(|| solver.scrambles(&positions));
+    let scrambles = interrupt::run(py, move |_| solver.scrambles(&positions))?;
     let scrambles: Vec<String> = scrambles
         .into_iter()
         .map(|s| {
@@ -264,4 +325,62 @@ pub fn scramble(py: Python<'_>, count: Option<usize>, seed: Option<u64>) -> PyRe
             .unbind(),
         Some(_) => scrambles.into_pyobject(py)?.into_any().unbind(),
     })
+}
+
+/// How long the `kociemba` drop-in looks for a shorter solution once it has one (the
+/// first is found however long it takes): short enough to stay far ahead of the package
+/// it replaces, long enough to be shorter on average than its answers.
+const KOCIEMBA_BUDGET: Duration = Duration::from_micros(100);
+
+/// The first cap the `kociemba` drop-in searches under (when `max_depth` allows): every
+/// cube has a two-phase solution this short, found in tens of microseconds, so no answer
+/// is longer, whatever the budget leaves for improving it.
+const KOCIEMBA_FIRST_CAP: u32 = 22;
+
+/// The `kociemba` package's `solve`: moves taking `cubestring` to `patternstring` (solved
+/// if `None`), at most `max_depth` face turns, as short as a small time budget finds.
+/// Both strings are face letters with every centre in place, as the package requires.
+#[pyfunction]
+pub fn kociemba_solve(
+    py: Python<'_>,
+    cubestring: &Bound<'_, PyAny>,
+    patternstring: Option<&Bound<'_, PyAny>>,
+    max_depth: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    let letters = |name: &str, value: &Bound<'_, PyAny>| -> PyResult<CubieCube> {
+        let text: String = value.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{name} must be a str, not {}",
+                value
+                    .get_type()
+                    .name()
+                    .map_or("?".into(), |n| n.to_string())
+            ))
+        })?;
+        parse_face_letters(text.trim()).map_err(|e| cube_error(format!("{name}: {e}")))
+    };
+    let mut cube = letters("cubestring", cubestring)?;
+    if let Some(pattern) = patternstring.filter(|p| !p.is_none()) {
+        // Moves s with cube.then(s) == pattern solve pattern^-1 . cube.
+        cube = letters("patternstring", pattern)?.inverse().then(&cube);
+    }
+    let max_depth = whole("max_depth", WholeRange::MAX_LENGTH, max_depth)? as u32;
+    let solver = twophase_solver(Metric::Htm)?;
+    let answer = interrupt::run(py, move |cancel| {
+        let cap = max_depth.min(KOCIEMBA_FIRST_CAP);
+        let answer = solver.solve_short(
+            &mut solver.search(),
+            &cube,
+            cap,
+            KOCIEMBA_BUDGET,
+            Some(&cancel),
+        );
+        match answer.best {
+            Best::Within(moves) => checked(&cube, moves),
+            _ => Err(Failure::None(format!(
+                "no solution of at most {max_depth} face turns exists"
+            ))),
+        }
+    })?;
+    answer.map(|m| format_moves(&m)).map_err(Failure::into_err)
 }

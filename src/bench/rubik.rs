@@ -85,13 +85,13 @@ pub fn twophase(args: &BenchArgs) -> Result<()> {
         let mut search = solver.search();
         // Warm-up: caches, page tables and the CPU's clock settle before timing.
         for cube in cubes.iter().take(50) {
-            solver.solve(&mut search, cube, cap, None);
+            solver.solve(&mut search, cube, cap, None, None);
         }
         let mut nodes = 0u64;
         let mut times = Vec::with_capacity(cubes.len());
         let mut total_length = 0u64;
         for (i, cube) in cubes.iter().enumerate() {
-            let answer = solver.solve(&mut search, cube, cap, None);
+            let answer = solver.solve(&mut search, cube, cap, None, None);
             times.push(answer.elapsed);
             nodes += answer.nodes;
             let Best::Within(moves) = answer.best else {
@@ -132,9 +132,9 @@ pub fn optimal(args: &BenchArgs) -> Result<()> {
     let progress = Progress::stderr(args.quiet);
     let metric = args.metric;
     let started = Instant::now();
-    let solver = OptimalSolver::open(&store, metric, args.tables, &progress)?;
+    let solver = OptimalSolver::open_all(&store, metric, args.tables, &progress)?;
     let loaded = started.elapsed();
-    let pdbs = solver.pdbs().context("the solver has tables")?;
+    let pdbs = solver.pdbs()?.context("the solver has tables")?;
     say!(
         "rubik-optimal: {} preset ({:.2} GB), {}, loaded in {}",
         solver.preset().map_or("custom", |p| p.name()),
@@ -145,7 +145,10 @@ pub fn optimal(args: &BenchArgs) -> Result<()> {
     let mut rng = SplitMix64::new(0x5eed);
     let sample: Vec<Cube> = (0..10_000).map(|_| Cube::random(&mut rng)).collect();
     let started = Instant::now();
-    let bounds: Vec<u32> = sample.iter().map(|c| solver.lower_bound(c)).collect();
+    let bounds: Vec<u32> = sample
+        .iter()
+        .map(|c| solver.lower_bound(c))
+        .collect::<Result<_, _>>()?;
     let per_bound = started.elapsed() / sample.len() as u32;
     say!(
         "lower bound on {} random positions: mean {:.3} (table entries alone: mean {:.3}), {} each",
@@ -167,7 +170,7 @@ pub fn optimal(args: &BenchArgs) -> Result<()> {
     let mut times = Vec::new();
     let mut all_nodes = 0u64;
     for (i, cube) in cubes.iter().enumerate() {
-        let solution = solver.solve(cube);
+        let solution = solver.solve(cube)?;
         let elapsed = solution.elapsed;
         anyhow::ensure!(
             cube.apply_all(&solution.moves).is_solved(),

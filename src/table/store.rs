@@ -6,6 +6,14 @@ use std::path::{Path, PathBuf};
 /// Environment variable naming the default data directory.
 pub const DATA_ENV: &str = "CUBEDB_DATA";
 
+/// The folder `$CUBEDB_DATA` names; an empty value counts as unset, as it does for
+/// every front end.
+pub fn data_dir_from_env() -> Option<PathBuf> {
+    std::env::var_os(DATA_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
 /// A folder of table files.
 #[derive(Debug, Clone)]
 pub struct TableStore {
@@ -18,10 +26,11 @@ impl TableStore {
         Self { dir: dir.into() }
     }
 
-    /// `dir` if given, else `$CUBEDB_DATA`, else `data/` in the working directory.
+    /// `dir` if given, else `$CUBEDB_DATA` (unless empty), else `data/` in the working
+    /// directory.
     pub fn locate(dir: Option<PathBuf>) -> Self {
         let dir = dir
-            .or_else(|| std::env::var_os(DATA_ENV).map(PathBuf::from))
+            .or_else(data_dir_from_env)
             .unwrap_or_else(|| PathBuf::from("data"));
         Self::new(dir)
     }

@@ -5,6 +5,7 @@ use super::args::SolveArgs;
 use crate::cli::cube_input::{for_each_cube, parse_cube, CubeFormat};
 use anyhow::{Context, Result};
 use cubedb::engine::Engine;
+use cubedb::limits::Stop;
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::api::OptimalSolver;
 use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, IterationStart, Preset};
@@ -46,8 +47,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
             }
         };
         let solution = solver
-            .solve_until(&cube, None, Some(&observe))
-            .context("internal error: no deadline, yet the solve gave up")?;
+            .solve_until(&cube, &Stop::never(), Some(&observe))?
+            .context("internal error: nothing stopped the solve, yet it gave up")?;
         status.finish_and_clear();
         // A last check before anything is printed: the solution must solve the cube.
         anyhow::ensure!(

@@ -66,7 +66,7 @@ pub fn run_solve(args: SolveArgs) -> Result<()> {
             problem: format!("cannot read it: {e}"),
         })?;
         let cube = parse_cube(&text, format, number)?;
-        let answer = solver.solve(search, &cube, max, timeout);
+        let answer = solver.solve(search, &cube, max, timeout, None);
         Ok::<_, InputError>(Answer { cube, answer })
     };
     let started = Instant::now();

@@ -26,8 +26,11 @@ enum Engine {
 }
 
 /// Why a cube got no listing.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotInGroup {
+    /// A table the search needs cannot be used.
+    #[error(transparent)]
+    Table(#[from] TableError),
     /// The allowed moves cannot solve the cube.
     #[error("cannot be solved with {0}: it is not in the group these moves generate")]
     Outside(String),
@@ -113,7 +116,7 @@ impl SolutionFinder {
                     .expect("a member of <R,U> is in its table");
                 (vec![solution.clone()], self.metric.length(&solution), 0)
             }
-            Engine::Search(solver) => self.search(solver, cube, limit, all),
+            Engine::Search(solver) => self.search(solver, cube, limit, all)?,
         };
         let allowed = |m: &Move| match &self.restricted {
             Some((moves, _)) => moves.contains(m),
@@ -139,9 +142,9 @@ impl SolutionFinder {
         cube: &Cube,
         limit: usize,
         all: bool,
-    ) -> (Vec<Vec<Move>>, u32, u64) {
+    ) -> Result<(Vec<Vec<Move>>, u32, u64), TableError> {
         let engine = solver
-            .engine()
+            .engine()?
             .expect("the finder opens its solver with tables");
         let moves = match &self.restricted {
             Some((moves, _)) => moves.clone(),
@@ -170,6 +173,6 @@ impl SolutionFinder {
             solutions.extend(found.solutions);
             length += enumerator.step();
         }
-        (solutions, optimal, nodes)
+        Ok((solutions, optimal, nodes))
     }
 }

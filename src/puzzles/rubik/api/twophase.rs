@@ -1,11 +1,12 @@
 //! [`TwoPhaseSolver`]: near-optimal solutions within a length cap, and random-state
 //! scrambles, from the two-phase tables of one metric.
 
+use crate::limits::{deadline, Cancel, Stop};
 use crate::progress::Progress;
 use crate::puzzles::rubik::model::cube::{Cube, Move};
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::twophase::{
-    scramble, solve_by_deadline, Best, Outcome, TwoPhaseSearch, TwoPhaseTables,
+    scramble, solve_until, Best, Outcome, TwoPhaseSearch, TwoPhaseTables, UNLIMITED,
 };
 use crate::table::{TableError, TableFamily, TableStore};
 use rayon::prelude::*;
@@ -59,21 +60,68 @@ impl TwoPhaseSolver {
     /// The first solution of at most `max_length` moves. With a `timeout`, the shortest
     /// found in that time when none within the cap is: first any solution, then shorter
     /// ones. Without, a cap below the optimum is searched exhaustively ([`Best::Nothing`]).
+    /// Setting `cancel` stops the search (with what was found so far).
     pub fn solve(
         &self,
         search: &mut TwoPhaseSearch<'_>,
         cube: &Cube,
         max_length: u32,
         timeout: Option<Duration>,
+        cancel: Option<&Cancel>,
     ) -> TwoPhaseAnswer {
         let started = Instant::now();
         let nodes_before = search.nodes();
+        let max_length = max_length.min(UNLIMITED);
+        let stop = Stop::at(deadline(started, timeout)).or_cancel(cancel.cloned());
         let best = match timeout {
-            Some(limit) => solve_by_deadline(search, cube, max_length, started + limit),
-            None => match search.solve(cube, max_length, None) {
+            Some(_) => solve_until(search, cube, max_length, &stop),
+            None => match search.solve_until(cube, max_length, stop) {
                 Outcome::Found(moves) => Best::Within(moves),
                 Outcome::NoneWithin | Outcome::TimedOut => Best::Nothing,
             },
+        };
+        TwoPhaseAnswer {
+            best,
+            nodes: search.nodes() - nodes_before,
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// A short solution of at most `max_length` moves: the first found within the cap
+    /// (the search is complete, so none means none exists), then shorter ones, each
+    /// search asked for one move less than the last, until `budget` has passed since the
+    /// start or the last is proven optimal. For callers that want short answers at a fixed
+    /// small cost (the `kociemba` drop-in) rather than the first under a cap.
+    pub fn solve_short(
+        &self,
+        search: &mut TwoPhaseSearch<'_>,
+        cube: &Cube,
+        max_length: u32,
+        budget: Duration,
+        cancel: Option<&Cancel>,
+    ) -> TwoPhaseAnswer {
+        let started = Instant::now();
+        let nodes_before = search.nodes();
+        let anytime = Stop::never().or_cancel(cancel.cloned());
+        let best = match search.solve_until(cube, max_length.min(UNLIMITED), anytime) {
+            Outcome::Found(first) => {
+                let improving =
+                    Stop::at(deadline(started, Some(budget))).or_cancel(cancel.cloned());
+                let step = match self.metric() {
+                    Metric::Qtm => 2,
+                    Metric::Htm => 1,
+                };
+                let mut best = first;
+                while self.metric().length(&best) >= step && !improving.reached() {
+                    let shorter = self.metric().length(&best) - step;
+                    match search.solve_until(cube, shorter, improving.clone()) {
+                        Outcome::Found(moves) => best = moves,
+                        Outcome::NoneWithin | Outcome::TimedOut => break,
+                    }
+                }
+                Best::Within(best)
+            }
+            Outcome::NoneWithin | Outcome::TimedOut => Best::Nothing,
         };
         TwoPhaseAnswer {
             best,
@@ -88,12 +136,13 @@ impl TwoPhaseSolver {
         cubes: &[Cube],
         max_length: u32,
         timeout: Option<Duration>,
+        cancel: Option<&Cancel>,
     ) -> Vec<TwoPhaseAnswer> {
         cubes
             .par_iter()
             .map_init(
                 || self.search(),
-                |search, cube| self.solve(search, cube, max_length, timeout),
+                |search, cube| self.solve(search, cube, max_length, timeout, cancel),
             )
             .collect()
     }

@@ -234,6 +234,9 @@ pub enum StickerError {
     /// Not a net at all.
     #[error(transparent)]
     Net(#[from] NetError),
+    /// Not in face letters with the centres in place (where face letters are required).
+    #[error("{0}")]
+    Letters(String),
     /// A net, but no solvable cube.
     #[error(transparent)]
     Unsolvable(#[from] Unsolvable),
@@ -249,6 +252,32 @@ pub fn parse_facelets(text: &str) -> Result<Cube, StickerError> {
         .map_err(|_| NetError::StickerCount(chars.len()))?;
     let faces = faces_of_colours(&stickers)?;
     Ok(cube_from_faces(&faces)?)
+}
+
+/// Parses a facelet string written in face letters (`U R F D L B`) with every centre in
+/// place, as the `kociemba` package requires: another letter, or a face whose centre
+/// shows another face's letter, is refused (renaming colours would give another cube).
+pub fn parse_face_letters(text: &str) -> Result<Cube, StickerError> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != STICKERS {
+        return Err(NetError::StickerCount(chars.len()).into());
+    }
+    if let Some(bad) = chars.iter().find(|c| !"URFDLB".contains(**c)) {
+        return Err(StickerError::Letters(format!(
+            "sticker {} is not one of the face letters U R F D L B",
+            crate::text::quote(bad.encode_utf8(&mut [0; 4]))
+        )));
+    }
+    for face in Face::ALL {
+        let centre = chars[face.index() * 9 + 4];
+        if centre != face.letter() {
+            return Err(StickerError::Letters(format!(
+                "the centre of face {} shows {centre}; face letters need every centre in place",
+                face.letter()
+            )));
+        }
+    }
+    parse_facelets(text)
 }
 
 /// The facelet string of a cube, with face letters as colours.

@@ -19,6 +19,7 @@ pub mod tables;
 pub use search::{Outcome, TwoPhaseSearch, SHORT_OPTIMAL};
 pub use tables::{TwoPhaseTables, GROUP};
 
+use crate::limits::Stop;
 use crate::puzzles::rubik::model::cube::{Cube, Move};
 use std::time::Instant;
 
@@ -70,8 +71,18 @@ pub fn solve_by_deadline(
     max_cost: u32,
     deadline: Instant,
 ) -> Best {
+    solve_until(search, cube, max_cost, &Stop::at(Some(deadline)))
+}
+
+/// [`solve_by_deadline`] with any stop: a deadline, a cancel flag, or both.
+pub fn solve_until(
+    search: &mut TwoPhaseSearch<'_>,
+    cube: &Cube,
+    max_cost: u32,
+    stop: &Stop,
+) -> Best {
     let metric = search.metric();
-    let mut best = match search.solve(cube, max_cost.max(UNLIMITED), Some(deadline)) {
+    let mut best = match search.solve_until(cube, max_cost.max(UNLIMITED), stop.clone()) {
         Outcome::Found(moves) => moves,
         Outcome::TimedOut | Outcome::NoneWithin => return Best::Nothing,
     };
@@ -80,7 +91,7 @@ pub fn solve_by_deadline(
         if length <= max_cost {
             return Best::Within(best);
         }
-        match search.solve(cube, length - 1, Some(deadline)) {
+        match search.solve_until(cube, length - 1, stop.clone()) {
             Outcome::Found(moves) => best = moves,
             Outcome::TimedOut => {
                 return Best::Above {

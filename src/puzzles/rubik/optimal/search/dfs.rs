@@ -4,10 +4,10 @@
 
 use super::coset::{axis, CosetNode};
 use super::KorfSolver;
+use crate::limits::Stop;
 use crate::puzzles::rubik::model::cube::{Cube, Move};
 use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// Outcome of searching one subtree.
 pub(super) enum Step {
@@ -181,25 +181,26 @@ pub(super) struct Search<'a> {
     stop: &'a AtomicBool,
     /// Positions generated so far.
     pub(super) nodes: u64,
-    /// When to give up (checked every 4096 calls; passing it sets `stop`).
-    deadline: Option<Instant>,
+    /// When to give up (checked every 4096 calls; reaching it sets `stop`).
+    limit: &'a Stop,
     calls: u32,
 }
 
 impl<'a> Search<'a> {
-    /// A search by `solver` over `moves`, stopping when `stop` is set or at `deadline`.
+    /// A search by `solver` over `moves`, stopping when `stop` is set (another task found
+    /// a solution) or `limit` is reached.
     pub(super) fn new(
         solver: KorfSolver<'a>,
         moves: &[Move],
         stop: &'a AtomicBool,
-        deadline: Option<Instant>,
+        limit: &'a Stop,
     ) -> Self {
         Self {
             solver,
             moves: moves.to_vec(),
             stop,
             nodes: 0,
-            deadline,
+            limit,
             calls: 0,
         }
     }
@@ -232,12 +233,12 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Time to stop: the deadline passed (checked every 4096 calls) or another task found
-    /// a solution.
+    /// Time to stop: the limit was reached (checked every 4096 calls) or another task
+    /// found a solution.
     #[inline]
     fn should_stop(&mut self) -> bool {
         self.calls = self.calls.wrapping_add(1);
-        if self.calls.is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.calls.is_multiple_of(4096) && self.limit.reached() {
             self.stop.store(true, Ordering::Relaxed);
         }
         self.stop.load(Ordering::Relaxed)

@@ -28,6 +28,7 @@
 //! (`docs/rubik-optimal.md`).
 
 use super::preset::Pdbs;
+use crate::limits::Stop;
 use crate::puzzles::rubik::model::cube::{
     htm_may_follow, permutation_parity, qtm_may_follow, Cube, Move,
 };
@@ -183,20 +184,17 @@ impl<'a> KorfSolver<'a> {
 
     /// An optimal solution of at most `max_depth` moves in the tables' metric.
     pub fn solve(&self, cube: &Cube, max_depth: u32) -> Solved {
-        self.solve_until(cube, max_depth, None).unwrap_or(Solved {
-            moves: None,
-            nodes: 0,
-        })
+        self.solve_until(cube, max_depth, &Stop::never())
+            .unwrap_or(Solved {
+                moves: None,
+                nodes: 0,
+            })
     }
 
-    /// [`KorfSolver::solve`], giving up at `deadline`: `None` if it passed first.
-    pub fn solve_until(
-        &self,
-        cube: &Cube,
-        max_depth: u32,
-        deadline: Option<Instant>,
-    ) -> Option<Solved> {
-        let passed = || deadline.is_some_and(|d| Instant::now() >= d);
+    /// [`KorfSolver::solve`], giving up when `stop` is reached (a deadline passed, a
+    /// cancel flag set): `None` if it was reached first.
+    pub fn solve_until(&self, cube: &Cube, max_depth: u32, stop: &Stop) -> Option<Solved> {
+        let passed = || stop.reached();
         if let (Metric::Qtm, Some(near)) = (self.pdbs.metric(), self.near) {
             if let Some((d, _)) = near.lookup(cube) {
                 return Some(Solved {
@@ -228,7 +226,7 @@ impl<'a> KorfSolver<'a> {
                 });
             }
             let (step, path, n) =
-                self.iteration(cube, &inv, root_node.as_ref(), bound, &moves, deadline);
+                self.iteration(cube, &inv, root_node.as_ref(), bound, &moves, stop);
             nodes += n;
             match step {
                 Step::Found => {
@@ -262,11 +260,11 @@ impl<'a> KorfSolver<'a> {
         node: Option<&CosetNode>,
         bound: u32,
         moves: &[Move],
-        deadline: Option<Instant>,
+        limit: &Stop,
     ) -> (Step, Vec<Move>, u64) {
         let stop = AtomicBool::new(false);
         if bound < 4 {
-            let mut search = Search::new(*self, moves, &stop, deadline);
+            let mut search = Search::new(*self, moves, &stop, limit);
             let mut path = Vec::new();
             let node = node.copied();
             let step = search.below(node, cube, inv, 0, bound, [None, None], &mut path);
@@ -308,7 +306,7 @@ impl<'a> KorfSolver<'a> {
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let mut search = Search::new(*self, moves, &stop, deadline);
+            let mut search = Search::new(*self, moves, &stop, limit);
             let mut path = vec![a, b];
             let front = [Some(a), Some(b)];
             let step = search.below(node, &c2, &i2, 2, bound, front, &mut path);

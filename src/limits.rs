@@ -1,0 +1,233 @@
+//! Limits on what callers ask for, checked in one place with one wording for every front
+//! end (the CLI names `--max-length`, Python `max_length`: the same rule, the same words),
+//! and the signal that stops a long computation: a deadline, a cancel flag, or both.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// An argument outside its range, or not a number at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name} must be {rule}, not {value}")]
+pub struct ArgError {
+    /// The argument as the caller wrote it (`--timeout`, `timeout`).
+    pub name: String,
+    /// What it must be, e.g. "a whole number from 0 to 255".
+    pub rule: String,
+    /// The value given, as shown to the user.
+    pub value: String,
+}
+
+/// A whole-number argument: its range, the same for every front end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WholeRange {
+    /// Least value allowed.
+    pub min: u64,
+    /// Greatest value allowed.
+    pub max: u64,
+}
+
+impl WholeRange {
+    /// Move-count caps (`max_length`): any cap of 50 or more is the same as no cap
+    /// (no two-phase solution is longer), and more than this is a mistake.
+    pub const MAX_LENGTH: WholeRange = WholeRange { min: 0, max: 255 };
+    /// How many positions or scrambles one call makes: a list of this many fits in memory.
+    pub const COUNT: WholeRange = WholeRange {
+        min: 0,
+        max: 10_000_000,
+    };
+    /// How many solutions one cube lists.
+    pub const SOLUTIONS: WholeRange = WholeRange {
+        min: 1,
+        max: 10_000_000,
+    };
+    /// Positions measured by a benchmark.
+    pub const BENCH_COUNT: WholeRange = WholeRange {
+        min: 1,
+        max: 10_000_000,
+    };
+    /// Seeds of the random generator: any 64-bit value.
+    pub const SEED: WholeRange = WholeRange {
+        min: 0,
+        max: u64::MAX,
+    };
+    /// Worker threads: more than this costs seconds to start and gains nothing.
+    pub const THREADS: WholeRange = WholeRange { min: 1, max: 256 };
+    /// The judge's depth limit (`--max-depth`): God's number in quarter turns.
+    pub const JUDGE_DEPTH: WholeRange = WholeRange { min: 0, max: 26 };
+
+    /// The rule in words.
+    fn rule(&self) -> String {
+        format!("a whole number from {} to {}", self.min, self.max)
+    }
+
+    /// `value` if it lies in the range, else an error naming `name`.
+    pub fn check(&self, name: &str, value: impl Into<i128>) -> Result<u64, ArgError> {
+        let value: i128 = value.into();
+        if value < i128::from(self.min) || value > i128::from(self.max) {
+            return Err(self.error(name, value));
+        }
+        Ok(value as u64)
+    }
+
+    /// The error for a value outside the range (or, for `value` given as text, not a
+    /// whole number at all); a long value is shown cut short.
+    pub fn error(&self, name: &str, value: impl fmt::Display) -> ArgError {
+        ArgError {
+            name: name.to_string(),
+            rule: self.rule(),
+            value: shown(&value.to_string()),
+        }
+    }
+}
+
+/// Characters of a value shown in an error before it is cut.
+const SHOWN: usize = 40;
+
+/// `value` as an error shows it: at most [`SHOWN`] characters, then its length.
+fn shown(value: &str) -> String {
+    let count = value.chars().count();
+    if count <= SHOWN {
+        return value.to_string();
+    }
+    let head: String = value.chars().take(SHOWN).collect();
+    format!("{head}... ({count} characters)")
+}
+
+/// The longest timeout taken at its word; a longer one (up to any finite number of
+/// seconds) means no deadline at all.
+const LONGEST_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// A timeout in seconds: a finite number of 0 or more. `None` for a timeout so long that
+/// no deadline can be reached (more than a century: the same as none).
+pub fn timeout(name: &str, seconds: f64) -> Result<Option<Duration>, ArgError> {
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(ArgError {
+            name: name.to_string(),
+            rule: "a number of seconds, 0 or more".into(),
+            value: seconds.to_string(),
+        });
+    }
+    Ok(Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| *d <= LONGEST_TIMEOUT))
+}
+
+/// The instant `timeout` after `start`, or `None` when that is beyond what a clock holds.
+pub fn deadline(start: Instant, timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|t| start.checked_add(t))
+}
+
+/// A flag another thread sets to make a computation stop (Ctrl-C in Python, a closed
+/// connection, a shutdown); cheap to clone and to check.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag not yet set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks every computation watching this flag to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Cancel::cancel`] was called.
+    #[inline]
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// When a long computation gives up: at a deadline, when a cancel flag is set, or never.
+#[derive(Debug, Clone, Default)]
+pub struct Stop {
+    /// Give up once this instant has passed.
+    pub deadline: Option<Instant>,
+    /// Give up once this flag is set.
+    pub cancel: Option<Cancel>,
+}
+
+impl Stop {
+    /// Never stop.
+    pub fn never() -> Self {
+        Self::default()
+    }
+
+    /// Stop at `deadline`, if any.
+    pub fn at(deadline: Option<Instant>) -> Self {
+        Self {
+            deadline,
+            cancel: None,
+        }
+    }
+
+    /// This stop, also when `cancel` is set.
+    pub fn or_cancel(self, cancel: Option<Cancel>) -> Self {
+        Self { cancel, ..self }
+    }
+
+    /// Whether it is time to stop (reads the clock if there is a deadline).
+    #[inline]
+    pub fn reached(&self) -> bool {
+        self.cancel.as_ref().is_some_and(Cancel::is_cancelled)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the cancel flag is set (not the deadline): the caller asked to stop.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(Cancel::is_cancelled)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_name_the_argument_and_the_rule() {
+        let err = WholeRange::MAX_LENGTH.check("max_length", -1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "max_length must be a whole number from 0 to 255, not -1"
+        );
+        assert_eq!(WholeRange::MAX_LENGTH.check("max_length", 255), Ok(255));
+        assert!(WholeRange::SEED.check("seed", i128::from(u64::MAX)).is_ok());
+        assert!(WholeRange::SEED.check("seed", -1).is_err());
+        assert!(WholeRange::THREADS.check("--threads", 100_000).is_err());
+    }
+
+    #[test]
+    fn timeouts_are_finite_and_huge_ones_mean_no_deadline() {
+        assert_eq!(timeout("t", 1.5), Ok(Some(Duration::from_millis(1500))));
+        assert_eq!(timeout("t", 0.0), Ok(Some(Duration::ZERO)));
+        for huge in [1e19, 1e308, f64::MAX] {
+            assert_eq!(timeout("t", huge), Ok(None), "{huge}");
+        }
+        for bad in [f64::NAN, f64::INFINITY, -1.0, -0.5] {
+            let err = timeout("--timeout", bad).unwrap_err().to_string();
+            assert!(
+                err.starts_with("--timeout must be a number of seconds"),
+                "{err}"
+            );
+        }
+        let now = Instant::now();
+        assert_eq!(deadline(now, None), None);
+        assert_eq!(deadline(now, Some(Duration::MAX)), None);
+        assert!(deadline(now, Some(Duration::from_secs(1))).is_some());
+    }
+
+    #[test]
+    fn a_stop_sees_its_deadline_and_its_flag() {
+        assert!(!Stop::never().reached());
+        assert!(Stop::at(Some(Instant::now())).reached());
+        let cancel = Cancel::new();
+        let stop = Stop::never().or_cancel(Some(cancel.clone()));
+        assert!(!stop.reached());
+        cancel.cancel();
+        assert!(stop.reached() && stop.cancelled());
+    }
+}
