@@ -79,7 +79,7 @@ fn timed_solve(
     times: &mut Vec<f64>,
     nodes: &mut Vec<f64>,
 ) -> Vec<Move> {
-    let solution = solver.solve(cube);
+    let solution = solver.solve(cube).expect("pattern databases");
     times.push(solution.elapsed.as_secs_f64());
     nodes.push(solution.nodes as f64);
     assert!(cube.apply_all(&solution.moves).is_solved());
@@ -98,7 +98,7 @@ fn deep_report(store: &TableStore) {
         if !Pdbs::present(store, (preset, Metric::Qtm)) {
             continue;
         }
-        let solver = OptimalSolver::open(store, Metric::Qtm, Some(preset), &Progress::hidden())
+        let solver = OptimalSolver::open_all(store, Metric::Qtm, Some(preset), &Progress::hidden())
             .expect("pattern databases");
         for depth in (10..=max_depth).step_by(2) {
             let mut rng = SplitMix64::new(depth as u64);
@@ -127,8 +127,9 @@ fn deep_report(store: &TableStore) {
     let random = env("RUBIK_BENCH_RANDOM", 0);
     let largest = Preset::largest_present(store, Metric::Qtm);
     if random > 0 {
-        let solver = OptimalSolver::open(store, Metric::Qtm, Some(largest), &Progress::hidden())
-            .expect("pattern databases");
+        let solver =
+            OptimalSolver::open_all(store, Metric::Qtm, Some(largest), &Progress::hidden())
+                .expect("pattern databases");
         let mut rng = SplitMix64::new(2026);
         let (mut times, mut nodes) = (Vec::new(), Vec::new());
         for _ in 0..random {
