@@ -34,7 +34,12 @@ fn queries(tables: &RollingTables) -> (Vec<Query>, Vec<Query>) {
 
 fn engines(c: &mut Criterion) {
     let store = common::bench_store();
-    let tables = RollingTables::load_or_build(&store, (), &Progress::hidden()).expect("tables");
+    let tables = RollingTables::load_or_build(
+        &store,
+        cubedb::puzzles::rolling::RollingUse::Answers,
+        &Progress::hidden(),
+    )
+    .expect("tables");
     let options = Options {
         limit: JUDGE_LIMIT,
         with_path: false,

@@ -34,19 +34,23 @@ pub mod search;
 pub mod table;
 pub mod text;
 
-/// Sets how many threads parallel work (BFS, search) uses: `None` for one per core.
-/// Call once, before any parallel work; a second call fails.
-pub fn set_threads(
-    threads: Option<std::num::NonZeroUsize>,
-) -> Result<(), rayon::ThreadPoolBuildError> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
+/// The thread count [`set_threads`] recorded.
+static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// Sets how many threads parallel work (BFS, search, batches) uses: `None` for one per
+/// core. Call once, at the start of `main` while the process has one thread: it starts no
+/// thread itself (the pool starts on the first parallel work, with that many, so a
+/// command that does none starts none). A second call keeps the first count.
+pub fn set_threads(threads: Option<std::num::NonZeroUsize>) {
     if let Some(n) = threads {
-        pool = pool.num_threads(n.get());
+        if THREADS.set(n.get()).is_ok() {
+            // Read by rayon when its global pool starts, lazily.
+            std::env::set_var("RAYON_NUM_THREADS", n.get().to_string());
+        }
     }
-    pool.build_global()
 }
 
-/// How many threads parallel work uses.
+/// How many threads parallel work uses (without starting any).
 pub fn threads() -> usize {
-    rayon::current_num_threads()
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }

@@ -71,6 +71,15 @@ impl WholeRange {
         Ok(value as u64)
     }
 
+    /// A whole number in the range from its text (a command-line value): the error says
+    /// what the value must be, in the words of [`ArgError`] (the front end adds the name).
+    pub fn parse(&self, text: &str) -> Result<u64, String> {
+        let value = text.trim().parse::<i128>().ok();
+        value
+            .and_then(|v| self.check("", v).ok())
+            .ok_or_else(|| format!("must be {}, not {}", self.rule(), shown(text)))
+    }
+
     /// The error for a value outside the range (or, for `value` given as text, not a
     /// whole number at all); a long value is shown cut short.
     pub fn error(&self, name: &str, value: impl fmt::Display) -> ArgError {
@@ -96,12 +105,12 @@ fn shown(value: &str) -> String {
 }
 
 /// The longest timeout taken at its word; a longer one (up to any finite number of
-/// seconds) means no deadline at all.
-const LONGEST_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+/// seconds) is this one, which no computation reaches.
+pub const LONGEST_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
-/// A timeout in seconds: a finite number of 0 or more. `None` for a timeout so long that
-/// no deadline can be reached (more than a century: the same as none).
-pub fn timeout(name: &str, seconds: f64) -> Result<Option<Duration>, ArgError> {
+/// A timeout in seconds: a finite number of 0 or more. More than a century counts as a
+/// century ([`LONGEST_TIMEOUT`]), so that a deadline from it always exists.
+pub fn timeout(name: &str, seconds: f64) -> Result<Duration, ArgError> {
     if !(seconds.is_finite() && seconds >= 0.0) {
         return Err(ArgError {
             name: name.to_string(),
@@ -110,8 +119,22 @@ pub fn timeout(name: &str, seconds: f64) -> Result<Option<Duration>, ArgError> {
         });
     }
     Ok(Duration::try_from_secs_f64(seconds)
+        .unwrap_or(LONGEST_TIMEOUT)
+        .min(LONGEST_TIMEOUT))
+}
+
+/// Seconds from their text (a command-line value): a finite number, 0 or more.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
         .ok()
-        .filter(|d| *d <= LONGEST_TIMEOUT))
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| {
+            format!(
+                "must be a number of seconds, 0 or more, not {}",
+                shown(text)
+            )
+        })
 }
 
 /// The instant `timeout` after `start`, or `None` when that is beyond what a clock holds.
@@ -202,10 +225,11 @@ mod tests {
 
     #[test]
     fn timeouts_are_finite_and_huge_ones_mean_no_deadline() {
-        assert_eq!(timeout("t", 1.5), Ok(Some(Duration::from_millis(1500))));
-        assert_eq!(timeout("t", 0.0), Ok(Some(Duration::ZERO)));
+        assert_eq!(timeout("t", 1.5), Ok(Duration::from_millis(1500)));
+        assert_eq!(timeout("t", 0.0), Ok(Duration::ZERO));
         for huge in [1e19, 1e308, f64::MAX] {
-            assert_eq!(timeout("t", huge), Ok(None), "{huge}");
+            assert_eq!(timeout("t", huge), Ok(LONGEST_TIMEOUT), "{huge}");
+            assert!(deadline(Instant::now(), Some(LONGEST_TIMEOUT)).is_some());
         }
         for bad in [f64::NAN, f64::INFINITY, -1.0, -0.5] {
             let err = timeout("--timeout", bad).unwrap_err().to_string();

@@ -27,12 +27,17 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// Table groups to build (default: all but `rubik-large` and `rubik-huge`). See `cubedb-gen info` for the list.
+    /// Table groups to build (default: all but `rubik-large` and `rubik-huge`; the groups
+    /// are listed below).
     tables: Vec<String>,
 
     /// Rebuild even if the tables are present and valid.
     #[arg(long)]
     force: bool,
+
+    /// Only the tables of this metric (and those every metric shares).
+    #[arg(long, value_name = "METRIC", value_parser = ["htm", "qtm"])]
+    metric: Option<String>,
 
     /// Folder of table files [default: $CUBEDB_DATA, else ./data].
     #[arg(long, global = true, value_name = "DIR")]
@@ -43,7 +48,7 @@ struct Cli {
     quiet: bool,
 
     /// Threads to build with [default: one per core].
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", value_parser = threads)]
     threads: Option<std::num::NonZeroUsize>,
 }
 
@@ -55,8 +60,34 @@ enum Command {
     Info,
 }
 
+/// `--threads`: the library's range, in its words.
+fn threads(text: &str) -> Result<std::num::NonZeroUsize, String> {
+    cubedb::limits::WholeRange::THREADS
+        .parse(text)
+        .map(|n| std::num::NonZeroUsize::new(n as usize).expect("the range starts at 1"))
+}
+
+/// The groups, one line each, for `--help`.
+fn groups_help() -> String {
+    let mut text = String::from("Table groups:\n");
+    for group in catalog::groups() {
+        let default = if group.by_default {
+            ""
+        } else {
+            " [only when named]"
+        };
+        text.push_str(&format!("  {:<16} {}{default}\n", group.name, group.about));
+    }
+    text
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = Cli::command()
+        .after_help(groups_help())
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => return clap_exit(&err),
     };
@@ -89,13 +120,19 @@ fn clap_exit(err: &clap::Error) -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    cubedb::set_threads(cli.threads).context("starting the worker threads")?;
+    cubedb::set_threads(cli.threads);
     let store = TableStore::locate(cli.data.clone());
     match cli.command {
         Some(Command::Verify) => verify(&store),
         Some(Command::Info) => info(&store),
         None => {
-            build(&store, &cli.tables, cli.force, cli.quiet)?;
+            build(
+                &store,
+                &cli.tables,
+                cli.metric.as_deref(),
+                cli.force,
+                cli.quiet,
+            )?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -119,13 +156,23 @@ fn selected_groups(names: &[String]) -> Result<Vec<TableGroup>> {
         .collect()
 }
 
-fn build(store: &TableStore, names: &[String], force: bool, quiet: bool) -> Result<()> {
+fn build(
+    store: &TableStore,
+    names: &[String],
+    metric: Option<&str>,
+    force: bool,
+    quiet: bool,
+) -> Result<()> {
     store.check_dir()?;
     let progress = Progress::stderr(quiet);
     for group in selected_groups(names)? {
         // The sets to build: every one with --force, else those with a missing or bad table.
         let mut members: Vec<&GroupMember> = Vec::new();
-        for member in &group.members {
+        let chosen = group
+            .members
+            .iter()
+            .filter(|m| metric.is_none() || m.variant.is_none() || m.variant == metric);
+        for member in chosen {
             let problems: Vec<String> = if force {
                 Vec::new()
             } else {
@@ -146,6 +193,7 @@ fn build(store: &TableStore, names: &[String], force: bool, quiet: bool) -> Resu
             progress.note(format!("{}: up to date", group.name));
             continue;
         }
+        store.check_writable()?;
         let specs = members.iter().flat_map(|m| &m.specs).count();
         let bytes: u64 = members
             .iter()

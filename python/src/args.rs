@@ -36,7 +36,7 @@ pub fn optional_whole(
     }
 }
 
-/// A timeout in seconds (`None`: no timeout, and so is one too long to reach).
+/// A timeout in seconds (`None`: no timeout).
 pub fn timeout(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
@@ -53,5 +53,7 @@ pub fn timeout(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
                 .map_or("?".into(), |n| n.to_string())
         ))
     })?;
-    limits::timeout("timeout", seconds).map_err(|e| cube_error(e.to_string()))
+    limits::timeout("timeout", seconds)
+        .map(Some)
+        .map_err(|e| cube_error(e.to_string()))
 }

@@ -80,7 +80,13 @@ pub fn rolling(py: Python<'_>, empty: &Bound<'_, PyAny>, goal: &str) -> PyResult
 
 fn rolling_tables() -> PyResult<Arc<rolling_puzzle::RollingTables>> {
     static TABLES: Cached<rolling_puzzle::RollingTables> = Cached::new();
-    TABLES.get(|| rolling_puzzle::RollingTables::load_or_build(&store(), (), &Progress::hidden()))
+    TABLES.get(|| {
+        rolling_puzzle::RollingTables::load_or_build(
+            &store(),
+            rolling_puzzle::RollingUse::Answers,
+            &Progress::hidden(),
+        )
+    })
 }
 
 /// The rotation game (POJ 2286): the shortest (then lexicographically smallest) move

@@ -16,7 +16,11 @@ pub fn rolling(args: &BenchArgs) -> Result<()> {
         JUDGE_LIMIT,
     };
     let store = TableStore::locate(args.data.clone());
-    let tables = RollingTables::load_or_build(&store, (), &Progress::stderr(args.quiet))?;
+    let tables = RollingTables::load_or_build(
+        &store,
+        cubedb::puzzles::rolling::RollingUse::Answers,
+        &Progress::stderr(args.quiet),
+    )?;
     let options = Options {
         limit: JUDGE_LIMIT,
         with_path: false,

@@ -3,6 +3,7 @@
 
 mod cube_input;
 mod pipeline;
+pub(crate) mod ranges;
 mod rolling;
 mod rotation;
 mod rubik;
@@ -31,7 +32,7 @@ struct Cli {
     command: Command,
 
     /// Threads for searches and table builds [default: one per core].
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", value_parser = ranges::threads)]
     threads: Option<std::num::NonZeroUsize>,
 }
 
@@ -91,10 +92,7 @@ pub fn main() -> ExitCode {
             }
         }
     };
-    if let Err(err) = cubedb::set_threads(cli.threads) {
-        note!("cubedb: error: starting the worker threads: {err}");
-        return ExitCode::FAILURE;
-    }
+    cubedb::set_threads(cli.threads);
     let result = match cli.command {
         Command::Rolling(args) => rolling::run(args),
         Command::Rotation(args) => rotation::run(args),

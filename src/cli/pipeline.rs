@@ -1,5 +1,5 @@
 //! Batches answered on every core in input order, as answers complete: the job queue
-//! and the reordering of finished answers.
+//! and the reordering of finished answers, in bounded memory whatever the input's size.
 
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -11,15 +11,21 @@ use std::time::Duration;
 /// Jobs waiting for a worker, at most.
 const QUEUE: usize = 1024;
 
+/// Jobs read but not yet emitted, at most: queued, being worked on, or finished and
+/// waiting behind a slower one. The producer blocks past it, so one slow job followed by
+/// millions of fast ones holds this many answers in memory, not millions.
+const IN_FLIGHT: usize = 4096;
+
 /// Runs `work` on every job that `produce` sends, on `threads` threads, and hands each
 /// result to `emit` in job order as soon as it and all before it are done. `emit`
 /// returning an error stops everything (results after the failing job are dropped).
 ///
 /// The producer runs on its own detached thread, so a producer blocked on reading stdin
-/// never keeps the command from ending.
+/// never keeps the command from ending; it sends through a [`Jobs`], which holds it back
+/// while [`IN_FLIGHT`] jobs are unanswered.
 pub fn in_order_on_all_cores<J, S, R>(
     threads: usize,
-    produce: impl FnOnce(SyncSender<(usize, J)>) + Send + 'static,
+    produce: impl FnOnce(Jobs<J>) + Send + 'static,
     make_state: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, usize, J) -> R + Sync,
     mut emit: impl FnMut(usize, R) -> Result<()>,
@@ -29,7 +35,13 @@ where
     R: Send,
 {
     let (job_tx, job_rx) = mpsc::sync_channel::<(usize, J)>(QUEUE);
-    std::thread::spawn(move || produce(job_tx));
+    let (permit_tx, permit_rx) = mpsc::sync_channel::<()>(IN_FLIGHT);
+    std::thread::spawn(move || {
+        produce(Jobs {
+            jobs: job_tx,
+            permits: permit_tx,
+        })
+    });
     let jobs: Mutex<Receiver<(usize, J)>> = Mutex::new(job_rx);
     let stop = AtomicBool::new(false);
     let (done_tx, done_rx) = mpsc::channel::<(usize, R)>();
@@ -67,6 +79,8 @@ where
                     stop.store(true, Ordering::Relaxed);
                     return Err(e);
                 }
+                // One more job may be read.
+                let _ = permit_rx.try_recv();
                 next += 1;
             }
         }
@@ -74,7 +88,23 @@ where
     })
 }
 
-/// Worker threads: one per core.
+/// Where a producer sends jobs: numbered in order, and held back while too many are
+/// unanswered.
+pub struct Jobs<J> {
+    jobs: SyncSender<(usize, J)>,
+    permits: SyncSender<()>,
+}
+
+impl<J> Jobs<J> {
+    /// Sends job `index` (numbered from 0 in order), waiting while [`IN_FLIGHT`] jobs are
+    /// unanswered. `Err` when no one takes jobs any more (the command is ending).
+    pub fn send(&self, index: usize, job: J) -> Result<(), ()> {
+        self.permits.send(()).map_err(drop)?;
+        self.jobs.send((index, job)).map_err(drop)
+    }
+}
+
+/// Worker threads: as many as `--threads` asks, else one per core.
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    cubedb::threads()
 }

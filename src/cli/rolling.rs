@@ -7,7 +7,7 @@ use clap::Args;
 use cubedb::engine::{Engine, Solver};
 use cubedb::progress::Progress;
 use cubedb::puzzles::rolling::{
-    self, Options, RollingTables, SearchSolver, TableSolver, JUDGE_LIMIT,
+    self, Options, RollingTables, RollingUse, SearchSolver, TableSolver, JUDGE_LIMIT,
 };
 use cubedb::table::{TableFamily, TableStore};
 
@@ -36,8 +36,13 @@ pub fn run(args: RollingArgs) -> Result<()> {
     let solver = match args.common.engine {
         Engine::Table => {
             let store = TableStore::locate(args.common.data.clone());
+            // The 11 MB depth table only when paths are asked for.
+            let used = match args.path {
+                true => RollingUse::Paths,
+                false => RollingUse::Answers,
+            };
             tables =
-                RollingTables::load_or_build(&store, (), &Progress::stderr(args.common.quiet))?;
+                RollingTables::load_or_build(&store, used, &Progress::stderr(args.common.quiet))?;
             Solver::Table(TableSolver::new(&tables, options))
         }
         Engine::Search => Solver::Search(SearchSolver::new(options)),

@@ -4,7 +4,7 @@
 use crate::input::open_input;
 use anyhow::{Context, Result};
 use clap::Args;
-use cubedb::puzzles::walk::board::{blocked_file_text, parse_blocked};
+use cubedb::puzzles::walk::board::read_blocked;
 use cubedb::puzzles::walk::{self, Board, BoardSize};
 use std::path::{Path, PathBuf};
 
@@ -50,10 +50,9 @@ fn load_board(size: BoardSize, blocked: Option<&Path>) -> Result<Board> {
     let Some(path) = blocked else {
         return Ok(Board::open(size));
     };
-    let bytes = std::fs::read(path)
+    let file = std::fs::File::open(path)
         .with_context(|| format!("reading blocked-squares file {}", path.display()))?;
-    let squares = blocked_file_text(&bytes)
-        .and_then(|text| parse_blocked(text, size))
+    let squares = read_blocked(std::io::BufReader::new(file), size)
         .with_context(|| format!("in blocked-squares file {}", path.display()))?;
     Ok(Board::with_blocked(size, &squares))
 }

@@ -29,6 +29,9 @@ pub enum TableError {
     /// The data directory is not a folder.
     #[error("data directory {dir} is not a folder")]
     DataDirNotAFolder { dir: PathBuf },
+    /// A table must be built, and the data directory cannot be written to.
+    #[error("data directory {dir} cannot be written to ({error}), so no table can be built there; choose a writable folder with --data or CUBEDB_DATA")]
+    NotWritable { dir: PathBuf, error: io::Error },
     /// The file does not start with the cubedb magic bytes.
     #[error(
         "{path} is not a cubedb table (bad magic); rebuild it with `cubedb-gen {group} --force`"

@@ -75,6 +75,7 @@ pub fn ensure_built<F: TableFamily>(
     if F::present(store, params) {
         return Ok(());
     }
+    store.check_writable()?;
     let specs = F::specs(params);
     let missing: Vec<&TableSpec> = specs.iter().filter(|s| !store.exists(s)).collect();
     let bytes: u64 = missing.iter().map(|s| s.payload_len()).sum();

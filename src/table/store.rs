@@ -80,6 +80,24 @@ impl TableStore {
         }
     }
 
+    /// Checks, before any table is built, that tables can be written here: creates the
+    /// folder if needed and a file in it (removed at once). A read-only or missing-rights
+    /// folder is refused before minutes of building, not after.
+    pub fn check_writable(&self) -> Result<(), TableError> {
+        self.check_dir()?;
+        let not_writable = |error| TableError::NotWritable {
+            dir: self.dir.clone(),
+            error,
+        };
+        std::fs::create_dir_all(&self.dir).map_err(not_writable)?;
+        let probe = self
+            .dir
+            .join(format!(".cubedb-write-check-{}", std::process::id()));
+        std::fs::File::create(&probe).map_err(not_writable)?;
+        let _ = std::fs::remove_file(&probe);
+        Ok(())
+    }
+
     /// Writes a table atomically under its name (and first removes temporary files that
     /// interrupted builds of it left behind).
     pub fn write(

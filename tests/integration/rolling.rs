@@ -23,8 +23,12 @@ fn data_dir() -> PathBuf {
 fn tables() -> &'static RollingTables {
     static TABLES: OnceLock<RollingTables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        RollingTables::load_or_build(&TableStore::new(data_dir()), (), &Progress::hidden())
-            .expect("rolling tables open")
+        RollingTables::load_or_build(
+            &TableStore::new(data_dir()),
+            cubedb::puzzles::rolling::RollingUse::Paths,
+            &Progress::hidden(),
+        )
+        .expect("rolling tables open")
     })
 }
 
@@ -302,7 +306,7 @@ fn damaged_tables_are_named_and_never_used() {
     let input = sample("rolling.in");
     for (tag, damage) in [("flip", 0usize), ("cut", 1), ("version", 2)] {
         let dir = fresh_dir(&format!("rolling-{tag}"));
-        for spec in RollingTables::specs(()) {
+        for spec in RollingTables::specs(cubedb::puzzles::rolling::RollingUse::Paths) {
             std::fs::copy(data.join(spec.file_name()), dir.join(spec.file_name())).unwrap();
         }
         let victim = dir.join(tables::answers_spec().file_name());
@@ -334,7 +338,7 @@ fn missing_tables_are_built_on_first_use() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "0\n3\n13\n23\n29\n30\n-1\n-1\n");
-    for spec in RollingTables::specs(()) {
+    for spec in RollingTables::specs(cubedb::puzzles::rolling::RollingUse::Paths) {
         assert!(dir.join(spec.file_name()).exists());
     }
 }
@@ -354,7 +358,7 @@ fn killing_the_build_leaves_no_table_under_its_name() {
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        for spec in RollingTables::specs(()) {
+        for spec in RollingTables::specs(cubedb::puzzles::rolling::RollingUse::Paths) {
             let path = dir.join(spec.file_name());
             if path.exists() {
                 // Only a complete, valid table may stand under the real name.

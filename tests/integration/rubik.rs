@@ -284,7 +284,10 @@ fn solve_prints_one_optimal_line_per_cube() {
     let superflip_free = Cube::from_moves(&parse_moves("R U R' U' R2 F2").unwrap());
     input.push_str(&rubik::facelet_string(&superflip_free));
     input.push('\n');
-    let output = cubedb(&["rubik", "solve", "--data", &data], &input);
+    let output = cubedb(
+        &["rubik", "solve", "--data", &data, "--metric", "qtm"],
+        &input,
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     let lines: Vec<&str> = text.split('\n').collect();

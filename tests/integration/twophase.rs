@@ -242,6 +242,8 @@ fn batches_through_the_binary_come_back_in_input_order() {
             "solve",
             "--max-length",
             "26",
+            "--metric",
+            "qtm",
             "--scramble",
             "R U2 F'",
             "--data",

@@ -1,5 +1,6 @@
 //! The arguments of `cubedb rubik` subcommands, shared by the modules that run them.
 
+use crate::cli::ranges;
 use clap::Args;
 use cubedb::engine::Engine;
 use cubedb::puzzles::rubik::{Metric, Preset};
@@ -36,11 +37,11 @@ pub struct ShowArgs {
 #[derive(Debug, Args)]
 pub struct RandomArgs {
     /// How many positions.
-    #[arg(long, default_value_t = 1)]
-    pub count: usize,
+    #[arg(long, default_value_t = 1, value_parser = ranges::count)]
+    pub count: u64,
 
     /// Seed of the random generator (the same seed gives the same positions).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = ranges::seed)]
     pub seed: u64,
 
     /// Folder of table files (scramble only) [default: $CUBEDB_DATA, else ./data].
@@ -72,17 +73,17 @@ pub struct SolveArgs {
     pub scramble: Option<String>,
 
     /// Turn metric the solution is optimal in (or, with --max-length, counted in).
-    #[arg(long, value_enum, default_value_t = Metric::Qtm)]
+    #[arg(long, value_enum, default_value_t = Metric::Htm)]
     pub metric: Metric,
 
     /// Near-optimal instead of optimal: the first solution found of at most N moves in
     /// the metric, by two-phase search (milliseconds per cube; batches on every core).
-    #[arg(long, value_name = "N", conflicts_with_all = ["tables", "engine"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["tables", "engine"], value_parser = ranges::max_length)]
     pub max_length: Option<u32>,
 
     /// With --max-length: give up looking for a solution within N after this many
     /// seconds per cube and print the shortest found (stderr says it is longer than N).
-    #[arg(long, value_name = "SECONDS", requires = "max_length")]
+    #[arg(long, value_name = "SECONDS", requires = "max_length", value_parser = ranges::seconds)]
     pub timeout: Option<f64>,
 
     /// Every optimal solution, one per line, sorted, in canonical move order (no two
@@ -92,8 +93,8 @@ pub struct SolveArgs {
 
     /// The first N solutions in order of length: the optimal ones, then longer ones (up
     /// to 4 moves longer than optimal).
-    #[arg(long, value_name = "N", conflicts_with_all = ["max_length", "engine"])]
-    pub count: Option<usize>,
+    #[arg(long, value_name = "N", conflicts_with_all = ["max_length", "engine"], value_parser = ranges::solutions)]
+    pub count: Option<u64>,
 
     /// Only these moves, e.g. `R,U` or `R,U,F2` (a face letter allows all its turns, `R2`
     /// or `R'` only that turn). A cube they cannot solve is an error (exit 3), decided

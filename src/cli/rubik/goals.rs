@@ -20,7 +20,7 @@ use std::time::Instant;
 fn wanted(args: &SolveArgs) -> (u32, usize) {
     match (args.all, args.count) {
         (true, _) => (0, usize::MAX),
-        (false, Some(n)) => (COUNT_EXTRA_LENGTH, n),
+        (false, Some(n)) => (COUNT_EXTRA_LENGTH, n as usize),
         (false, None) => (0, 1),
     }
 }

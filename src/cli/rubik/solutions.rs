@@ -34,7 +34,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let limit = if args.all {
         usize::MAX
     } else {
-        args.count.unwrap_or(1)
+        args.count.map_or(1, |n| n as usize)
     };
     let batch = cube_option(&args.facelets, &args.scramble).is_none();
     let mut out = cubedb::output::stdout()?;

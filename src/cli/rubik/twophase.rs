@@ -3,7 +3,7 @@
 
 use super::args::{RandomArgs, SolveArgs};
 use crate::cli::cube_input::{cube_option, parse_cube, stdin_lines, CubeFormat};
-use crate::cli::pipeline::{cores, in_order_on_all_cores};
+use crate::cli::pipeline::{cores, in_order_on_all_cores, Jobs};
 use anyhow::{Context, Result};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
@@ -13,8 +13,7 @@ use cubedb::puzzles::rubik::{format_moves, Cube, Metric};
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
 use std::io::{IsTerminal, Write};
-use std::sync::mpsc::SyncSender;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The answer to one input line of `solve --max-length`.
 struct Answer {
@@ -25,47 +24,64 @@ struct Answer {
 /// `cubedb rubik solve --max-length N [--timeout S]`.
 pub fn run_solve(args: SolveArgs) -> Result<()> {
     let max = args.max_length.context("--max-length is required here")?;
-    let timeout = match args.timeout {
-        Some(t) if !(t.is_finite() && t >= 0.0) => {
-            anyhow::bail!("--timeout must be a number of seconds (0 or more), not {t}")
-        }
-        t => t.map(Duration::from_secs_f64),
-    };
+    let timeout = args
+        .timeout
+        .map(|t| cubedb::limits::timeout("--timeout", t))
+        .transpose()?;
     let progress = Progress::stderr(args.quiet);
     let store = TableStore::locate(args.data.clone());
     let metric = args.metric;
     let solver = TwoPhaseSolver::open(&store, metric, &progress)?;
+    if max < solver.quick_length() && timeout.is_none() {
+        progress.note(format!(
+            "note: two-phase search finds {} {} for any cube within tens of milliseconds; under \
+             --max-length {max}, a cube whose shortest solution is longer is searched to the \
+             end, which can take minutes: add --timeout SECONDS for the shortest found in that \
+             time, or drop --max-length for an optimal solution",
+            solver.quick_length(),
+            metric.unit()
+        ));
+    }
     let one = cube_option(&args.facelets, &args.scramble);
     let single = one.is_some();
-    type Job = (std::io::Result<String>, CubeFormat);
-    let produce = move |tx: SyncSender<(usize, Job)>| match one {
+    // On a terminal, a status line while cubes are being solved.
+    let status = progress.status();
+    status.set_message(match single {
+        true => format!(
+            "cube 1: looking for at most {max} {} (Ctrl-C stops)",
+            metric.unit()
+        ),
+        false => "solving cubes from stdin".to_string(),
+    });
+    // Lines are read and parsed here, so a job holds a cube, never a long line.
+    type Job = Result<Cube, InputError>;
+    let produce = move |jobs: Jobs<Job>| match one {
         Some((text, format)) => {
-            let _ = tx.send((0, (Ok(text), format)));
+            let _ = jobs.send(0, parse_cube(&text, format, 1));
         }
         None => {
             let mut input = stdin_lines();
             for i in 0.. {
-                let line = match input.next_line() {
-                    Ok(Some((_, text))) => Ok(text.to_string()),
+                let number = i + 1;
+                let cube = match input.next_line() {
+                    Ok(Some((_, text))) => parse_cube(text, CubeFormat::Either, number),
                     Ok(None) => return,
-                    Err(e) => Err(e),
+                    Err(e) => Err(InputError {
+                        what: "cube",
+                        case: number,
+                        line: number,
+                        problem: format!("cannot read it: {e}"),
+                    }),
                 };
-                let failed = line.is_err();
-                if tx.send((i, (line, CubeFormat::Either))).is_err() || failed {
+                let failed = cube.is_err();
+                if jobs.send(i, cube).is_err() || failed {
                     return;
                 }
             }
         }
     };
-    let work = |search: &mut _, index: usize, (line, format): Job| {
-        let number = index + 1;
-        let text = line.map_err(|e| InputError {
-            what: "cube",
-            case: number,
-            line: number,
-            problem: format!("cannot read it: {e}"),
-        })?;
-        let cube = parse_cube(&text, format, number)?;
+    let work = |search: &mut _, _: usize, job: Job| {
+        let cube = job?;
         let answer = solver.solve(search, &cube, max, timeout, None);
         Ok::<_, InputError>(Answer { cube, answer })
     };
@@ -126,6 +142,9 @@ pub fn run_solve(args: SolveArgs) -> Result<()> {
         }
         let length = metric.length(moves);
         solved += 1;
+        if !single {
+            status.set_message(format!("{solved} cubes solved"));
+        }
         total_length += length as u64;
         longest = longest.max(length);
         if single && !args.quiet {
@@ -139,7 +158,9 @@ pub fn run_solve(args: SolveArgs) -> Result<()> {
         }
         Ok(())
     };
-    in_order_on_all_cores(cores(), produce, || solver.search(), work, emit)?;
+    let result = in_order_on_all_cores(cores(), produce, || solver.search(), work, emit);
+    status.finish_and_clear();
+    result?;
     out.flush().context(crate::WRITING)?;
     if !single && !args.quiet && solved > 0 {
         let secs = started.elapsed().as_secs_f64();
@@ -160,10 +181,10 @@ pub fn run_scramble(args: RandomArgs) -> Result<()> {
     let solver = TwoPhaseSolver::open(&store, Metric::Htm, &progress)?;
     let (count, seed) = (args.count, args.seed);
     // Positions are drawn in order on one thread, so a seed always gives the same list.
-    let produce = move |tx: SyncSender<(usize, Cube)>| {
+    let produce = move |jobs: Jobs<Cube>| {
         let mut rng = SplitMix64::new(seed);
         for i in 0..count {
-            if tx.send((i, Cube::random(&mut rng))).is_err() {
+            if jobs.send(i as usize, Cube::random(&mut rng)).is_err() {
                 return;
             }
         }

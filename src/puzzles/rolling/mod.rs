@@ -21,7 +21,7 @@ pub use goal::Query;
 pub use judge::parse_judge_input;
 pub use solver::{Options, SearchSolver, Solution, TableSolver};
 pub use state::{Board, Colour, Orientation, Roll};
-pub use tables::RollingTables;
+pub use tables::{RollingTables, RollingUse};
 
 /// The judge's move limit: answers above it print `-1`.
 pub const JUDGE_LIMIT: u32 = 30;

@@ -35,8 +35,12 @@ pub struct TableSolver<'a> {
 }
 
 impl<'a> TableSolver<'a> {
-    /// A solver over loaded tables.
+    /// A solver over loaded tables (opened with paths if `options` ask for them).
     pub fn new(tables: &'a RollingTables, options: Options) -> Self {
+        assert!(
+            !options.with_path || tables.has_paths(),
+            "paths need the rolling tables opened with RollingUse::Paths"
+        );
         Self { tables, options }
     }
 }

@@ -72,34 +72,51 @@ pub fn groups() -> Vec<TableGroup> {
     vec![TableGroup::new(
         GROUP,
         "cubic eight-puzzle: exact answers for all 531,441 judge inputs, and paths",
-        vec![GroupMember::of::<RollingTables>((), None)],
+        vec![GroupMember::of::<RollingTables>(RollingUse::Paths, None)],
     )]
 }
 
-impl TableFamily for RollingTables {
-    type Params = ();
+/// What the rolling tables are opened for: answers alone need the 0.5 MB answers table;
+/// paths need the 11 MB depth table too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RollingUse {
+    /// Fewest rolls only.
+    Answers,
+    /// Fewest rolls and optimal sequences of rolls ([`RollingTables::path`]).
+    Paths,
+}
 
-    fn title((): ()) -> String {
+impl TableFamily for RollingTables {
+    type Params = RollingUse;
+
+    fn title(_: RollingUse) -> String {
         "the rolling tables".into()
     }
 
-    fn specs((): ()) -> Vec<TableSpec> {
-        vec![answers_spec(), depths_spec()]
+    fn specs(used: RollingUse) -> Vec<TableSpec> {
+        match used {
+            RollingUse::Answers => vec![answers_spec()],
+            RollingUse::Paths => vec![answers_spec(), depths_spec()],
+        }
     }
 
+    /// Both tables, from the same BFS runs.
     fn build(
         store: &TableStore,
-        (): (),
+        _: RollingUse,
         _: Rebuild,
         progress: &Progress,
     ) -> Result<(), TableError> {
         build(store, progress)
     }
 
-    fn open(store: &TableStore, (): ()) -> Result<Self, TableError> {
+    fn open(store: &TableStore, used: RollingUse) -> Result<Self, TableError> {
         Ok(Self {
             answers: store.open(&answers_spec())?,
-            depths: store.open(&depths_spec())?,
+            depths: match used {
+                RollingUse::Answers => None,
+                RollingUse::Paths => Some(store.open(&depths_spec())?),
+            },
         })
     }
 }
@@ -192,7 +209,8 @@ fn pack_depths_mod3(depths: &[u8], out: &mut [u8]) {
 #[derive(Debug)]
 pub struct RollingTables {
     answers: Table,
-    depths: Table,
+    /// Opened for [`RollingUse::Paths`] only.
+    depths: Option<Table>,
 }
 
 impl RollingTables {
@@ -204,15 +222,26 @@ impl RollingTables {
         (d != UNREACHED).then_some(d as u32)
     }
 
-    fn depth_mod3(&self, rep_index: usize, rank: u32) -> u8 {
-        Crumbs::new(self.depths.payload()).get(rep_index * STATES as usize + rank as usize)
+    fn depth_mod3(&self, depths: &Table, rep_index: usize, rank: u32) -> u8 {
+        Crumbs::new(depths.payload()).get(rep_index * STATES as usize + rank as usize)
+    }
+
+    /// Whether the tables were opened for paths ([`RollingUse::Paths`]).
+    pub fn has_paths(&self) -> bool {
+        self.depths.is_some()
     }
 
     /// Walks from `rank` back to representative start `rep` (index `rep_index`), one roll
     /// per step to a state one closer. Returns the rolls taken (from `rank` toward the
     /// start), or `None` if unreachable.
-    fn walk_to_start(&self, rep_index: usize, rep: usize, mut rank: u32) -> Option<Vec<Roll>> {
-        let mut here = self.depth_mod3(rep_index, rank);
+    fn walk_to_start(
+        &self,
+        depths: &Table,
+        rep_index: usize,
+        rep: usize,
+        mut rank: u32,
+    ) -> Option<Vec<Roll>> {
+        let mut here = self.depth_mod3(depths, rep_index, rank);
         if here == DEPTH_UNREACHED {
             return None;
         }
@@ -224,7 +253,7 @@ impl RollingTables {
                 .iter()
                 .find_map(|&roll| {
                     let next = roll_rank(rank, roll)?;
-                    (self.depth_mod3(rep_index, next) == closer).then_some((roll, next))
+                    (self.depth_mod3(depths, rep_index, next) == closer).then_some((roll, next))
                 })
                 .expect("a reachable state has a neighbour one roll closer to the start");
             rolls.push(roll);
@@ -237,7 +266,14 @@ impl RollingTables {
     /// An optimal sequence of rolls from the start to goal `pattern`, `None` if impossible.
     ///
     /// Solved in the frame of the start's representative, then mapped back.
+    ///
+    /// # Panics
+    /// If the tables were opened without paths ([`RollingUse::Answers`]).
     pub fn path(&self, start: usize, pattern: u32) -> Option<Vec<Roll>> {
+        let depths = self
+            .depths
+            .as_ref()
+            .expect("paths need the tables opened with RollingUse::Paths");
         let distance = self.distance(start, pattern)? as usize;
         let (index, rep, g) = representative_of(start);
         let back = Symmetry::all()
@@ -245,7 +281,7 @@ impl RollingTables {
             .expect("every symmetry has an inverse");
         ranking::ranks_of_pattern(back.pattern(pattern))
             .into_iter()
-            .filter_map(|rank| self.walk_to_start(index, rep, rank))
+            .filter_map(|rank| self.walk_to_start(depths, index, rep, rank))
             .find(|walk| walk.len() == distance)
             .map(|walk| {
                 walk.into_iter()

@@ -275,18 +275,68 @@ pub fn blocked_file_text(bytes: &[u8]) -> Result<&str, BlockedFileError> {
 pub fn parse_blocked(text: &str, size: BoardSize) -> Result<Vec<u32>, BlockedFileError> {
     let mut squares = Vec::new();
     for (index, line) in text.lines().enumerate() {
-        let content = line.split('#').next().unwrap_or("");
-        for word in content.split_whitespace() {
-            let square = size
-                .parse_square(word)
-                .map_err(|problem| BlockedFileError {
-                    line: index + 1,
-                    problem,
-                })?;
-            squares.push(square);
-        }
+        parse_blocked_line(line, index + 1, size, &mut squares)?;
     }
     Ok(squares)
+}
+
+/// [`parse_blocked`] reading from `reader` line by line, with the line cap and UTF-8
+/// check every input has ([`crate::judge::MAX_LINE`]): a file with no line end (a
+/// device, `/dev/zero`) stops at the cap instead of being read whole.
+pub fn read_blocked(
+    reader: impl std::io::BufRead,
+    size: BoardSize,
+) -> Result<Vec<u32>, BlockedFileError> {
+    let mut input = crate::judge::JudgeInput::new(reader);
+    let mut squares = Vec::new();
+    let mut last = 0;
+    loop {
+        match input.next_line() {
+            Ok(Some((line, text))) => {
+                last = line;
+                parse_blocked_line(text, line, size, &mut squares)?
+            }
+            Ok(None) => return Ok(squares),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                // Too long, or not UTF-8: the message says which (the reader names
+                // lines itself; here the line is the one after the last read).
+                let problem = e.to_string();
+                let problem = problem
+                    .split_once(" is ")
+                    .map_or(problem.clone(), |(_, rest)| format!("it is {rest}"));
+                return Err(BlockedFileError {
+                    line: last + 1,
+                    problem,
+                });
+            }
+            Err(e) => {
+                return Err(BlockedFileError {
+                    line: last + 1,
+                    problem: format!("cannot read it: {e}"),
+                })
+            }
+        }
+    }
+}
+
+/// The squares named on one line (before any `#`), appended to `squares`.
+fn parse_blocked_line(
+    line: &str,
+    number: usize,
+    size: BoardSize,
+    squares: &mut Vec<u32>,
+) -> Result<(), BlockedFileError> {
+    let content = line.split('#').next().unwrap_or("");
+    for word in content.split_whitespace() {
+        let square = size
+            .parse_square(word)
+            .map_err(|problem| BlockedFileError {
+                line: number,
+                problem,
+            })?;
+        squares.push(square);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

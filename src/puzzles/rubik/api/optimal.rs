@@ -122,6 +122,15 @@ impl OptimalSolver {
         Ok(tables.pdbs.get())
     }
 
+    /// Whether the pattern databases are open, or can be without building them.
+    fn pdbs_at_hand(&self, tables: &Tables) -> bool {
+        tables.pdbs.get().is_some()
+            || tables.source.as_ref().is_some_and(|(store, preset, _)| {
+                let preset = preset.unwrap_or_else(|| Preset::largest_present(store, self.metric));
+                Pdbs::present(store, (preset, self.metric))
+            })
+    }
+
     /// The search engine over the tables (opening the pattern databases), for callers
     /// that need its lower-level answers; `None` without tables.
     pub fn engine(&self) -> Result<Option<KorfSolver<'_>>, TableError> {
@@ -182,9 +191,15 @@ impl OptimalSolver {
                 .expect("every valid cube is within God's number");
             return Ok(Some(solution(moves, solved.nodes)));
         };
-        // Near the solved cube: the table (its own distance in quarter turns, a bound on
-        // the face-turn distance, which the IDA* bounded by it finds in microseconds).
-        if let Some(quarter_turns) = tables.near.distance(cube) {
+        // Near the solved cube: the table (its own distance in quarter turns; in face
+        // turns, a bound for the pattern databases' search if they can be opened without
+        // building them, else for a short IDA* bounded by the table, a few milliseconds).
+        let quarter_turns = tables.near.distance(cube);
+        let near_only = match self.metric {
+            Metric::Qtm => quarter_turns.is_some(),
+            Metric::Htm => quarter_turns.is_some() && !self.pdbs_at_hand(tables),
+        };
+        if let (true, Some(quarter_turns)) = (near_only, quarter_turns) {
             let solved = match self.metric {
                 Metric::Qtm => crate::puzzles::rubik::model::solution::Solved {
                     moves: tables.near.solution(cube),
@@ -198,6 +213,14 @@ impl OptimalSolver {
             return Ok(Some(solution(moves, solved.nodes)));
         }
         let mut engine = self.engine()?.expect("the solver has tables");
+        // Opening (or building) the pattern databases is not solving: time from here.
+        let started = Instant::now();
+        let solution = |moves: Vec<_>, nodes| Solution {
+            length: self.metric.length(&moves),
+            moves,
+            nodes,
+            elapsed: started.elapsed(),
+        };
         if let Some(observer) = observer {
             engine = engine.with_observer(observer);
         }

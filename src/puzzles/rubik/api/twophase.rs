@@ -47,6 +47,17 @@ impl TwoPhaseSolver {
         self.tables.metric()
     }
 
+    /// A length every cube has a two-phase solution of, found within milliseconds (20
+    /// face turns) or tens of milliseconds (26 quarter turns). Under it, a cube whose
+    /// shortest solution is longer is searched to the end (minutes); callers say so
+    /// before they start.
+    pub fn quick_length(&self) -> u32 {
+        match self.metric() {
+            Metric::Htm => 20,
+            Metric::Qtm => 26,
+        }
+    }
+
     /// The tables, for callers that read their histograms.
     pub fn tables(&self) -> &TwoPhaseTables {
         &self.tables

@@ -17,6 +17,7 @@
 use crate::puzzles::rubik::coord::projection::{
     distances_to, shortest_sequences, BoundedSpace, Numbered, Pieces,
 };
+use crate::puzzles::rubik::model::consistency::some_cube_shows;
 use crate::puzzles::rubik::model::cube::{Cube, Face, Move, CORNERS, EDGES};
 use crate::puzzles::rubik::model::facelets::{faces_of_cube, STICKERS};
 use crate::puzzles::rubik::model::metric::Metric;
@@ -51,6 +52,9 @@ pub enum MaskError {
     /// No named sticker.
     #[error("the mask names no sticker (all ?)")]
     Empty,
+    /// No cube shows the named stickers.
+    #[error("no cube shows these stickers: {0}")]
+    NoCube(String),
 }
 
 /// A parsed mask: the face index each sticker must show, if any.
@@ -95,6 +99,7 @@ impl std::str::FromStr for Mask {
         if wanted.iter().all(Option::is_none) {
             return Err(MaskError::Empty);
         }
+        some_cube_shows(&wanted).map_err(MaskError::NoCube)?;
         Ok(Mask { wanted })
     }
 }

@@ -15,6 +15,7 @@ use crate::puzzles::rubik::coord::projection::{
     distances_to, shortest_sequences, BoundedSpace, Numbered,
 };
 use crate::puzzles::rubik::goals::mask::SLOT_STICKERS;
+use crate::puzzles::rubik::model::consistency::some_cube_shows;
 use crate::puzzles::rubik::model::cube::{Cube, Face, Move, CORNERS, EDGES};
 use crate::puzzles::rubik::model::facelets::{faces_of_cube, STICKERS};
 use crate::puzzles::rubik::model::metric::Metric;
@@ -46,6 +47,9 @@ pub enum PartialError {
     /// Nothing named but the centres.
     #[error("no sticker is named (all ? but the centres)")]
     Empty,
+    /// No cube shows the named stickers.
+    #[error("no cube shows these stickers: {0}")]
+    NoCube(String),
 }
 
 /// The named stickers of a partially known cube: position and face colour of each.
@@ -93,6 +97,11 @@ impl std::str::FromStr for PartialCube {
         if stickers.is_empty() {
             return Err(PartialError::Empty);
         }
+        let mut wanted = [None; STICKERS];
+        for &(position, face) in &stickers {
+            wanted[position as usize] = Some(face);
+        }
+        some_cube_shows(&wanted).map_err(PartialError::NoCube)?;
         Ok(PartialCube { stickers })
     }
 }

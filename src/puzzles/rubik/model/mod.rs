@@ -3,9 +3,10 @@
 //! ([`metric`]), the sticker geometry ([`stickers`]) and facelet strings ([`facelets`]),
 //! move notation ([`notation`]), the cube's symmetries ([`symmetry`]), group membership
 //! for restricted move sets ([`group`]), solver results ([`solution`]) and the cube as a
-//! search puzzle ([`canonical`]).
+//! search puzzle ([`canonical`]); whether some cube shows given stickers ([`consistency`]).
 
 pub mod canonical;
+pub mod consistency;
 pub mod cube;
 pub mod facelets;
 pub mod group;
