@@ -3,6 +3,7 @@
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Where library code reports progress; cheap to clone.
@@ -11,6 +12,18 @@ pub struct Progress {
     multi: MultiProgress,
     visible: bool,
     notes: bool,
+    /// A front end's own channel for notes (else stderr).
+    sink: Option<NoteSink>,
+}
+
+/// A front end's channel for notes, such as Python's `sys.stderr`.
+#[derive(Clone)]
+struct NoteSink(Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for NoteSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NoteSink")
+    }
 }
 
 impl Progress {
@@ -26,6 +39,17 @@ impl Progress {
             multi: MultiProgress::with_draw_target(target),
             visible,
             notes: !quiet,
+            sink: None,
+        }
+    }
+
+    /// No bars; each note handed to `sink` (a front end that is not a terminal program,
+    /// such as the Python package, says when a long build starts through its own stderr).
+    pub fn notes_to(sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        Self {
+            sink: Some(NoteSink(Arc::new(sink))),
+            notes: true,
+            ..Self::hidden()
         }
     }
 
@@ -35,6 +59,7 @@ impl Progress {
             multi: MultiProgress::with_draw_target(ProgressDrawTarget::hidden()),
             visible: false,
             notes: false,
+            sink: None,
         }
     }
 
@@ -43,7 +68,9 @@ impl Progress {
         if !self.notes {
             return;
         }
-        if self.visible {
+        if let Some(NoteSink(sink)) = &self.sink {
+            sink(message.as_ref());
+        } else if self.visible {
             let _ = self.multi.println(message.as_ref());
         } else {
             crate::output::note(format_args!("{}", message.as_ref()));

@@ -153,3 +153,32 @@ fn output_errors_exit_1() {
     assert_eq!(closed.status.code(), Some(1));
     assert!(text(&closed.stderr).contains("standard output is closed"));
 }
+
+/// Issue 24, item 19: `--metric` builds one metric of a group (not both, and not both
+/// again when one file is missing); the help lists every group.
+#[test]
+fn one_metric_is_built_and_the_groups_are_listed() {
+    let help = Command::new(GEN).arg("--help").output().unwrap();
+    let help = text(&help.stdout);
+    for group in ["rubik-ru", "rubik-twophase", "rubik-huge", "rolling"] {
+        assert!(help.contains(group), "{help}");
+    }
+    let dir = fresh_dir("one-metric");
+    let out = run(&["rubik-ru", "--metric", "htm", "-q"], &dir, Stdio::piped());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(dir.join("rubik-ru-htm.cdb").exists());
+    assert!(!dir.join("rubik-ru-qtm.cdb").exists());
+    // The other metric now: the first is not rebuilt (same inode, same time).
+    let before = std::fs::metadata(dir.join("rubik-ru-htm.cdb"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let out = run(&["rubik-ru", "-q"], &dir, Stdio::piped());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(dir.join("rubik-ru-qtm.cdb").exists());
+    let after = std::fs::metadata(dir.join("rubik-ru-htm.cdb"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after, "the present metric was rebuilt");
+}

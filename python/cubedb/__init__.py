@@ -9,7 +9,8 @@ Rubik's cube::
 - ``solve(cube, *, max_length=None, metric="htm", timeout=None)``: optimal without
   ``max_length``; with it, the first solution found of at most that many moves (Kociemba's
   two-phase method, well under a millisecond per random cube at 21).
-- ``solve_many(cubes, ...)``: the same for many cubes, on every core.
+- ``solve_many(cubes, ..., errors="raise")``: the same for many cubes, on every core;
+  ``errors="return"`` gives a failing cube's exception in its place instead of raising.
 - ``scramble(*, count=None, seed=None)``: random-state scrambles (at most 21 face turns).
 - ``Cube``: a position (from facelets, from moves; ``apply``, ``then``, ``inverse``, ...).
 - ``cubedb.kociemba.solve``: a drop-in for the ``kociemba`` package's ``solve``.
@@ -18,9 +19,12 @@ Rubik's cube::
 Cubes are 54-letter facelet strings in URFDLB order (U1..U9, R1..R9, F, D, L, B; any six
 colours, each face's centre naming its colour) or ``Cube`` objects; moves are Singmaster
 notation (``R``, ``U'``, ``F2``). Tables are looked for in ``$CUBEDB_DATA``, else in the
-user's cache folder (``data_directory()``), and built there on first use (the two-phase
-tables take about 8 s, once). Bad input raises ``CubeError`` (a ``ValueError``) naming the
-problem; a damaged table raises ``TableError`` naming the file.
+user's cache folder (``data_directory()``), and built there on first use. The two-phase
+tables (100 MB, 6-15 s once) are built in the background: until they are ready, answers
+come at once from small tables built in memory (a few milliseconds per cube), and one
+line on stderr says so. Long solves stop on Ctrl-C (``KeyboardInterrupt``). Bad input
+raises ``CubeError`` (a ``ValueError``) naming the problem and, for numbers, the range
+allowed; a damaged table raises ``TableError`` naming the file.
 """
 
 from ._cubedb import (

@@ -1,6 +1,6 @@
 """Type stubs of the extension module (see ``cubedb/__init__.py`` for the overview)."""
 
-from typing import Iterable, List, Optional, Sequence, Tuple, Union, overload
+from typing import Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 class CubeError(ValueError):
     """Input that is not a valid cube or puzzle case; the message names the rule it breaks."""
@@ -49,19 +49,33 @@ def solve(
     """Singmaster moves solving ``cube``.
 
     Optimal (in ``metric``, "htm" or "qtm") without ``max_length``; with it, the first
-    solution found of at most ``max_length`` moves (two-phase). ``timeout`` (seconds) raises
+    solution found of at most ``max_length`` moves (two-phase; before its tables exist,
+    the first calls use small tables built in memory while the full ones are built in
+    the background, said once on stderr). ``timeout`` (seconds) raises
     ``TimeoutError`` when no (such) solution is found in time. Raises ``NoSolutionError``
     when no solution of at most ``max_length`` exists.
     """
 
+@overload
 def solve_many(
     cubes: Iterable[CubeLike],
     *,
     max_length: Optional[int] = None,
     metric: str = "htm",
     timeout: Optional[float] = None,
-) -> List[str]:
-    """``solve`` for every cube, on every core, in order."""
+    errors: Literal["raise"] = "raise",
+) -> List[str]: ...
+@overload
+def solve_many(
+    cubes: Iterable[CubeLike],
+    *,
+    max_length: Optional[int] = None,
+    metric: str = "htm",
+    timeout: Optional[float] = None,
+    errors: Literal["return"],
+) -> List[Union[str, Exception]]:
+    """``solve`` for every cube, on every core, in order. A failing cube raises (naming
+    its number), or with ``errors="return"`` gives its exception in its place."""
 
 @overload
 def scramble(*, count: None = None, seed: Optional[int] = None) -> str: ...
@@ -81,3 +95,8 @@ def walk(start: str, end: str, faces: Sequence[int]) -> Tuple[int, List[str]]:
 
 def data_directory() -> str:
     """The folder where tables are looked for and built."""
+
+def _twophase_tables() -> str:
+    """Which tables face-turn two-phase answers come from now: "full", "compact" (small
+    tables built in memory while the full ones are built in the background, or if they
+    cannot be), or "none" before the first call."""

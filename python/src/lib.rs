@@ -79,6 +79,16 @@ impl<T> Cached<T> {
         *slot = Some(Arc::clone(&value));
         Ok(value)
     }
+
+    /// The value, if loaded.
+    pub(crate) fn peek(&self) -> Option<Arc<T>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Stores a value loaded elsewhere (a background build).
+    pub(crate) fn set(&self, value: T) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(value));
+    }
 }
 
 /// The folder where tables are looked for and built.
@@ -103,6 +113,7 @@ fn _cubedb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(puzzles::soma, m)?)?;
     m.add_function(wrap_pyfunction!(puzzles::walk, m)?)?;
     m.add_function(wrap_pyfunction!(data_directory, m)?)?;
+    m.add_function(wrap_pyfunction!(solve::_twophase_tables, m)?)?;
     m.add("CubeError", m.py().get_type::<CubeError>())?;
     m.add("NoSolutionError", m.py().get_type::<NoSolutionError>())?;
     m.add("TableError", m.py().get_type::<TableError>())?;

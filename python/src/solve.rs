@@ -25,10 +25,93 @@ fn metric_slot(metric: Metric) -> usize {
     }
 }
 
-/// The two-phase solver of `metric` (built on first use).
+/// What the face-turn two-phase solver is answering with (for tests and status).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FullTables {
+    /// Not asked for yet, or found on disk.
+    Unknown,
+    /// Being built on a background thread; the compact solver answers meanwhile.
+    Building,
+    /// The build failed (said once on stderr); the compact solver answers from now on.
+    Failed,
+}
+
+static FULL_SOLVERS: [Cached<TwoPhaseSolver>; 2] = [Cached::new(), Cached::new()];
+static FULL_TABLES: std::sync::Mutex<FullTables> = std::sync::Mutex::new(FullTables::Unknown);
+
+/// Notes from the library (a long build starting, and how long it took) on Python's
+/// `sys.stderr`, so they go wherever the program sends its errors (a notebook's cell).
+pub(crate) fn python_notes() -> Progress {
+    Progress::notes_to(|message| {
+        // A background build may end while the interpreter shuts down: then say nothing.
+        Python::try_attach(|py| {
+            let line = format!("cubedb: {message}\n");
+            if let Ok(stderr) = py.import("sys").and_then(|sys| sys.getattr("stderr")) {
+                let _ = stderr.call_method1("write", (line,));
+                let _ = stderr.call_method0("flush");
+            }
+        });
+    })
+}
+
+/// The two-phase solver of `metric`. Its table files (about 100 MB, seconds to build)
+/// are opened if present. If not: in face turns, the compact solver (tables built in
+/// memory in about 0.1 s) answers at once while a background thread builds the files,
+/// which later calls then use; in quarter turns the files are built now. Each build
+/// says so once on stderr.
 fn twophase_solver(metric: Metric) -> PyResult<Arc<TwoPhaseSolver>> {
-    static SOLVERS: [Cached<TwoPhaseSolver>; 2] = [Cached::new(), Cached::new()];
-    SOLVERS[metric_slot(metric)].get(|| TwoPhaseSolver::open(&store(), metric, &Progress::hidden()))
+    let full = &FULL_SOLVERS[metric_slot(metric)];
+    if let Some(solver) = full.peek() {
+        return Ok(solver);
+    }
+    let store = store();
+    if metric == Metric::Qtm || TwoPhaseSolver::present(&store, metric) {
+        return full.get(|| TwoPhaseSolver::open(&store, metric, &python_notes()));
+    }
+    let mut state = FULL_TABLES.lock().unwrap_or_else(|p| p.into_inner());
+    if *state == FullTables::Unknown {
+        *state = FullTables::Building;
+        let notes = python_notes();
+        notes.note(
+            "the two-phase tables are missing: answering from small tables built in memory \
+             (slower) until they are built, in the background",
+        );
+        std::thread::spawn(move || {
+            let built = TwoPhaseSolver::open(&store, Metric::Htm, &notes);
+            let mut state = FULL_TABLES.lock().unwrap_or_else(|p| p.into_inner());
+            match built {
+                Ok(solver) => {
+                    FULL_SOLVERS[metric_slot(Metric::Htm)].set(solver);
+                    *state = FullTables::Unknown;
+                }
+                Err(e) => {
+                    notes.note(format!(
+                        "the two-phase tables could not be built ({e}); answers keep \
+                         coming from the small tables"
+                    ));
+                    *state = FullTables::Failed;
+                }
+            }
+        });
+    }
+    drop(state);
+    static COMPACT: std::sync::OnceLock<Arc<TwoPhaseSolver>> = std::sync::OnceLock::new();
+    Ok(Arc::clone(
+        COMPACT.get_or_init(|| Arc::new(TwoPhaseSolver::compact())),
+    ))
+}
+
+/// Which tables face-turn two-phase answers come from now: "full", "compact" (the
+/// full ones being built in the background, or unbuildable), or "none" yet.
+#[pyfunction]
+pub fn _twophase_tables() -> &'static str {
+    if FULL_SOLVERS[metric_slot(Metric::Htm)].peek().is_some() {
+        "full"
+    } else if *FULL_TABLES.lock().unwrap_or_else(|p| p.into_inner()) == FullTables::Unknown {
+        "none"
+    } else {
+        "compact"
+    }
 }
 
 /// The optimal solver of `metric`: the near table now, and the largest preset already
@@ -332,6 +415,10 @@ pub fn scramble(
 /// it replaces, long enough to be shorter on average than its answers.
 const KOCIEMBA_BUDGET: Duration = Duration::from_micros(100);
 
+/// [`KOCIEMBA_BUDGET`] with the compact tables (before the full ones are built), whose
+/// searches are slower: about what the package takes per cube, for answers as short.
+const KOCIEMBA_COMPACT_BUDGET: Duration = Duration::from_millis(10);
+
 /// The first cap the `kociemba` drop-in searches under (when `max_depth` allows): every
 /// cube has a two-phase solution this short, found in tens of microseconds, so no answer
 /// is longer, whatever the budget leaves for improving it.
@@ -368,13 +455,12 @@ pub fn kociemba_solve(
     let solver = twophase_solver(Metric::Htm)?;
     let answer = interrupt::run(py, move |cancel| {
         let cap = max_depth.min(KOCIEMBA_FIRST_CAP);
-        let answer = solver.solve_short(
-            &mut solver.search(),
-            &cube,
-            cap,
-            KOCIEMBA_BUDGET,
-            Some(&cancel),
-        );
+        let budget = if solver.is_compact() {
+            KOCIEMBA_COMPACT_BUDGET
+        } else {
+            KOCIEMBA_BUDGET
+        };
+        let answer = solver.solve_short(&mut solver.search(), &cube, cap, budget, Some(&cancel));
         match answer.best {
             Best::Within(moves) => checked(&cube, moves),
             _ => Err(Failure::None(format!(

@@ -32,7 +32,7 @@ struct Cli {
     command: Command,
 
     /// Threads for searches and table builds [default: one per core].
-    #[arg(long, global = true, value_name = "N", value_parser = ranges::threads)]
+    #[arg(long, global = true, value_name = "N", value_parser = ranges::threads, allow_negative_numbers = true)]
     threads: Option<std::num::NonZeroUsize>,
 }
 

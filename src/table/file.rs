@@ -2,7 +2,7 @@
 //! decode, the checksums, reading small tables and mapping big ones, and the atomic write.
 
 use super::header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
-use super::{mmap, seal, TableError, TableSpec};
+use super::{mmap, seal, Resident, TableError, TableSpec};
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -18,6 +18,8 @@ enum TableBytes {
     Owned(Vec<u8>),
     /// Mapped read-only (big tables).
     Mapped(Mmap),
+    /// Read into huge pages ([`Table::open_in_huge_pages`]).
+    Resident(Resident),
 }
 
 impl std::ops::Deref for TableBytes {
@@ -26,6 +28,7 @@ impl std::ops::Deref for TableBytes {
         match self {
             TableBytes::Owned(bytes) => bytes,
             TableBytes::Mapped(map) => map,
+            TableBytes::Resident(copy) => copy.bytes(),
         }
     }
 }
@@ -109,6 +112,15 @@ fn open_regular(path: &Path, group: &'static str) -> Result<(File, fs::Metadata)
     Ok((file, meta))
 }
 
+/// Where an opened table's bytes are held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    /// Small tables read into memory, big ones mapped.
+    ReadOrMap,
+    /// Read into huge pages (mapped as [`Hold::ReadOrMap`] if the memory cannot be had).
+    HugePages,
+}
+
 /// How much [`Table::open_checked`] hashes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verify {
@@ -131,6 +143,22 @@ impl Table {
     /// Nothing in the payload is looked at before magic, header checksum, version,
     /// identity and length have been checked.
     pub fn open_checked(path: &Path, spec: &TableSpec, verify: Verify) -> Result<Self, TableError> {
+        Self::open_holding(path, spec, verify, Hold::ReadOrMap)
+    }
+
+    /// [`Table::open`], reading the file into memory advised to use huge pages, for tables
+    /// read at random (each 4 KiB page a TLB miss otherwise). The file is read, not
+    /// copied from a mapping, so its pages never count twice in resident memory.
+    pub fn open_in_huge_pages(path: &Path, spec: &TableSpec) -> Result<Self, TableError> {
+        Self::open_holding(path, spec, Verify::TrustSeal, Hold::HugePages)
+    }
+
+    fn open_holding(
+        path: &Path,
+        spec: &TableSpec,
+        verify: Verify,
+        hold: Hold,
+    ) -> Result<Self, TableError> {
         let group = spec.group;
         let io_err = |action, error| TableError::Io {
             path: path.to_path_buf(),
@@ -138,7 +166,17 @@ impl Table {
             error,
         };
         let (file, meta) = open_regular(path, group)?;
-        let bytes = if meta.len() <= READ_LIMIT {
+        let in_huge_pages = match hold {
+            Hold::HugePages => usize::try_from(meta.len())
+                .ok()
+                .and_then(|len| Resident::read_from(&file, len).transpose())
+                .transpose()
+                .map_err(|e| io_err("cannot read", e))?,
+            Hold::ReadOrMap => None,
+        };
+        let bytes = if let Some(copy) = in_huge_pages {
+            TableBytes::Resident(copy)
+        } else if meta.len() <= READ_LIMIT {
             use std::io::Read;
             let mut bytes = Vec::with_capacity(meta.len() as usize);
             (&file)
@@ -183,9 +221,10 @@ impl Table {
                 expected: expected_len,
             });
         }
-        let mapped = matches!(bytes, TableBytes::Mapped(_));
+        // Big tables carry a seal (small ones are cheap to hash every time).
+        let big = meta.len() > READ_LIMIT;
         let sealed =
-            mapped && verify == Verify::TrustSeal && seal::is_sealed(path, &meta, header.checksum);
+            big && verify == Verify::TrustSeal && seal::is_sealed(path, &meta, header.checksum);
         if !sealed {
             if checksum(&bytes[payload_offset..]) != header.checksum {
                 seal::unseal(path);
@@ -194,7 +233,7 @@ impl Table {
                     group,
                 });
             }
-            if mapped {
+            if big {
                 seal::seal(path, &meta, header.checksum);
             }
         }
@@ -211,7 +250,8 @@ impl Table {
         &self.bytes[self.payload_offset..]
     }
 
-    /// Whether the table is mapped (big) rather than read into memory (small).
+    /// Whether the table is mapped (big) rather than read into memory (small, or into
+    /// huge pages).
     pub fn is_mapped(&self) -> bool {
         matches!(self.bytes, TableBytes::Mapped(_))
     }

@@ -16,16 +16,34 @@ pub struct Resident {
 impl Resident {
     /// Copies `bytes`, or `None` if the memory cannot be had.
     pub fn copy_of(bytes: &[u8]) -> Option<Self> {
-        let mut map = memmap2::MmapMut::map_anon(bytes.len() + HUGE_PAGE).ok()?;
+        let mut copy = Self::zeroed(bytes.len())?;
+        copy.bytes_mut().copy_from_slice(bytes);
+        Some(copy)
+    }
+
+    /// Reads the next `len` bytes of `file` into huge pages: `Ok(None)` if the memory
+    /// cannot be had, an error if the file cannot be read or is shorter. Unlike copying
+    /// from a mapping, the file's pages never count in the process's resident memory.
+    pub fn read_from(mut file: &std::fs::File, len: usize) -> std::io::Result<Option<Self>> {
+        use std::io::Read;
+        let Some(mut copy) = Self::zeroed(len) else {
+            return Ok(None);
+        };
+        file.read_exact(copy.bytes_mut())?;
+        Ok(Some(copy))
+    }
+
+    /// `len` zero bytes starting on a huge page boundary, or `None`.
+    fn zeroed(len: usize) -> Option<Self> {
+        let map = memmap2::MmapMut::map_anon(len.checked_add(HUGE_PAGE)?).ok()?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         let offset = (HUGE_PAGE - map.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE;
-        map[offset..offset + bytes.len()].copy_from_slice(bytes);
-        Some(Self {
-            map,
-            offset,
-            len: bytes.len(),
-        })
+        Some(Self { map, offset, len })
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.map[self.offset..self.offset + self.len]
     }
 
     /// The copied bytes.

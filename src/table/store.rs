@@ -64,6 +64,12 @@ impl TableStore {
         Table::open(&self.path_of(spec), spec)
     }
 
+    /// [`TableStore::open`], reading the table into huge pages ([`Table::open_in_huge_pages`]).
+    pub fn open_in_huge_pages(&self, spec: &TableSpec) -> Result<Table, TableError> {
+        self.check_dir()?;
+        Table::open_in_huge_pages(&self.path_of(spec), spec)
+    }
+
     /// [`TableStore::open`], hashing the payload even if a seal says it was verified.
     pub fn open_fully(&self, spec: &TableSpec) -> Result<Table, TableError> {
         self.check_dir()?;

@@ -9,6 +9,7 @@ mod properties;
 mod rolling;
 mod rotation;
 mod rubik;
+mod second_round;
 mod soma;
 mod twophase;
 mod walk;

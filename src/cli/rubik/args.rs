@@ -37,11 +37,11 @@ pub struct ShowArgs {
 #[derive(Debug, Args)]
 pub struct RandomArgs {
     /// How many positions.
-    #[arg(long, default_value_t = 1, value_parser = ranges::count)]
+    #[arg(long, default_value_t = 1, value_parser = ranges::count, allow_negative_numbers = true)]
     pub count: u64,
 
     /// Seed of the random generator (the same seed gives the same positions).
-    #[arg(long, default_value_t = 1, value_parser = ranges::seed)]
+    #[arg(long, default_value_t = 1, value_parser = ranges::seed, allow_negative_numbers = true)]
     pub seed: u64,
 
     /// Folder of table files (scramble only) [default: $CUBEDB_DATA, else ./data].
@@ -78,12 +78,12 @@ pub struct SolveArgs {
 
     /// Near-optimal instead of optimal: the first solution found of at most N moves in
     /// the metric, by two-phase search (milliseconds per cube; batches on every core).
-    #[arg(long, value_name = "N", conflicts_with_all = ["tables", "engine"], value_parser = ranges::max_length)]
+    #[arg(long, value_name = "N", conflicts_with_all = ["tables", "engine"], value_parser = ranges::max_length, allow_negative_numbers = true)]
     pub max_length: Option<u32>,
 
     /// With --max-length: give up looking for a solution within N after this many
     /// seconds per cube and print the shortest found (stderr says it is longer than N).
-    #[arg(long, value_name = "SECONDS", requires = "max_length", value_parser = ranges::seconds)]
+    #[arg(long, value_name = "SECONDS", requires = "max_length", value_parser = ranges::seconds, allow_negative_numbers = true)]
     pub timeout: Option<f64>,
 
     /// Every optimal solution, one per line, sorted, in canonical move order (no two
@@ -93,7 +93,7 @@ pub struct SolveArgs {
 
     /// The first N solutions in order of length: the optimal ones, then longer ones (up
     /// to 4 moves longer than optimal).
-    #[arg(long, value_name = "N", conflicts_with_all = ["max_length", "engine"], value_parser = ranges::solutions)]
+    #[arg(long, value_name = "N", conflicts_with_all = ["max_length", "engine"], value_parser = ranges::solutions, allow_negative_numbers = true)]
     pub count: Option<u64>,
 
     /// Only these moves, e.g. `R,U` or `R,U,F2` (a face letter allows all its turns, `R2`

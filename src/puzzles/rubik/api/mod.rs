@@ -19,7 +19,7 @@ pub use goals::{FrameAnswer, GoalSolver, GoalSpec, GoalUnreachable};
 pub use optimal::OptimalSolver;
 pub use partial::{PartialSolver, PartialUnreachable};
 pub use solutions::{Listing, NotInGroup, SolutionFinder};
-pub use twophase::{TwoPhaseAnswer, TwoPhaseSolver};
+pub use twophase::{SolverSearch, TwoPhaseAnswer, TwoPhaseSolver};
 
 /// How much longer than optimal a request for the first N solutions looks.
 pub const COUNT_EXTRA_LENGTH: u32 = 4;

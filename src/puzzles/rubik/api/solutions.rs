@@ -20,7 +20,7 @@ const RESTRICTED_MAX: u32 = 80;
 /// What answers each cube.
 enum Engine {
     /// A walk down the `<R,U>` table.
-    Ru(RuTable),
+    Ru(Box<RuTable>),
     /// Search under the pattern databases.
     Search(Box<OptimalSolver>),
 }
@@ -75,7 +75,7 @@ impl SolutionFinder {
     ) -> Result<Self, TableError> {
         let ru_only = one_each && moves.as_ref() == Some(&ru::metric_turns(metric));
         let engine = if ru_only {
-            Engine::Ru(RuTable::load_or_build(store, metric, progress)?)
+            Engine::Ru(Box::new(RuTable::load_or_build(store, metric, progress)?))
         } else {
             Engine::Search(Box::new(OptimalSolver::open(
                 store, metric, preset, progress,

@@ -6,7 +6,8 @@ use crate::progress::Progress;
 use crate::puzzles::rubik::model::cube::{Cube, Move};
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::twophase::{
-    scramble, solve_until, Best, Outcome, TwoPhaseSearch, TwoPhaseTables, UNLIMITED,
+    scramble, solve_until, Best, CompactSearch, CompactTables, Outcome, Searcher, TwoPhaseSearch,
+    TwoPhaseTables, UNLIMITED,
 };
 use crate::table::{TableError, TableFamily, TableStore};
 use rayon::prelude::*;
@@ -16,7 +17,50 @@ use std::time::{Duration, Instant};
 /// cap, in microseconds for random positions at 21 face turns.
 #[derive(Debug)]
 pub struct TwoPhaseSolver {
-    tables: TwoPhaseTables,
+    tables: Tables,
+}
+
+/// The tables a solver searches with (one per solver: the size difference is nothing).
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+enum Tables {
+    /// The table files (about 100 MB per metric, seconds to build once).
+    Full(TwoPhaseTables),
+    /// Small tables built in memory at once (face turns; slower searches).
+    Compact(CompactTables),
+}
+
+/// A search's working state over a solver's tables: one per thread, reused from cube
+/// to cube (made once, so kept inline rather than behind a pointer).
+#[allow(clippy::large_enum_variant)]
+pub enum SolverSearch<'t> {
+    /// Over the full tables.
+    Full(TwoPhaseSearch<'t>),
+    /// Over the compact tables.
+    Compact(CompactSearch<'t>),
+}
+
+impl Searcher for SolverSearch<'_> {
+    fn metric(&self) -> Metric {
+        match self {
+            SolverSearch::Full(search) => Searcher::metric(search),
+            SolverSearch::Compact(search) => search.metric(),
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        match self {
+            SolverSearch::Full(search) => Searcher::nodes(search),
+            SolverSearch::Compact(search) => search.nodes(),
+        }
+    }
+
+    fn solve_until(&mut self, cube: &Cube, max_cost: u32, stop: Stop) -> Outcome {
+        match self {
+            SolverSearch::Full(search) => Searcher::solve_until(search, cube, max_cost, stop),
+            SolverSearch::Compact(search) => search.solve_until(cube, max_cost, stop),
+        }
+    }
 }
 
 /// One cube's answer: the best solution found and what it took.
@@ -38,13 +82,36 @@ impl TwoPhaseSolver {
         progress: &Progress,
     ) -> Result<Self, TableError> {
         Ok(Self {
-            tables: TwoPhaseTables::load_or_build(store, metric, progress)?,
+            tables: Tables::Full(TwoPhaseTables::load_or_build(store, metric, progress)?),
         })
+    }
+
+    /// Whether the table files of `metric` are all in `store` (so [`TwoPhaseSolver::open`]
+    /// builds nothing).
+    pub fn present(store: &TableStore, metric: Metric) -> bool {
+        TwoPhaseTables::present(store, metric)
+    }
+
+    /// A face-turn solver over small tables built in memory (about 0.3 s, nothing
+    /// written): complete like the full one, slower per cube (milliseconds where the full
+    /// tables take microseconds). For a first answer while the full tables are built.
+    pub fn compact() -> Self {
+        Self {
+            tables: Tables::Compact(CompactTables::build()),
+        }
+    }
+
+    /// Whether this solver searches with the compact tables.
+    pub fn is_compact(&self) -> bool {
+        matches!(self.tables, Tables::Compact(_))
     }
 
     /// The metric lengths are counted in.
     pub fn metric(&self) -> Metric {
-        self.tables.metric()
+        match &self.tables {
+            Tables::Full(tables) => tables.metric(),
+            Tables::Compact(_) => Metric::Htm,
+        }
     }
 
     /// A length every cube has a two-phase solution of, found within milliseconds (20
@@ -58,14 +125,12 @@ impl TwoPhaseSolver {
         }
     }
 
-    /// The tables, for callers that read their histograms.
-    pub fn tables(&self) -> &TwoPhaseTables {
-        &self.tables
-    }
-
     /// A search's working state: one per thread, reused from cube to cube.
-    pub fn search(&self) -> TwoPhaseSearch<'_> {
-        TwoPhaseSearch::new(&self.tables)
+    pub fn search(&self) -> SolverSearch<'_> {
+        match &self.tables {
+            Tables::Full(tables) => SolverSearch::Full(TwoPhaseSearch::new(tables)),
+            Tables::Compact(tables) => SolverSearch::Compact(CompactSearch::new(tables)),
+        }
     }
 
     /// The first solution of at most `max_length` moves. With a `timeout`, the shortest
@@ -74,7 +139,7 @@ impl TwoPhaseSolver {
     /// Setting `cancel` stops the search (with what was found so far).
     pub fn solve(
         &self,
-        search: &mut TwoPhaseSearch<'_>,
+        search: &mut SolverSearch<'_>,
         cube: &Cube,
         max_length: u32,
         timeout: Option<Duration>,
@@ -105,7 +170,7 @@ impl TwoPhaseSolver {
     /// small cost (the `kociemba` drop-in) rather than the first under a cap.
     pub fn solve_short(
         &self,
-        search: &mut TwoPhaseSearch<'_>,
+        search: &mut SolverSearch<'_>,
         cube: &Cube,
         max_length: u32,
         budget: Duration,
@@ -160,7 +225,7 @@ impl TwoPhaseSolver {
 
     /// A random-state scramble producing `cube`: at most 21 face turns, checked by
     /// applying them. The solver must count face turns.
-    pub fn scramble(&self, search: &mut TwoPhaseSearch<'_>, cube: &Cube) -> Option<Vec<Move>> {
+    pub fn scramble(&self, search: &mut SolverSearch<'_>, cube: &Cube) -> Option<Vec<Move>> {
         scramble(search, cube)
     }
 
@@ -168,7 +233,7 @@ impl TwoPhaseSolver {
     pub fn scrambles(&self, positions: &[Cube]) -> Vec<Option<Vec<Move>>> {
         positions
             .par_iter()
-            .map_init(|| self.search(), |search, cube| scramble(search, cube))
+            .map_init(|| self.search(), scramble)
             .collect()
     }
 }

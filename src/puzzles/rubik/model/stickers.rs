@@ -119,12 +119,12 @@ pub(crate) struct Layout {
 }
 
 /// The sticker positions of each corner slot (reference sticker first, then clockwise).
-pub(crate) fn corner_slot_stickers() -> &'static [[usize; 3]; CORNERS] {
+pub fn corner_slot_stickers() -> &'static [[usize; 3]; CORNERS] {
     &LAYOUT.corners
 }
 
 /// The sticker positions of each edge slot (reference sticker first).
-pub(crate) fn edge_slot_stickers() -> &'static [[usize; 2]; EDGES] {
+pub fn edge_slot_stickers() -> &'static [[usize; 2]; EDGES] {
     &LAYOUT.edges
 }
 

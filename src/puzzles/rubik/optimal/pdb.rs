@@ -368,14 +368,14 @@ pub fn build_one(
     store.write(&spec(pattern, metric, group), &payload, result.histogram)
 }
 
-/// Tables up to this size are copied into huge pages as they are opened; bigger ones are
+/// Tables up to this size are read into huge pages as they are opened; bigger ones are
 /// read through their file mapping.
 const COPY_AT_OPEN: u64 = 256 << 20;
 
 /// An opened pattern database.
 ///
 /// Lookups are random reads all over the table. A table of up to [`COPY_AT_OPEN`] bytes is
-/// copied into anonymous memory advised to use huge pages (far fewer TLB misses than 4 KiB
+/// read into anonymous memory advised to use huge pages (far fewer TLB misses than 4 KiB
 /// pages). A bigger one is read through its file mapping: on this machine's virtual
 /// machine, copying the 4.9 GB huge table took 5-7 s (first touch of fresh memory is
 /// slow under a hypervisor) for a search only about 10% faster, so a process whose
@@ -384,7 +384,6 @@ const COPY_AT_OPEN: u64 = 256 << 20;
 pub struct Pdb {
     pattern: Pattern,
     table: Table,
-    resident: Option<crate::table::Resident>,
 }
 
 /// What selects one pattern database: the projection, the metric, and the `cubedb-gen`
@@ -413,17 +412,12 @@ impl TableFamily for Pdb {
 
     fn open(store: &TableStore, (pattern, metric, group): PdbParams) -> Result<Self, TableError> {
         let spec = spec(pattern, metric, group);
-        let table = store.open(&spec)?;
-        let resident = if spec.payload_len() <= COPY_AT_OPEN {
-            crate::table::Resident::copy_of(table.payload())
+        let table = if spec.payload_len() <= COPY_AT_OPEN {
+            store.open_in_huge_pages(&spec)?
         } else {
-            None
+            store.open(&spec)?
         };
-        Ok(Self {
-            pattern,
-            table,
-            resident,
-        })
+        Ok(Self { pattern, table })
     }
 }
 
@@ -436,10 +430,7 @@ impl Pdb {
 
     #[inline]
     fn payload(&self) -> &[u8] {
-        match &self.resident {
-            Some(copy) => copy.bytes(),
-            None => self.table.payload(),
-        }
+        self.table.payload()
     }
 
     /// The entry at a projection index (from [`Pattern::index`]).

@@ -466,7 +466,7 @@ impl TableFamily for TwoPhaseTables {
     type Params = Metric;
 
     fn title(metric: Metric) -> String {
-        format!("the two-phase tables ({metric:?})")
+        format!("the two-phase tables, {}", metric.name())
     }
 
     fn specs(metric: Metric) -> Vec<TableSpec> {
@@ -489,9 +489,9 @@ impl TableFamily for TwoPhaseTables {
 
 /// The opened two-phase tables.
 ///
-/// The tables read at random (phase 1, corner-edge, and the flip-slice classes) are also
-/// copied into huge pages when the system allows: with 4 KiB pages nearly every read
-/// misses the TLB, and on a virtual machine each miss is a two-level page walk.
+/// The tables read at random (phase 1, corner-edge, and the flip-slice classes) are read
+/// into huge pages when the system allows: with 4 KiB pages nearly every read misses the
+/// TLB, and on a virtual machine each miss is a two-level page walk.
 #[derive(Debug)]
 pub struct TwoPhaseTables {
     metric: Metric,
@@ -499,8 +499,6 @@ pub struct TwoPhaseTables {
     phase1: Table,
     corner_edges: Table,
     corner_slice: Table,
-    phase1_resident: Option<Resident>,
-    corner_edges_resident: Option<Resident>,
     /// `Coords::flip_slice_class` as little-endian bytes in huge pages.
     class_resident: Option<Resident>,
 }
@@ -509,8 +507,6 @@ impl TwoPhaseTables {
     /// Opens and verifies the tables for solving in `metric` from `store`.
     fn open_tables(store: &TableStore, metric: Metric) -> Result<Self, TableError> {
         let coords = coords_from(store)?;
-        let phase1 = store.open(&phase1_spec(metric))?;
-        let corner_edges = store.open(&corner_edge_spec())?;
         let class_bytes: Vec<u8> = coords
             .flip_slice_class
             .iter()
@@ -518,12 +514,10 @@ impl TwoPhaseTables {
             .collect();
         Ok(Self {
             metric,
-            phase1_resident: Resident::copy_of(phase1.payload()),
-            corner_edges_resident: Resident::copy_of(corner_edges.payload()),
             class_resident: Resident::copy_of(&class_bytes),
             coords,
-            phase1,
-            corner_edges,
+            phase1: store.open_in_huge_pages(&phase1_spec(metric))?,
+            corner_edges: store.open_in_huge_pages(&corner_edge_spec())?,
             corner_slice: store.open(&corner_slice_spec(metric))?,
         })
     }
@@ -536,19 +530,13 @@ impl TwoPhaseTables {
     /// The phase-1 distances mod 3.
     #[inline]
     pub(super) fn phase1(&self) -> Crumbs<'_> {
-        Crumbs::new(match &self.phase1_resident {
-            Some(copy) => copy.bytes(),
-            None => self.phase1.payload(),
-        })
+        Crumbs::new(self.phase1.payload())
     }
 
     /// The corner-edge distances.
     #[inline]
     pub(super) fn corner_edges(&self) -> Nibbles<'_> {
-        Nibbles::new(match &self.corner_edges_resident {
-            Some(copy) => copy.bytes(),
-            None => self.corner_edges.payload(),
-        })
+        Nibbles::new(self.corner_edges.payload())
     }
 
     /// The huge-page copy of the flip-slice class entries (little-endian `u32`s), if the

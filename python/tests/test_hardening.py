@@ -1,0 +1,219 @@
+"""The second hardening round (issue 24), Python side: each test reproduces a reported
+defect (panics on huge numbers, Ctrl-C ignored, wrong answers from the kociemba drop-in,
+PyO3's generic overflow errors, a batch lost to one bad cube, a slow first call).
+"""
+
+import os
+import pathlib
+import signal
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import cubedb
+from cubedb import Cube, CubeError, NoSolutionError
+
+SOLVED = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+
+
+def run_python(script, env=None, timeout=120):
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+# ---- items 2 and 3: huge numbers are limits, not panics ---------------------------------
+
+
+@pytest.mark.parametrize("seconds", [1e19, 1e308, 1.7976931348623157e308, 2**64])
+def test_huge_timeouts_are_answered(seconds):
+    assert cubedb.solve(Cube.from_moves("R U F"), max_length=21, timeout=seconds) == "F' U' R'"
+
+
+@pytest.mark.parametrize("count", [2**63, 2**64, 10**30, 10_000_001])
+def test_huge_scramble_counts_are_refused(count):
+    with pytest.raises(CubeError, match=r"count must be a whole number from 0 to 10000000"):
+        cubedb.scramble(count=count)
+
+
+# ---- item 14: every numeric argument is range checked with the library's wording --------
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: cubedb.solve(SOLVED, max_length=-1), "max_length must be a whole number from 0 to 255, not -1"),
+        (lambda: cubedb.solve(SOLVED, max_length=10**30), "max_length must be a whole number from 0 to 255"),
+        (lambda: Cube.random(seed=-1), "seed must be a whole number from 0 to 18446744073709551615, not -1"),
+        (lambda: cubedb.scramble(count=-1), "count must be a whole number from 0 to 10000000, not -1"),
+        (lambda: cubedb.scramble(seed=2**64), "seed must be a whole number from 0"),
+    ],
+)
+def test_out_of_range_numbers_name_the_argument(call, words):
+    with pytest.raises(CubeError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        call()
+
+
+def test_out_of_range_puzzle_numbers_are_value_errors():
+    with pytest.raises(CubeError, match="start column `-1` is not 1, 2 or 3"):
+        cubedb.rolling((-1, 2), "W W W W E W W W W")
+    with pytest.raises(CubeError, match="start column `1180591620717411303424` is not"):
+        cubedb.rolling((2**70, 2), "W W W W E W W W W")
+    with pytest.raises(CubeError, match=r"`-1` \(near face\) is not a whole number in 0..1000"):
+        cubedb.walk("e2", "e3", [-1, 1, 1, 1, 1, 1])
+    with pytest.raises(TypeError):
+        cubedb.solve(SOLVED, max_length=2.5)
+
+
+# ---- item 15: the puzzle's own words, not the CLI's ---------------------------------------
+
+
+def test_long_rotation_inputs_say_what_is_wrong():
+    with pytest.raises(CubeError, match="board: expected 24 digits, found 1000000"):
+        cubedb.rotation([1] * 10**6)
+
+
+# ---- item 16: one bad cube does not lose a batch ----------------------------------------
+
+
+def test_solve_many_can_return_errors_in_place():
+    cubes = [Cube.random(seed=70 + i) for i in range(20)]
+    batch = cubes[:5] + ["UUU"] + cubes[5:10] + [Cube.from_moves("R U F D")] + cubes[10:]
+    with pytest.raises(CubeError, match="cube 6"):
+        cubedb.solve_many(batch, max_length=21)
+    results = cubedb.solve_many(batch, max_length=3, errors="return")
+    assert isinstance(results[5], CubeError) and "cube 6" in str(results[5])
+    assert results[11] == "D' F' U' R'"[:0] or isinstance(results[11], NoSolutionError)
+    results = cubedb.solve_many(batch, max_length=21, errors="return")
+    assert len(results) == len(batch)
+    for item, cube in zip(results, batch):
+        if isinstance(cube, Cube):
+            assert isinstance(item, str) and cube.apply(item).is_solved()
+    assert isinstance(results[5], CubeError)
+    with pytest.raises(CubeError, match="errors must be"):
+        cubedb.solve_many(batch, errors="ignore")
+
+
+# ---- items 11, 22-24: the kociemba drop-in ----------------------------------------------
+
+
+def test_kociemba_patterns_must_share_the_centres():
+    from cubedb import kociemba
+
+    swapped = SOLVED.replace("U", "x").replace("D", "U").replace("x", "D")
+    with pytest.raises(ValueError):
+        kociemba.solve(SOLVED, swapped)
+
+
+def test_kociemba_argument_types_are_the_packages():
+    from cubedb import kociemba
+
+    with pytest.raises(TypeError):
+        kociemba.solve(None)
+    with pytest.raises(TypeError):
+        kociemba.solve(SOLVED, max_depth=None)
+    with pytest.raises(ValueError, match="max_depth must be a whole number from 0 to 255"):
+        kociemba.solve(SOLVED, max_depth=-1)
+
+
+def test_kociemba_answers_are_never_longer_than_the_packages():
+    """The package averages 20.75 moves and never exceeds 22 on its reference cubes;
+    uniformly random cubes (the reference list is random states too) must do as well."""
+    from cubedb import kociemba
+
+    lengths = []
+    for seed in range(500):
+        cube = Cube.random(seed=24_000 + seed)
+        solution = kociemba.solve(cube.facelets)
+        assert cube.apply(solution).is_solved()
+        lengths.append(len(solution.split()))
+    assert max(lengths) <= 22, max(lengths)
+    assert statistics.mean(lengths) <= 20.75, statistics.mean(lengths)
+
+
+# ---- item 6: Ctrl-C interrupts a long solve ---------------------------------------------
+
+
+@pytest.mark.parametrize("call", ["cubedb.solve(cube, max_length=14)", "cubedb.solve(cube)"])
+def test_ctrl_c_interrupts_long_solves(call):
+    script = f"""
+        import sys, time, cubedb
+        cube = cubedb.Cube.random(seed=5)
+        print("ready", flush=True)
+        started = time.monotonic()
+        try:
+            {call}
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted after %.2f s" % (time.monotonic() - started))
+    """
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=20)
+    finally:
+        child.kill()
+    assert "interrupted after" in out, (out, err)
+    seconds = float(out.split("after")[1].split()[0])
+    assert seconds < 3.0, out
+
+
+# ---- item 12: an empty CUBEDB_DATA means unset ------------------------------------------
+
+
+def test_an_empty_data_variable_means_unset():
+    env = dict(os.environ, CUBEDB_DATA="")
+    out = run_python("import cubedb; print(repr(cubedb.data_directory()))", env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() not in ("''", ""), out.stdout
+
+
+# ---- item 25: the first call is fast, and says once that a build starts ----------------
+
+
+def test_the_first_call_in_a_fresh_environment_is_fast(tmp_path):
+    script = """
+        import time
+        started = time.monotonic()
+        import cubedb
+        from cubedb import kociemba
+        cube = cubedb.Cube.random(seed=1)
+        first = kociemba.solve(cube.facelets)
+        print("first", time.monotonic() - started, cubedb._cubedb._twophase_tables(), flush=True)
+        assert cube.apply(first).is_solved() and len(first.split()) <= 22
+        for seed in range(20):
+            c = cubedb.Cube.random(seed=100 + seed)
+            assert c.apply(cubedb.solve(c, max_length=21)).is_solved()
+            assert len(cubedb.scramble(seed=seed).split()) <= 21
+        deadline = time.monotonic() + 300
+        while cubedb._cubedb._twophase_tables() != "full" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        print("then", cubedb._cubedb._twophase_tables(), flush=True)
+        assert cube.apply(kociemba.solve(cube.facelets)).is_solved()
+    """
+    env = dict(os.environ, CUBEDB_DATA=str(tmp_path))
+    out = run_python(script, env=env, timeout=400)
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.split("first")[1].split()
+    assert float(first[0]) < 2.0 and first[1] == "compact", out.stdout
+    assert "then full" in out.stdout, out.stdout
+    # Said once when the build starts, and once when it ends.
+    assert out.stderr.count("answering from small tables") == 1, out.stderr
+    assert out.stderr.count("building the two-phase tables") == 1, out.stderr
+    assert "built in" in out.stderr, out.stderr
+    assert (pathlib.Path(tmp_path) / "rubik-twophase-phase1.cdb").exists()
