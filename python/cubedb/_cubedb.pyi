@@ -97,6 +97,6 @@ def data_directory() -> str:
     """The folder where tables are looked for and built."""
 
 def _twophase_tables() -> str:
-    """Which tables face-turn two-phase answers come from now: "full", "compact" (small
-    tables built in memory while the full ones are built in the background, or if they
-    cannot be), or "none" before the first call."""
+    """Which tables face-turn two-phase answers come from now: "full"; "building" (small
+    tables built in memory, while the full ones are built in the background); "compact"
+    (the full ones could not be built); or "none" before the first call."""

@@ -574,3 +574,47 @@ fn rolling_answers_need_no_depth_table() {
         "the depth table was built"
     );
 }
+
+/// Item 20: the README is a guide. Its getting-started section gives the two commands
+/// (the main job, the tests) with how long each takes from a clean clone, and the long
+/// reference and measurement tables live under docs/.
+#[test]
+fn the_readme_is_a_guide_with_timed_first_steps() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).expect("README");
+    let start = readme
+        .find("## Getting started")
+        .expect("a getting-started section");
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    for command in [
+        "cargo run --release -- rolling examples/rolling.in",
+        "cargo test --workspace --release",
+    ] {
+        let line = section
+            .lines()
+            .find(|l| l.starts_with(command))
+            .unwrap_or_else(|| panic!("`{command}` is not in Getting started"));
+        assert!(
+            line.contains(" s") || line.contains(" min"),
+            "no time given for `{command}`: {line}"
+        );
+    }
+    assert!(
+        readme.lines().count() <= 250,
+        "the README has {} lines: reference material belongs under docs/",
+        readme.lines().count()
+    );
+    for doc in ["docs/usage.md", "docs/results.md"] {
+        assert!(readme.contains(doc), "the README links {doc}");
+        assert!(
+            std::path::Path::new(&format!("{root}/{doc}")).is_file(),
+            "{doc}"
+        );
+    }
+    let ci = std::fs::read_to_string(format!("{root}/.ci/run")).expect(".ci/run");
+    assert!(
+        ci.contains("cargo test --workspace --release"),
+        "CI runs the README's tests"
+    );
+}

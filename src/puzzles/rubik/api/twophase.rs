@@ -55,6 +55,13 @@ impl Searcher for SolverSearch<'_> {
         }
     }
 
+    fn limit_nodes(&mut self, limit: u64) {
+        match self {
+            SolverSearch::Full(search) => Searcher::limit_nodes(search, limit),
+            SolverSearch::Compact(search) => search.limit_nodes(limit),
+        }
+    }
+
     fn solve_until(&mut self, cube: &Cube, max_cost: u32, stop: Stop) -> Outcome {
         match self {
             SolverSearch::Full(search) => Searcher::solve_until(search, cube, max_cost, stop),
@@ -165,40 +172,42 @@ impl TwoPhaseSolver {
 
     /// A short solution of at most `max_length` moves: the first found within the cap
     /// (the search is complete, so none means none exists), then shorter ones, each
-    /// search asked for one move less than the last, until `budget` has passed since the
-    /// start or the last is proven optimal. For callers that want short answers at a fixed
-    /// small cost (the `kociemba` drop-in) rather than the first under a cap.
+    /// search asked for one move less than the last, until `effort` more nodes have been
+    /// spent or the last is proven optimal. For callers that want short answers at a
+    /// fixed small cost (the `kociemba` drop-in) rather than the first under a cap; an
+    /// effort in nodes, unlike a time budget, gives the same answer on any machine.
     pub fn solve_short(
         &self,
         search: &mut SolverSearch<'_>,
         cube: &Cube,
         max_length: u32,
-        budget: Duration,
+        effort: u64,
         cancel: Option<&Cancel>,
     ) -> TwoPhaseAnswer {
         let started = Instant::now();
         let nodes_before = search.nodes();
-        let anytime = Stop::never().or_cancel(cancel.cloned());
-        let best = match search.solve_until(cube, max_length.min(UNLIMITED), anytime) {
-            Outcome::Found(first) => {
-                let improving =
-                    Stop::at(deadline(started, Some(budget))).or_cancel(cancel.cloned());
-                let step = match self.metric() {
-                    Metric::Qtm => 2,
-                    Metric::Htm => 1,
-                };
-                let mut best = first;
-                while self.metric().length(&best) >= step && !improving.reached() {
-                    let shorter = self.metric().length(&best) - step;
-                    match search.solve_until(cube, shorter, improving.clone()) {
-                        Outcome::Found(moves) => best = moves,
-                        Outcome::NoneWithin | Outcome::TimedOut => break,
+        let until_cancelled = Stop::never().or_cancel(cancel.cloned());
+        let best =
+            match search.solve_until(cube, max_length.min(UNLIMITED), until_cancelled.clone()) {
+                Outcome::Found(first) => {
+                    search.limit_nodes(search.nodes().saturating_add(effort));
+                    let step = match self.metric() {
+                        Metric::Qtm => 2,
+                        Metric::Htm => 1,
+                    };
+                    let mut best = first;
+                    while self.metric().length(&best) >= step {
+                        let shorter = self.metric().length(&best) - step;
+                        match search.solve_until(cube, shorter, until_cancelled.clone()) {
+                            Outcome::Found(moves) => best = moves,
+                            Outcome::NoneWithin | Outcome::TimedOut => break,
+                        }
                     }
+                    search.limit_nodes(u64::MAX);
+                    Best::Within(best)
                 }
-                Best::Within(best)
-            }
-            Outcome::NoneWithin | Outcome::TimedOut => Best::Nothing,
-        };
+                Outcome::NoneWithin | Outcome::TimedOut => Best::Nothing,
+            };
         TwoPhaseAnswer {
             best,
             nodes: search.nodes() - nodes_before,

@@ -17,7 +17,7 @@ use super::coords::{
     is_phase2_move, ud_edges, Coords, FLIPS, PHASE2_MOVES, PHASE2_MOVE_COUNT, SLICE_ORDERS,
     SLICE_SLOTS, SOLVED_SLOTS, TWISTS, UD_EDGE_PERMS,
 };
-use super::search::{Outcome, SHORT_OPTIMAL};
+use super::search::{Outcome, SHORT_OPTIMAL, STOP_CHECK};
 use super::Searcher;
 use crate::limits::Stop;
 use crate::progress::Progress;
@@ -199,6 +199,8 @@ pub struct CompactSearch<'t> {
     solution_len: usize,
     nodes: u64,
     stop: Stop,
+    /// Give up once the node count reaches this (checked with the stop).
+    node_limit: u64,
     timed_out: bool,
 }
 
@@ -213,15 +215,18 @@ impl<'t> CompactSearch<'t> {
             solution_len: 0,
             nodes: 0,
             stop: Stop::never(),
+            node_limit: u64::MAX,
             timed_out: false,
         }
     }
 
-    /// Counts a node; checks the stop every 1024 nodes.
+    /// Counts a node; checks the stop every [`STOP_CHECK`] nodes.
     #[inline]
     fn count_node(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.stop.reached() {
+        if self.nodes.is_multiple_of(STOP_CHECK)
+            && (self.nodes >= self.node_limit || self.stop.reached())
+        {
             self.timed_out = true;
         }
         self.timed_out
@@ -405,6 +410,10 @@ impl Searcher for CompactSearch<'_> {
 
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    fn limit_nodes(&mut self, limit: u64) {
+        self.node_limit = limit;
     }
 
     /// As the full search: optimal for cubes within [`SHORT_OPTIMAL`] of solved, else
