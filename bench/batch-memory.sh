@@ -7,10 +7,10 @@
 # Each command runs until it ends or for SECONDS (default 60; a slow cube holds the Rubik
 # solvers far longer), and the peak resident set (GNU time's %M) is printed beside how
 # the run ended. Tables are built on first use in $CUBEDB_DATA (default ./data); run from
-# the repository after `cargo build --release`.
+# the repository after `cargo build --release` (CUBEDB_BIN=path measures another binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=target/release/cubedb
+BIN=${CUBEDB_BIN:-target/release/cubedb}
 LINES=${1:-10000000}
 SECONDS_EACH=${2:-60}
 [ -x "$BIN" ] || { echo "build first: cargo build --release" >&2; exit 1; }

@@ -145,7 +145,11 @@ pub fn deadline(start: Instant, timeout: Option<Duration>) -> Option<Instant> {
 /// A flag another thread sets to make a computation stop (Ctrl-C in Python, a closed
 /// connection, a shutdown); cheap to clone and to check.
 #[derive(Debug, Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+pub struct Cancel {
+    own: Arc<AtomicBool>,
+    /// A flag this one also reads as set (see [`Cancel::child`]).
+    parent: Option<Arc<AtomicBool>>,
+}
 
 impl Cancel {
     /// A flag not yet set.
@@ -153,15 +157,28 @@ impl Cancel {
         Self::default()
     }
 
-    /// Asks every computation watching this flag to stop.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+    /// A flag of its own that also reads as set once this one is: a request's flag
+    /// (set when its client leaves) under a service's (set at shutdown).
+    pub fn child(&self) -> Self {
+        Self {
+            own: Arc::default(),
+            parent: Some(Arc::clone(&self.own)),
+        }
     }
 
-    /// Whether [`Cancel::cancel`] was called.
+    /// Asks every computation watching this flag (or a child of it) to stop.
+    pub fn cancel(&self) {
+        self.own.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Cancel::cancel`] was called on this flag or its parent.
     #[inline]
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.own.load(Ordering::Relaxed)
+            || self
+                .parent
+                .as_ref()
+                .is_some_and(|p| p.load(Ordering::Relaxed))
     }
 }
 
@@ -209,6 +226,17 @@ impl Stop {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_child_flag_follows_its_parent_not_the_other_way() {
+        let parent = Cancel::new();
+        let child = parent.child();
+        let sibling = parent.child();
+        child.cancel();
+        assert!(child.is_cancelled() && !parent.is_cancelled() && !sibling.is_cancelled());
+        parent.cancel();
+        assert!(sibling.is_cancelled());
+    }
 
     #[test]
     fn ranges_name_the_argument_and_the_rule() {

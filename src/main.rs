@@ -1,7 +1,8 @@
 //! `cubedb`: answers cube-puzzle queries in their judge formats, from tables or by search.
 //!
-//! Two front ends over the library: the command line ([`cli`]) and the benchmarks
-//! ([`bench`]), sharing the input helpers of [`input`].
+//! Three front ends over the library: the command line ([`cli`]), the benchmarks
+//! ([`bench`]) and the HTTP service with its web page ([`serve`], `cubedb serve`), the
+//! first two sharing the input helpers of [`input`].
 
 // Output goes through `cubedb::output`: print macros panic on a closed pipe or full disk.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -29,6 +30,8 @@ macro_rules! note {
 mod bench;
 mod cli;
 mod input;
+#[cfg(feature = "serve")]
+mod serve;
 
 use std::process::ExitCode;
 

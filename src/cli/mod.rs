@@ -50,6 +50,9 @@ enum Command {
     Rubik(rubik::RubikArgs),
     /// Run the same queries through both engines and compare time and answers.
     Bench(crate::bench::BenchArgs),
+    /// HTTP service and web page for the Rubik solvers (JSON API; loopback by default).
+    #[cfg(feature = "serve")]
+    Serve(crate::serve::ServeArgs),
 }
 
 /// Options every puzzle command shares.
@@ -100,6 +103,8 @@ pub fn main() -> ExitCode {
         Command::Soma(args) => soma::run(args),
         Command::Rubik(args) => rubik::run(args),
         Command::Bench(args) => crate::bench::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => crate::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

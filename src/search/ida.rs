@@ -8,6 +8,7 @@
 //! heuristic is admissible, so no optimal prefix is ever cut off).
 
 use super::puzzle::{Heuristic, Puzzle};
+use crate::limits::Stop;
 use rayon::prelude::*;
 
 /// Result of an IDA* run.
@@ -26,7 +27,13 @@ pub struct Found<M> {
     pub solutions: Vec<Vec<M>>,
     /// Positions generated.
     pub nodes: u64,
+    /// True when the stop came before the listing was complete (then it is not an
+    /// answer: callers drop it).
+    pub stopped: bool,
 }
+
+/// Nodes between two looks at a listing's stop.
+const STOP_CHECK: u64 = 4096;
 
 /// Finds an optimal solution of at most `max_depth` moves: the first in move order.
 pub fn ida_star<P: Puzzle, H: Heuristic<P>>(
@@ -109,24 +116,38 @@ pub fn solutions_of_length<P: Puzzle, H: Heuristic<P>>(
     length: u32,
     limit: usize,
 ) -> Found<P::Move> {
-    let mut lister = Lister::new(puzzle, heuristic, length, limit);
+    solutions_of_length_until(puzzle, heuristic, start, length, limit, &Stop::never())
+}
+
+/// [`solutions_of_length`], giving up when `stop` is reached ([`Found::stopped`]).
+pub fn solutions_of_length_until<P: Puzzle, H: Heuristic<P>>(
+    puzzle: &P,
+    heuristic: &H,
+    start: &P::State,
+    length: u32,
+    limit: usize,
+    stop: &Stop,
+) -> Found<P::Move> {
+    let mut lister = Lister::new(puzzle, heuristic, length, limit, stop);
     if heuristic.bound(start) <= length {
         lister.dfs(start, 0, P::History::default());
     }
     Found {
         solutions: lister.out,
         nodes: lister.nodes,
+        stopped: lister.stopped,
     }
 }
 
-/// [`solutions_of_length`] on every core: the subtrees below each two-move prefix are
-/// searched in parallel and joined in move order, so the answer is the same.
+/// [`solutions_of_length_until`] on every core: the subtrees below each two-move prefix
+/// are searched in parallel and joined in move order, so the answer is the same.
 pub fn par_solutions_of_length<P, H>(
     puzzle: &P,
     heuristic: &H,
     start: &P::State,
     length: u32,
     limit: usize,
+    stop: &Stop,
 ) -> Found<P::Move>
 where
     P: Puzzle + Sync,
@@ -136,7 +157,7 @@ where
     H: Heuristic<P> + Sync,
 {
     if length < 4 || limit == 0 {
-        return solutions_of_length(puzzle, heuristic, start, length, limit);
+        return solutions_of_length_until(puzzle, heuristic, start, length, limit, stop);
     }
     let mut nodes = 0u64;
     let mut prefixes = Vec::new();
@@ -160,22 +181,32 @@ where
             }
         }
     }
-    let parts: Vec<(Vec<Vec<P::Move>>, u64)> = prefixes
+    let parts: Vec<Found<P::Move>> = prefixes
         .par_iter()
         .map(|(a, b, history, state)| {
-            let mut lister = Lister::new(puzzle, heuristic, length, limit);
+            let mut lister = Lister::new(puzzle, heuristic, length, limit, stop);
             lister.path = vec![*a, *b];
             lister.dfs(state, 2, *history);
-            (lister.out, lister.nodes)
+            Found {
+                solutions: lister.out,
+                nodes: lister.nodes,
+                stopped: lister.stopped,
+            }
         })
         .collect();
     let mut solutions = Vec::new();
-    for (part, part_nodes) in parts {
-        nodes += part_nodes;
+    let mut stopped = false;
+    for part in parts {
+        nodes += part.nodes;
+        stopped |= part.stopped;
         let room = limit - solutions.len().min(limit);
-        solutions.extend(part.into_iter().take(room));
+        solutions.extend(part.solutions.into_iter().take(room));
     }
-    Found { solutions, nodes }
+    Found {
+        solutions,
+        nodes,
+        stopped,
+    }
 }
 
 /// The depth-first listing of [`solutions_of_length`]. Children of a node are made
@@ -190,6 +221,10 @@ struct Lister<'a, P: Puzzle, H> {
     nodes: u64,
     /// Per depth: the children being searched there, kept to spare allocations.
     scratch: Vec<Children<P>>,
+    stop: &'a Stop,
+    /// Node count at which the stop is looked at next.
+    next_check: u64,
+    stopped: bool,
 }
 
 /// The children of one node: moves, histories, states and their bounds.
@@ -200,7 +235,7 @@ struct Children<P: Puzzle> {
 }
 
 impl<'a, P: Puzzle, H: Heuristic<P>> Lister<'a, P, H> {
-    fn new(puzzle: &'a P, heuristic: &'a H, length: u32, limit: usize) -> Self {
+    fn new(puzzle: &'a P, heuristic: &'a H, length: u32, limit: usize, stop: &'a Stop) -> Self {
         Self {
             puzzle,
             heuristic,
@@ -210,7 +245,20 @@ impl<'a, P: Puzzle, H: Heuristic<P>> Lister<'a, P, H> {
             out: Vec::new(),
             nodes: 0,
             scratch: Vec::new(),
+            stop,
+            next_check: STOP_CHECK,
+            stopped: false,
         }
+    }
+
+    /// Whether to stop listing: the limit is reached, or the stop (looked at every
+    /// [`STOP_CHECK`] nodes).
+    fn done(&mut self) -> bool {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + STOP_CHECK;
+            self.stopped |= self.stop.reached();
+        }
+        self.stopped || self.out.len() >= self.limit
     }
 
     fn dfs(&mut self, state: &P::State, g: u32, history: P::History) {
@@ -221,7 +269,7 @@ impl<'a, P: Puzzle, H: Heuristic<P>> Lister<'a, P, H> {
             }
             return;
         }
-        if (g > 0 && solved) || self.out.len() >= self.limit {
+        if (g > 0 && solved) || self.done() {
             return;
         }
         let level = g as usize;
@@ -262,7 +310,7 @@ impl<'a, P: Puzzle, H: Heuristic<P>> Lister<'a, P, H> {
             self.path.push(mv);
             self.dfs(&kids.states[k], g + 1, next);
             self.path.pop();
-            if self.out.len() >= self.limit {
+            if self.done() {
                 break;
             }
         }
@@ -366,17 +414,31 @@ mod tests {
 
     #[test]
     fn listings_are_every_sequence_in_order_on_one_core_and_on_all() {
+        let never = Stop::never();
         for target in [6, 11, 20] {
             let space = Arithmetic { target };
             for length in 0..7 {
                 let expected = all_sequences(target, length);
                 let one = solutions_of_length(&space, &space, &0, length, usize::MAX);
                 assert_eq!(one.solutions, expected, "target {target}, length {length}");
-                let all = par_solutions_of_length(&space, &space, &0, length, usize::MAX);
+                let all = par_solutions_of_length(&space, &space, &0, length, usize::MAX, &never);
                 assert_eq!(all.solutions, expected, "target {target}, length {length}");
-                let first = par_solutions_of_length(&space, &space, &0, length, 2);
+                let first = par_solutions_of_length(&space, &space, &0, length, 2, &never);
                 assert_eq!(first.solutions, expected[..expected.len().min(2)]);
             }
         }
+    }
+
+    #[test]
+    fn a_reached_stop_ends_a_listing_marked_incomplete() {
+        let space = Arithmetic { target: 20 };
+        let cancel = crate::limits::Cancel::new();
+        cancel.cancel();
+        let stop = Stop::never().or_cancel(Some(cancel));
+        let found = par_solutions_of_length(&space, &space, &0, 12, usize::MAX, &stop);
+        assert!(found.stopped);
+        assert!(found.solutions.len() < all_sequences(20, 12).len());
+        let whole = par_solutions_of_length(&space, &space, &0, 12, usize::MAX, &Stop::never());
+        assert!(!whole.stopped);
     }
 }

@@ -9,5 +9,8 @@ pub mod ida;
 pub mod puzzle;
 
 pub use bfs::{layered_bfs, weighted_bfs, BfsResult, RankedSpace, WeightedSpace, UNREACHED};
-pub use ida::{ida_star, par_solutions_of_length, solutions_of_length, Found, IdaOutcome};
+pub use ida::{
+    ida_star, par_solutions_of_length, solutions_of_length, solutions_of_length_until, Found,
+    IdaOutcome,
+};
 pub use puzzle::{Heuristic, NoBound, PruneTable, Puzzle, Ranked, StateSpace, TableBound};

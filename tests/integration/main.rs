@@ -10,6 +10,8 @@ mod rolling;
 mod rotation;
 mod rubik;
 mod second_round;
+#[cfg(feature = "serve")]
+mod serve;
 mod soma;
 mod twophase;
 mod walk;

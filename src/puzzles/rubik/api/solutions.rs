@@ -3,6 +3,7 @@
 
 use super::optimal::OptimalSolver;
 use super::COUNT_EXTRA_LENGTH;
+use crate::limits::Stop;
 use crate::progress::Progress;
 use crate::puzzles::rubik::model::cube::{Cube, Move};
 use crate::puzzles::rubik::model::group::MoveGroup;
@@ -24,6 +25,9 @@ enum Engine {
     /// Search under the pattern databases.
     Search(Box<OptimalSolver>),
 }
+
+/// What a listing search found: the solutions, the optimal length, the nodes.
+type Searched = (Vec<Vec<Move>>, u32, u64);
 
 /// Why a cube got no listing.
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +107,19 @@ impl SolutionFinder {
     /// then, while fewer than `limit`, solutions up to [`COUNT_EXTRA_LENGTH`] moves longer;
     /// each checked to solve the cube with the allowed moves.
     pub fn find(&self, cube: &Cube, limit: usize, all: bool) -> Result<Listing, NotInGroup> {
+        let listing = self.find_until(cube, limit, all, &Stop::never())?;
+        Ok(listing.expect("without a stop every listing completes"))
+    }
+
+    /// [`SolutionFinder::find`], giving up when `stop` is reached (`Ok(None)`: a listing
+    /// cut short is not an answer).
+    pub fn find_until(
+        &self,
+        cube: &Cube,
+        limit: usize,
+        all: bool,
+        stop: &Stop,
+    ) -> Result<Option<Listing>, NotInGroup> {
         if let Some((_, group)) = &self.restricted {
             if !group.contains(cube) {
                 return Err(NotInGroup::Outside(self.restriction().unwrap_or_default()));
@@ -116,7 +133,10 @@ impl SolutionFinder {
                     .expect("a member of <R,U> is in its table");
                 (vec![solution.clone()], self.metric.length(&solution), 0)
             }
-            Engine::Search(solver) => self.search(solver, cube, limit, all)?,
+            Engine::Search(solver) => match self.search(solver, cube, limit, all, stop)? {
+                Some(found) => found,
+                None => return Ok(None),
+            },
         };
         let allowed = |m: &Move| match &self.restricted {
             Some((moves, _)) => moves.contains(m),
@@ -128,12 +148,12 @@ impl SolutionFinder {
         {
             return Err(NotInGroup::WrongSolution);
         }
-        Ok(Listing {
+        Ok(Some(Listing {
             solutions,
             optimal,
             nodes,
             elapsed: started.elapsed(),
-        })
+        }))
     }
 
     fn search(
@@ -142,7 +162,8 @@ impl SolutionFinder {
         cube: &Cube,
         limit: usize,
         all: bool,
-    ) -> Result<(Vec<Vec<Move>>, u32, u64), TableError> {
+        stop: &Stop,
+    ) -> Result<Option<Searched>, TableError> {
         let engine = solver
             .engine()?
             .expect("the finder opens its solver with tables");
@@ -150,29 +171,40 @@ impl SolutionFinder {
             Some((moves, _)) => moves.clone(),
             None => self.metric.moves(),
         };
-        let enumerator = Enumerator::new(engine, &moves);
+        let enumerator = Enumerator::new(engine, &moves).until(stop.clone());
         let (optimal, mut solutions, mut nodes) = if self.restricted.is_some() {
             let (found, nodes) = enumerator.shortest(cube, RESTRICTED_MAX, limit);
-            let found = found.expect("a cube in the group has a solution");
+            let Some(found) = found else {
+                // A cube in the group has a solution: only the stop ends without one.
+                return Ok(None);
+            };
             let optimal = self.metric.length(&found.solutions[0]);
             (optimal, found.solutions, nodes)
         } else {
             // The fast solver finds the optimal length; the enumeration lists that length.
-            let solved = engine.solve(cube, MAX_SOLUTION);
+            let Some(solved) = engine.solve_until(cube, MAX_SOLUTION, stop) else {
+                return Ok(None);
+            };
             let first = solved
                 .moves
                 .expect("every solvable cube is solved within God's number");
             let optimal = self.metric.length(&first);
             let found = enumerator.solutions_of_length(cube, optimal, limit);
+            if found.stopped {
+                return Ok(None);
+            }
             (optimal, found.solutions, solved.nodes + found.nodes)
         };
         let mut length = optimal + enumerator.step();
         while !all && solutions.len() < limit && length <= optimal + COUNT_EXTRA_LENGTH {
             let found = enumerator.solutions_of_length(cube, length, limit - solutions.len());
+            if found.stopped {
+                return Ok(None);
+            }
             nodes += found.nodes;
             solutions.extend(found.solutions);
             length += enumerator.step();
         }
-        Ok((solutions, optimal, nodes))
+        Ok(Some((solutions, optimal, nodes)))
     }
 }

@@ -170,6 +170,20 @@ impl TwoPhaseSolver {
         }
     }
 
+    /// The first solution of at most `max_length` moves, giving up at `stop` (the
+    /// outcome says whether none exists or the stop came first), and the nodes it took.
+    pub fn solve_first(
+        &self,
+        search: &mut SolverSearch<'_>,
+        cube: &Cube,
+        max_length: u32,
+        stop: Stop,
+    ) -> (Outcome, u64) {
+        let before = search.nodes();
+        let outcome = search.solve_until(cube, max_length.min(UNLIMITED), stop);
+        (outcome, search.nodes() - before)
+    }
+
     /// A short solution of at most `max_length` moves: the first found within the cap
     /// (the search is complete, so none means none exists), then shorter ones, each
     /// search asked for one move less than the last, until `effort` more nodes have been

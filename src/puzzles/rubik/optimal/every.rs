@@ -12,6 +12,7 @@
 //! parallel are joined in it.
 
 use super::search::{CubeNode, KorfSolver};
+use crate::limits::Stop;
 use crate::puzzles::rubik::model::canonical::{canonical_step, LastTwo};
 use crate::puzzles::rubik::model::cube::{permutation_parity, Cube, Move};
 use crate::puzzles::rubik::model::metric::Metric;
@@ -26,6 +27,8 @@ pub struct Enumerator<'a> {
     solver: KorfSolver<'a>,
     moves: Vec<Move>,
     metric: Metric,
+    /// When listings give up (their [`Found::stopped`] says so).
+    stop: Stop,
 }
 
 impl Puzzle for Enumerator<'_> {
@@ -80,7 +83,13 @@ impl<'a> Enumerator<'a> {
             solver,
             moves,
             metric,
+            stop: Stop::never(),
         }
+    }
+
+    /// The same enumerator, its listings giving up when `stop` is reached.
+    pub fn until(self, stop: Stop) -> Self {
+        Self { stop, ..self }
     }
 
     /// Length step between possible solution lengths: 2 in QTM (a position's parity fixes
@@ -94,11 +103,12 @@ impl<'a> Enumerator<'a> {
 
     /// The first `limit` canonical solutions of exactly `length` moves, in order.
     pub fn solutions_of_length(&self, cube: &Cube, length: u32, limit: usize) -> Found<Move> {
-        par_solutions_of_length(self, self, &CubeNode::of(cube), length, limit)
+        par_solutions_of_length(self, self, &CubeNode::of(cube), length, limit, &self.stop)
     }
 
     /// The shortest solutions, at most `limit` of them, of at most `max_length` moves:
-    /// `None` if there is none that short. Lengths are tried upward from the root's bound.
+    /// `None` if there is none that short (or the stop came first). Lengths are tried
+    /// upward from the root's bound.
     pub fn shortest(
         &self,
         cube: &Cube,
@@ -118,11 +128,15 @@ impl<'a> Enumerator<'a> {
         while length <= max_length {
             let found = self.solutions_of_length(cube, length, limit);
             nodes += found.nodes;
+            if found.stopped {
+                return (None, nodes);
+            }
             if !found.solutions.is_empty() {
                 return (
                     Some(Found {
                         solutions: found.solutions,
                         nodes,
+                        stopped: false,
                     }),
                     nodes,
                 );

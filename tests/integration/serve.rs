@@ -1,0 +1,704 @@
+//! `cubedb serve`, a real HTTP server on loopback: its answers equal the library's on
+//! thousands of random cubes, bad requests get JSON errors and never bring it down, the
+//! optimal queue refuses floods with 503, slow clients are cut off, and SIGTERM stops it
+//! cleanly.
+
+use crate::common::{data_dir_with, shared_data_dir};
+use cubedb::progress::Progress;
+use cubedb::puzzles::rubik::api::{OptimalSolver, TwoPhaseSolver};
+use cubedb::puzzles::rubik::twophase::Best;
+use cubedb::puzzles::rubik::{facelet_string, format_moves, parse_moves, Cube, Metric};
+use cubedb::rng::SplitMix64;
+use cubedb::table::TableStore;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CUBEDB: &str = env!("CARGO_BIN_EXE_cubedb");
+
+/// A running `cubedb serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    /// Starts the service on a free loopback port with the shared test tables.
+    fn start(extra: &[&str]) -> Self {
+        data_dir_with("rubik-twophase");
+        data_dir_with("rubik-near");
+        data_dir_with("rubik");
+        let data = shared_data_dir().display().to_string();
+        let mut child = Command::new(CUBEDB)
+            .args(["serve", "--addr", "127.0.0.1:0", "--data", &data, "-q"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start cubedb serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("read the listening line");
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Self {
+            child,
+            base: format!("http://{address}"),
+        }
+    }
+
+    fn address(&self) -> &str {
+        self.base.trim_start_matches("http://")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(120)))
+        .build()
+        .into()
+}
+
+/// Status, body text and Retry-After of a request.
+fn call(
+    agent: &ureq::Agent,
+    method: &str,
+    url: &str,
+    body: Option<&str>,
+) -> (u16, String, Option<String>) {
+    let response = match (method, body) {
+        ("GET", _) => agent.get(url).call(),
+        ("POST", Some(body)) => agent
+            .post(url)
+            .header("Content-Type", "application/json")
+            .send(body),
+        ("POST", None) => agent.post(url).send_empty(),
+        ("DELETE", _) => agent.delete(url).call(),
+        _ => unreachable!(),
+    };
+    let mut response = response.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let retry = response
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let status = response.status().as_u16();
+    let text = response
+        .body_mut()
+        .with_config()
+        .limit(64 << 20)
+        .read_to_string()
+        .expect("body");
+    (status, text, retry)
+}
+
+fn post_json(agent: &ureq::Agent, url: &str, body: &Value) -> (u16, Value) {
+    let (status, text, _) = call(agent, "POST", url, Some(&body.to_string()));
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    (status, value)
+}
+
+fn random_cubes(seed: u64, count: usize) -> Vec<Cube> {
+    let mut rng = SplitMix64::new(seed);
+    (0..count).map(|_| Cube::random(&mut rng)).collect()
+}
+
+/// Every answer equals the library's: two-phase in both metrics (singles and batches),
+/// optimal solutions, scrambles and cube states.
+#[test]
+fn service_answers_equal_the_librarys() {
+    let server = Server::start(&[]);
+    let agent = agent();
+    let store = TableStore::new(shared_data_dir());
+    let hidden = Progress::hidden();
+    for (metric, name, cap, count) in [
+        (Metric::Htm, "htm", 21, 2000),
+        (Metric::Qtm, "qtm", 26, 300),
+    ] {
+        let solver = TwoPhaseSolver::open(&store, metric, &hidden).expect("tables");
+        let cubes = random_cubes(27 + count as u64, count);
+        let expected: Vec<String> = cubes
+            .iter()
+            .map(|cube| {
+                match solver
+                    .solve(&mut solver.search(), cube, cap, None, None)
+                    .best
+                {
+                    Best::Within(moves) => format_moves(&moves),
+                    other => panic!("library: {other:?}"),
+                }
+            })
+            .collect();
+        // The batch, as NDJSON in input order.
+        let body = json!({
+            "cubes": cubes.iter().map(facelet_string).collect::<Vec<_>>(),
+            "max_length": cap,
+            "metric": name,
+        });
+        let (status, text, _) = call(
+            &agent,
+            "POST",
+            &format!("{}/api/solve/batch", server.base),
+            Some(&body.to_string()),
+        );
+        assert_eq!(status, 200, "{text}");
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("NDJSON line"))
+            .collect();
+        assert_eq!(lines.len(), cubes.len());
+        for (i, line) in lines.iter().enumerate() {
+            assert_eq!(line["index"], i, "{line}");
+            assert_eq!(line["solution"], expected[i], "{name} cube {i}");
+            assert_eq!(line["metric"], name);
+        }
+        // Single requests, as facelets and as the scramble that undoes the solution.
+        for (i, cube) in cubes.iter().enumerate().take(300) {
+            let (status, reply) = post_json(
+                &agent,
+                &format!("{}/api/solve", server.base),
+                &json!({"facelets": facelet_string(cube), "max_length": cap, "metric": name}),
+            );
+            assert_eq!(status, 200, "{reply}");
+            assert_eq!(reply["solution"], expected[i]);
+            let moves = parse_moves(reply["solution"].as_str().unwrap_or_default()).expect("moves");
+            assert!(cube.apply_all(&moves).is_solved());
+            assert_eq!(reply["length"], metric.length(&moves));
+        }
+    }
+    // Optimal answers equal the library's optimal solver's.
+    let mut rng = SplitMix64::new(5);
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let solver = OptimalSolver::open(&store, metric, None, &hidden).expect("tables");
+        for depth in [0, 1, 5, 8, 10] {
+            let scramble: Vec<_> = (0..depth)
+                .map(|_| cubedb::puzzles::rubik::Move::from_index(rng.below(18) as usize))
+                .collect();
+            let cube = Cube::from_moves(&scramble);
+            let expected = solver.solve(&cube).expect("solve");
+            let (status, reply) = post_json(
+                &agent,
+                &format!("{}/api/solve", server.base),
+                &json!({"scramble": format_moves(&scramble), "metric": metric.name()}),
+            );
+            assert_eq!(status, 200, "{reply}");
+            assert_eq!(reply["length"], expected.length, "{reply}");
+            assert_eq!(reply["optimal"], true);
+            let moves = parse_moves(reply["solution"].as_str().unwrap_or_default()).expect("moves");
+            assert!(cube.apply_all(&moves).is_solved());
+        }
+    }
+    // Scrambles: the positions of `cubedb rubik random` with the same seed, as the CLI's.
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &format!("{}/api/scramble?count=20&seed=77", server.base),
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    let reply: Value = serde_json::from_str(&text).expect("json");
+    let cli = crate::common::cubedb(
+        &[
+            "rubik",
+            "scramble",
+            "--count",
+            "20",
+            "--seed",
+            "77",
+            "--data",
+            &shared_data_dir().display().to_string(),
+        ],
+        "",
+    );
+    let cli_lines: Vec<String> = crate::common::stdout(&cli)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let scrambles: Vec<String> = reply["scrambles"]
+        .as_array()
+        .expect("scrambles")
+        .iter()
+        .map(|s| s.as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(scrambles, cli_lines);
+    for (scramble, facelets) in scrambles
+        .iter()
+        .zip(reply["facelets"].as_array().expect("facelets"))
+    {
+        let cube = Cube::from_moves(&parse_moves(scramble).expect("moves"));
+        assert_eq!(facelet_string(&cube), facelets.as_str().unwrap_or_default());
+    }
+    // The cube after moves, step by step.
+    let (status, reply) = post_json(
+        &agent,
+        &format!("{}/api/cube", server.base),
+        &json!({"scramble": "R U", "moves": "U' R'", "steps": true}),
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["solved"], true);
+    assert_eq!(reply["steps"].as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        reply["steps"][0],
+        facelet_string(&Cube::from_moves(&parse_moves("R U").expect("moves")))
+    );
+}
+
+/// Bad requests: a JSON error with the right status and the library's wording, never a
+/// crash; the service answers normally afterwards.
+#[test]
+fn bad_requests_get_json_errors_and_never_crash_it() {
+    let server = Server::start(&["--max-batch", "10"]);
+    let agent = agent();
+    let solve = format!("{}/api/solve", server.base);
+    let cases: Vec<(&str, String, u16, &str)> = vec![
+        ("POST", "not json".into(), 400, "not JSON"),
+        ("POST", "[1, 2]".into(), 400, "must be a JSON object"),
+        (
+            "POST",
+            r#"{"scramble": "R", "bogus": 1}"#.into(),
+            400,
+            "unknown field \"bogus\"",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "facelets": "x"}"#.into(),
+            400,
+            "not both",
+        ),
+        ("POST", "{}".into(), 400, "no cube"),
+        ("POST", r#"{"scramble": "R Q"}"#.into(), 400, "scramble:"),
+        (
+            "POST",
+            r#"{"scramble": 12}"#.into(),
+            400,
+            "scramble must be a string, not a number",
+        ),
+        (
+            "POST",
+            format!(r#"{{"facelets": "{}"}}"#, "U".repeat(54)),
+            400,
+            "facelets:",
+        ),
+        (
+            "POST",
+            r#"{"facelets": "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBU"}"#.into(),
+            400,
+            "wrong sticker counts",
+        ),
+        // One corner twisted, one edge flipped, two edges swapped (parity).
+        (
+            "POST",
+            format!(r#"{{"facelets": "{}"}}"#, twisted_corner()),
+            400,
+            "twist",
+        ),
+        (
+            "POST",
+            format!(r#"{{"facelets": "{}"}}"#, flipped_edge()),
+            400,
+            "flip",
+        ),
+        (
+            "POST",
+            format!(r#"{{"facelets": "{}"}}"#, swapped_edges()),
+            400,
+            "parity",
+        ),
+        (
+            "POST",
+            format!(r#"{{"facelets": "{}"}}"#, "U?".repeat(27)),
+            400,
+            "partial cubes",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "max_length": -1}"#.into(),
+            400,
+            "max_length must be a whole number from 0 to 255, not -1",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "max_length": 1e30}"#.into(),
+            400,
+            "max_length must be a whole number from 0 to 255",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "max_length": "21"}"#.into(),
+            400,
+            "max_length must be a whole number, not a string",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "max_length": 2.5}"#.into(),
+            400,
+            "max_length must be a whole number from 0 to 255",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "metric": "slice"}"#.into(),
+            400,
+            "metric must be \"htm\" or \"qtm\"",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "max_length": 21, "timeout": -1}"#.into(),
+            400,
+            "timeout",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "max_length": 21, "timeout": "soon"}"#.into(),
+            400,
+            "timeout must be a number of seconds",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "count": 0}"#.into(),
+            400,
+            "count must be a whole number from 1",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "all": true, "count": 2}"#.into(),
+            400,
+            "not both",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "max_length": 21, "goal": "cross"}"#.into(),
+            400,
+            "does not combine",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "goal": "nonsense"}"#.into(),
+            400,
+            "goal:",
+        ),
+        (
+            "POST",
+            format!(
+                r#"{{"scramble": "R", "goal": "{}{}{}"}}"#,
+                "?".repeat(27),
+                "D".repeat(9),
+                "?".repeat(18)
+            ),
+            400,
+            "sticker masks",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R", "moves": "R,Q"}"#.into(),
+            400,
+            "moves:",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "R U F D", "max_length": 3}"#.into(),
+            422,
+            "no solution of at most 3 face turns exists",
+        ),
+        (
+            "POST",
+            r#"{"scramble": "F", "moves": "R,U"}"#.into(),
+            422,
+            "not in the group",
+        ),
+    ];
+    for (method, body, status, words) in &cases {
+        let (got, text, _) = call(&agent, method, &solve, Some(body));
+        assert_eq!(got, *status, "{body}: {text}");
+        let value: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{body}: not JSON ({e}): {text}"));
+        let message = value["error"].as_str().unwrap_or_default();
+        assert!(message.contains(words), "{body}: {message}");
+        assert_eq!(value["status"], *status);
+    }
+    // Size limits: 413, whether the size is declared or only seen while reading.
+    let declared = raw_exchange(
+        server.address(),
+        b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 10485760\r\n\r\n".to_vec(),
+    );
+    assert!(declared.starts_with("HTTP/1.1 413"), "{declared}");
+    assert!(declared.contains("larger than 8388608 bytes"), "{declared}");
+    let mut chunked =
+        b"POST /api/solve HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    for _ in 0..10 {
+        chunked.extend_from_slice(format!("{:x}\r\n", 1 << 20).as_bytes());
+        chunked.extend(std::iter::repeat_n(b' ', 1 << 20));
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    let seen = raw_exchange(server.address(), chunked);
+    assert!(
+        seen.starts_with("HTTP/1.1 413"),
+        "{}",
+        &seen[..seen.len().min(300)]
+    );
+    let batch = json!({"cubes": vec!["R"; 11], "max_length": 21});
+    let (status, reply) = post_json(&agent, &format!("{}/api/solve/batch", server.base), &batch);
+    assert_eq!(status, 413, "{reply}");
+    assert!(reply["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("at most 10 cubes, not 11"));
+    // Routes and methods.
+    let (status, text, _) = call(&agent, "GET", &format!("{}/api/nothing", server.base), None);
+    assert_eq!(status, 404, "{text}");
+    assert!(text.contains("\"error\""));
+    let (status, text, _) = call(&agent, "GET", &solve, None);
+    assert_eq!(status, 405, "{text}");
+    assert!(text.contains("\"error\""));
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &format!("{}/api/scramble?count=0", server.base),
+        None,
+    );
+    assert_eq!(status, 400, "{text}");
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &format!("{}/api/scramble?count=-1", server.base),
+        None,
+    );
+    assert_eq!(status, 400, "{text}");
+    // A batch keeps going past a bad cube, and says which.
+    let batch = json!({"cubes": ["R U", "R Q", {"facelets": "U"}, 7, "F"], "max_length": 21});
+    let (status, text, _) = call(
+        &agent,
+        "POST",
+        &format!("{}/api/solve/batch", server.base),
+        Some(&batch.to_string()),
+    );
+    assert_eq!(status, 200);
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("line"))
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["solution"], "U' R'");
+    assert_eq!(
+        (lines[1]["index"].clone(), lines[1]["status"].clone()),
+        (json!(1), json!(400))
+    );
+    assert!(lines[2]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("facelets"));
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("string or an object"));
+    assert_eq!(lines[4]["solution"], "F'");
+    // Garbage on the wire: the connection is dropped, the server stays up.
+    for garbage in [
+        &b"\x00\x01\x02 nonsense\r\n\r\n"[..],
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"POST /api/solve HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+    ] {
+        let mut stream = TcpStream::connect(server.address()).expect("connect");
+        let _ = stream.write_all(garbage);
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+        let mut sink = Vec::new();
+        let _ = stream.read_to_end(&mut sink);
+    }
+    let (status, text, _) = call(&agent, "GET", &format!("{}/api/health", server.base), None);
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("\"status\":\"ok\""));
+}
+
+/// Sends `request` on a new connection (from another thread: the server may answer and
+/// close before it is all sent) and returns what comes back.
+fn raw_exchange(address: &str, request: Vec<u8>) -> String {
+    let stream = TcpStream::connect(address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let mut writer = stream.try_clone().expect("clone");
+    let sender = std::thread::spawn(move || {
+        let _ = writer.write_all(&request);
+    });
+    let mut answer = Vec::new();
+    let _ = (&stream).read_to_end(&mut answer);
+    let _ = sender.join();
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+fn faces_with(swaps: &[(usize, usize)]) -> String {
+    let mut faces: Vec<char> = facelet_string(&Cube::SOLVED).chars().collect();
+    for &(a, b) in swaps {
+        faces.swap(a, b);
+    }
+    faces.into_iter().collect()
+}
+
+/// The URF corner turned in place: U9 R1 F3 rotated.
+fn twisted_corner() -> String {
+    let mut faces: Vec<char> = facelet_string(&Cube::SOLVED).chars().collect();
+    let (u, r, f) = (8, 9, 20);
+    let (a, b, c) = (faces[u], faces[r], faces[f]);
+    faces[u] = c;
+    faces[r] = a;
+    faces[f] = b;
+    faces.into_iter().collect()
+}
+
+/// The UR edge flipped: U6 and R2 swapped.
+fn flipped_edge() -> String {
+    faces_with(&[(5, 10)])
+}
+
+/// UR and UF swapped (each keeps its orientation): an odd edge permutation alone.
+fn swapped_edges() -> String {
+    faces_with(&[(5, 7), (10, 19)])
+}
+
+/// A flood of optimal requests: the queue refuses the excess at once with 503 and
+/// Retry-After, deadlines end the rest with 504, health answers throughout, and two-phase
+/// requests are still served.
+#[test]
+fn a_flood_of_optimal_requests_is_refused_not_queued_forever() {
+    let server = Server::start(&["--queue", "2", "--deadline", "3"]);
+    let url = format!("{}/api/solve", server.base);
+    let cubes = random_cubes(99, 24);
+    let workers: Vec<_> = cubes
+        .iter()
+        .map(|cube| {
+            let (url, facelets) = (url.clone(), facelet_string(cube));
+            std::thread::spawn(move || {
+                let (status, _, retry) = call(
+                    &agent(),
+                    "POST",
+                    &url,
+                    Some(&json!({"facelets": facelets}).to_string()),
+                );
+                (status, retry)
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let agent = agent();
+    let started = Instant::now();
+    let (status, text, _) = call(&agent, "GET", &format!("{}/api/health", server.base), None);
+    assert_eq!(status, 200, "{text}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "health took {:?}",
+        started.elapsed()
+    );
+    let (status, reply) = post_json(
+        &agent,
+        &url,
+        &json!({"scramble": "R U F D", "max_length": 21}),
+    );
+    assert_eq!(status, 200, "{reply}");
+    let results: Vec<(u16, Option<String>)> = workers
+        .into_iter()
+        .map(|w| w.join().expect("worker"))
+        .collect();
+    let refused = results.iter().filter(|(s, _)| *s == 503).count();
+    let timed_out = results.iter().filter(|(s, _)| *s == 504).count();
+    assert!(refused >= 24 - 2 - 2 - 4, "{results:?}");
+    assert!(
+        results.iter().all(|(s, _)| matches!(s, 200 | 503 | 504)),
+        "{results:?}"
+    );
+    assert!(timed_out + results.iter().filter(|(s, _)| *s == 200).count() <= 24 - refused);
+    assert!(results
+        .iter()
+        .filter(|(s, _)| *s == 503)
+        .all(|(_, r)| r.as_deref() == Some("5")));
+}
+
+/// A client that sends half its headers, or half its body, is cut off; others are not.
+#[test]
+fn slow_clients_are_cut_off() {
+    let server = Server::start(&["--client-timeout", "1"]);
+    let mut headers_only = TcpStream::connect(server.address()).expect("connect");
+    headers_only
+        .write_all(b"POST /api/solve HTTP/1.1\r\nHost: x\r\n")
+        .expect("write");
+    let mut half_body = TcpStream::connect(server.address()).expect("connect");
+    half_body
+        .write_all(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"scr")
+        .expect("write");
+    for stream in [&mut headers_only, &mut half_body] {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+    }
+    let started = Instant::now();
+    let mut answer = String::new();
+    let _ = half_body.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let mut rest = Vec::new();
+    let _ = headers_only.read_to_end(&mut rest);
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let (status, _, _) = call(
+        &agent(),
+        "GET",
+        &format!("{}/api/health", server.base),
+        None,
+    );
+    assert_eq!(status, 200);
+}
+
+/// SIGTERM: in-flight solves are cancelled, the process exits 0 promptly.
+#[test]
+fn sigterm_stops_it_cleanly() {
+    let mut server = Server::start(&["--deadline", "120"]);
+    let url = format!("{}/api/solve", server.base);
+    let facelets = facelet_string(&random_cubes(3, 1)[0]);
+    let inflight = std::thread::spawn(move || {
+        call(
+            &agent(),
+            "POST",
+            &url,
+            Some(&json!({"facelets": facelets}).to_string()),
+        )
+        .0
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = loop {
+        if let Some(status) = server.child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "still running after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    assert_eq!(inflight.join().expect("request"), 503);
+    let mut err = String::new();
+    let _ = server
+        .child
+        .stderr
+        .take()
+        .map(|mut e| e.read_to_string(&mut err));
+    assert!(err.contains("shutting down"), "{err}");
+}
