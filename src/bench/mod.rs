@@ -5,6 +5,8 @@
 
 mod judges;
 mod rubik;
+#[cfg(feature = "serve")]
+mod serve;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
@@ -37,6 +39,11 @@ pub enum BenchPuzzle {
     /// positions as `cubedb rubik random`) with one preset (`--tables`) in one metric
     /// (`--metric`), all threads: load time, mean lower bound, time and nodes per cube.
     RubikOptimal,
+    /// `cubedb serve` under load on loopback (one started here, or `--url`): single
+    /// two-phase requests from `--clients` concurrent clients (`--count` of them), batches,
+    /// and a flood of optimal requests with health probes; every answer checked.
+    #[cfg(feature = "serve")]
+    Serve,
 }
 
 /// Arguments of `cubedb bench`.
@@ -83,6 +90,14 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = cubedb::puzzles::rubik::Metric::Htm)]
     pub metric: cubedb::puzzles::rubik::Metric,
 
+    /// serve: concurrent clients sending single requests.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub clients: u32,
+
+    /// serve: the service to load [default: start `cubedb serve` on a free loopback port].
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
     /// No progress bars or notes on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -100,6 +115,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchPuzzle::RubikRu => rubik::ru(&args),
         BenchPuzzle::RubikGoals => rubik::goals(&args),
         BenchPuzzle::RubikOptimal => rubik::optimal(&args),
+        #[cfg(feature = "serve")]
+        BenchPuzzle::Serve => serve::run(&args),
     }
 }
 

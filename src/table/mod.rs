@@ -31,4 +31,4 @@ pub use file::{checksum, probe, read_header, write_table, Table, Verify, READ_LI
 pub use header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
 pub use resident::Resident;
 pub use spec::TableSpec;
-pub use store::{data_dir_from_env, TableStore, DATA_ENV};
+pub use store::{data_dir_from_env, sharing_tables, TableStore, DATA_ENV, SHARE_ENV};
