@@ -64,7 +64,8 @@ def test_a_bad_cube_is_reported_by_index_and_the_rest_kept(client):
     cubes = [cubedb.Cube.random(seed=7_000 + i).facelets for i in range(1200)]
     cubes[737] = "UUU"
     cubes[1100] = cubedb.Cube.from_moves("R U F D").facelets
-    with pytest.raises(cubedb.CubeError, match="cube 738"):
+    cubes[5] = cubes[5][:20] + "\n" + cubes[5][20:]  # a line break must not shift the rest
+    with pytest.raises(cubedb.CubeError, match="cube 6"):
         cubedb_dask.solve(cubes, max_length=21, partition_size=300, client=client)
     results = cubedb_dask.solve(cubes, max_length=3, errors="return", partition_size=300, client=client)
     assert isinstance(results[737], cubedb.CubeError) and "cube 738" in str(results[737])
@@ -72,8 +73,9 @@ def test_a_bad_cube_is_reported_by_index_and_the_rest_kept(client):
     results = cubedb_dask.solve(cubes, max_length=21, errors="return", partition_size=300, client=client)
     assert len(results) == len(cubes)
     assert isinstance(results[737], cubedb.CubeError)
+    assert isinstance(results[5], cubedb.CubeError) and "cube 6" in str(results[5])
     for i, answer in enumerate(results):
-        if i != 737:
+        if i not in (5, 737):
             assert cubedb.Cube(cubes[i]).apply(answer).is_solved()
 
 
