@@ -3,6 +3,7 @@
 
 mod cube_input;
 mod pipeline;
+mod puzzle;
 pub(crate) mod ranges;
 mod rolling;
 mod rotation;
@@ -48,6 +49,9 @@ enum Command {
     Soma(soma::SomaArgs),
     /// Rubik's cube (ZOJ 2477): fewest quarter turns; `solve` for any scramble.
     Rubik(rubik::RubikArgs),
+    /// Any permutation puzzle from a `.tws` definition file: info, God's algorithm,
+    /// optimal solving, scrambles.
+    Puzzle(puzzle::PuzzleArgs),
     /// Run the same queries through both engines and compare time and answers.
     Bench(crate::bench::BenchArgs),
     /// HTTP service and web page for the Rubik solvers (JSON API; loopback by default).
@@ -102,6 +106,7 @@ pub fn main() -> ExitCode {
         Command::Walk(args) => walk::run(args),
         Command::Soma(args) => soma::run(args),
         Command::Rubik(args) => rubik::run(args),
+        Command::Puzzle(args) => puzzle::run(args),
         Command::Bench(args) => crate::bench::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => crate::serve::run(args),

@@ -8,7 +8,7 @@
 
 use crate::progress::Progress;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Depth value of a state the search never reached.
 pub const UNREACHED: u8 = u8::MAX;
@@ -164,21 +164,48 @@ fn push_list<S: RankedSpace>(
     next: u8,
     list_limit: usize,
 ) -> (u64, Option<Vec<u64>>) {
-    let parts: Vec<Vec<u64>> = frontier
+    // Ranks are listed only while the layer may still fit in a list: once it cannot,
+    // tasks just count, so a big layer never holds gigabytes of lists it would drop.
+    let listed = AtomicU64::new(0);
+    let parts: Vec<(u64, Vec<u64>)> = frontier
         .par_chunks(4096)
         .map(|chunk| {
             let mut found = Vec::new();
+            let mut count = 0u64;
+            let mut reported = 0usize;
+            let mut listing = listed.load(Ordering::Relaxed) <= list_limit as u64;
             for &rank in chunk {
                 space.for_each_neighbour(rank, |n| {
                     if claim(depths, n, next) {
-                        found.push(n);
+                        count += 1;
+                        if listing {
+                            found.push(n);
+                        }
                     }
                 });
+                if listing && found.len() - reported >= 1024 {
+                    let delta = (found.len() - reported) as u64;
+                    reported = found.len();
+                    if listed.fetch_add(delta, Ordering::Relaxed) + delta > list_limit as u64 {
+                        listing = false;
+                        found = Vec::new();
+                    }
+                }
             }
-            found
+            if listing {
+                listed.fetch_add((found.len() - reported) as u64, Ordering::Relaxed);
+            }
+            (count, found)
         })
         .collect();
-    next_layer(parts, list_limit)
+    let count: u64 = parts.iter().map(|(c, _)| c).sum();
+    if count > list_limit as u64 {
+        return (count, None);
+    }
+    next_layer(
+        parts.into_iter().map(|(_, found)| found).collect(),
+        list_limit,
+    )
 }
 
 /// The states found for the next layer, gathered by tasks: their count and, if there are

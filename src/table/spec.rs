@@ -40,3 +40,18 @@ impl TableSpec {
             .join(",")
     }
 }
+
+/// A `'static` copy of a table name made at run time (a puzzle definition's hash in it),
+/// kept once per distinct name: specs name their tables with `&'static str`.
+pub fn intern(name: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{LazyLock, Mutex};
+    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
+    let mut names = NAMES.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(&known) = names.get(name.as_str()) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(leaked);
+    leaked
+}

@@ -5,6 +5,7 @@ mod common;
 mod every;
 mod goals;
 mod hardening;
+mod perm_puzzles;
 mod properties;
 mod rolling;
 mod rotation;

@@ -292,7 +292,7 @@ impl RankedSpace for PatternSpace {
 
 /// Spec of a pattern database.
 pub fn spec(pattern: Pattern, metric: Metric, group: &'static str) -> TableSpec {
-    let name = intern(pattern.name(metric));
+    let name = crate::table::intern(pattern.name(metric));
     let mut params = vec![("metric-qtm".into(), u64::from(metric == Metric::Qtm))];
     match pattern {
         Pattern::Corners => params.push(("corners".into(), CORNERS as u64)),
@@ -327,20 +327,6 @@ pub fn spec(pattern: Pattern, metric: Metric, group: &'static str) -> TableSpec 
         entries: pattern.size(),
         bits_per_entry: 4,
     }
-}
-
-/// A `'static` copy of a table name, made once per distinct name.
-fn intern(name: String) -> &'static str {
-    use std::collections::HashSet;
-    use std::sync::Mutex;
-    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
-    let mut names = NAMES.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(&known) = names.get(name.as_str()) {
-        return known;
-    }
-    let leaked: &'static str = Box::leak(name.into_boxed_str());
-    names.insert(leaked);
-    leaked
 }
 
 /// Builds one pattern database by BFS from the solved projection and writes it.

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Writes cubedb's own puzzle definitions (twsearch's .tws format) into this folder.
+
+Cubes come from the cubie-level description of the face turns (which slot each slot's
+piece comes from, and the twist it gains); the others from their rules. Every file is
+checked by its state count and distance distribution in the tests
+(tests/integration/perm_puzzles.rs). Run: python3 puzzles/generate.py
+"""
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Corner slots URF UFL ULB UBR DFR DLF DBL DRB; edge slots UR UF UL UB DR DF DL DB FR FL BL BR.
+# For each face turn: the slot each slot's piece comes from, and its twist.
+CUBE = {
+    "U": ([3, 0, 1, 2, 4, 5, 6, 7], [0] * 8,
+          [3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11], [0] * 12),
+    "R": ([4, 1, 2, 0, 7, 5, 6, 3], [2, 0, 0, 1, 1, 0, 0, 2],
+          [8, 1, 2, 3, 11, 5, 6, 7, 4, 9, 10, 0], [0] * 12),
+    "F": ([1, 5, 2, 3, 0, 4, 6, 7], [1, 2, 0, 0, 2, 1, 0, 0],
+          [0, 9, 2, 3, 4, 8, 6, 7, 1, 5, 10, 11], [0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0]),
+    "D": ([0, 1, 2, 3, 5, 6, 7, 4], [0] * 8,
+          [0, 1, 2, 3, 5, 6, 7, 4, 8, 9, 10, 11], [0] * 12),
+    "L": ([0, 2, 6, 3, 4, 1, 5, 7], [0, 1, 2, 0, 0, 2, 1, 0],
+          [0, 1, 10, 3, 4, 5, 9, 7, 8, 2, 6, 11], [0] * 12),
+    "B": ([0, 1, 3, 7, 4, 5, 2, 6], [0, 0, 1, 2, 0, 0, 2, 1],
+          [0, 1, 2, 11, 4, 5, 6, 10, 8, 9, 3, 7], [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1]),
+}
+
+
+def block(name, perm, ori):
+    return f"{name}\n{' '.join(str(p + 1) for p in perm)}\n{' '.join(map(str, ori))}\n"
+
+
+def write(file, header, sets, moves):
+    """sets: [(name, size, omod)]; moves: [(name, {set: (perm, ori)})]."""
+    lines = [f"# {line}" for line in header] + [f"Name {file[:-4]}", ""]
+    for name, size, omod in sets:
+        lines.append(f"Set {name} {size} {omod}")
+    lines += ["", "Solved"]
+    for name, size, _ in sets:
+        lines.append(block(name, list(range(size)), [0] * size).rstrip())
+    lines += ["End", ""]
+    for move, parts in moves:
+        lines.append(f"Move {move}")
+        for name, _, _ in sets:
+            if name in parts:
+                lines.append(block(name, *parts[name]).rstrip())
+        lines += ["End", ""]
+    with open(os.path.join(HERE, file), "w") as out:
+        out.write("\n".join(lines))
+
+
+def main():
+    faces = "URFDLB"
+    write("3x3x3.tws", ["Rubik's cube, centres fixed: 8 corners, 12 edges, 6 face turns."],
+          [("CORNERS", 8, 3), ("EDGES", 12, 2)],
+          [(f, {"CORNERS": CUBE[f][:2], "EDGES": CUBE[f][2:]}) for f in faces])
+    write("2x2x2.tws", ["2x2x2 with all six faces turning (no fixed piece: 24 orientations)."],
+          [("CORNERS", 8, 3)], [(f, {"CORNERS": CUBE[f][:2]}) for f in faces])
+    # Fixed DBL corner (slot 6): U, R, F only; the seven other corners renumbered.
+    keep = [0, 1, 2, 3, 4, 5, 7]
+    new = {old: i for i, old in enumerate(keep)}
+    write("2x2x2-fixed.tws", ["2x2x2 with the DBL corner fixed: U, R, F turn the other 7."],
+          [("CORNERS", 7, 3)],
+          [(f, {"CORNERS": ([new[CUBE[f][0][s]] for s in keep], [CUBE[f][1][s] for s in keep])})
+           for f in "URF"])
+    # Loopover 3x3: tiles row by row; Rn shifts row n right, Cn shifts column n down.
+    moves = []
+    for r in range(3):
+        perm = list(range(9))
+        for c in range(3):
+            perm[3 * r + c] = 3 * r + (c - 1) % 3
+        moves.append((f"R{r + 1}", {"TILES": (perm, [0] * 9)}))
+    for c in range(3):
+        perm = list(range(9))
+        for r in range(3):
+            perm[3 * r + c] = 3 * ((r - 1) % 3) + c
+        moves.append((f"C{c + 1}", {"TILES": (perm, [0] * 9)}))
+    write("loopover-3x3.tws", ["Loopover 3x3: rows shift right, columns shift down (by one, either way)."],
+          [("TILES", 9, 1)], moves)
+    # TopSpin 20/4: R turns the track by one, F reverses the four discs in the turntable.
+    track = [(i - 1) % 20 for i in range(20)]
+    flip = [3, 2, 1, 0] + list(range(4, 20))
+    write("topspin.tws", ["TopSpin 20/4: a loop of 20 discs, a turntable reversing 4 of them."],
+          [("DISCS", 20, 1)],
+          [("R", {"DISCS": (track, [0] * 20)}), ("F", {"DISCS": (flip, [0] * 20)})])
+
+
+if __name__ == "__main__":
+    main()

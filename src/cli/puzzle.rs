@@ -1,0 +1,381 @@
+//! `cubedb puzzle`: any permutation puzzle from a `.tws` definition file: `info` (orbits,
+//! state count, moves, tables that fit), `gods` (God's algorithm), `solve` (optimal
+//! solutions of scrambles or states), `scramble` (random-state scrambles).
+
+use super::cube_input::stdin_lines;
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use cubedb::judge::{InputError, JudgeError};
+use cubedb::progress::Progress;
+use cubedb::puzzles::perm::{Definition, ExactTable, PermPuzzle, PuzzleMetric};
+use cubedb::rng::SplitMix64;
+use cubedb::table::TableStore;
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `cubedb puzzle`.
+#[derive(Debug, Args)]
+pub struct PuzzleArgs {
+    #[command(subcommand)]
+    command: PuzzleCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum PuzzleCommand {
+    /// Orbits, state count (Schreier–Sims and invariants), moves, and which tables fit.
+    Info(FileArgs),
+    /// God's algorithm: `DISTANCE COUNT` per distance, then `total N` (builds the exact
+    /// table the solver uses, if missing).
+    Gods(GodsArgs),
+    /// Optimal solutions of scrambles (`--scramble`, or one per stdin line), one line
+    /// each in the definition's move names (an empty line for a solved state).
+    Solve(SolveArgs),
+    /// Random-state scrambles (uniform over every position), shortest, one per line.
+    Scramble(ScrambleArgs),
+}
+
+/// Where tables live, how much memory a build may take, and quiet.
+#[derive(Debug, Args)]
+struct TableArgs {
+    /// Folder of table files [default: $CUBEDB_DATA, else ./data].
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+
+    /// Memory a table build may use, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 8192)]
+    memory: u64,
+
+    /// No progress bars or notes on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct GodsArgs {
+    #[command(flatten)]
+    file: FileArgs,
+    #[command(flatten)]
+    tables: TableArgs,
+    /// After the total, print this many antipodes as `antipode MOVES` (a shortest
+    /// scramble reaching each).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    antipodes: usize,
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    file: FileArgs,
+    #[command(flatten)]
+    tables: TableArgs,
+    /// One scramble in the definition's move names [default: one per stdin line].
+    #[arg(long, value_name = "MOVES")]
+    scramble: Option<String>,
+    /// Up to N optimal solutions per scramble, each on its own line after a line
+    /// `case K: M solutions of length L`.
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    count: Option<usize>,
+    /// Every optimal solution (as with --count, unbounded).
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Debug, Args)]
+struct ScrambleArgs {
+    #[command(flatten)]
+    file: FileArgs,
+    #[command(flatten)]
+    tables: TableArgs,
+    /// How many scrambles.
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Seed for the random positions (the same seed gives the same scrambles).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// The definition file and the metric.
+#[derive(Debug, Args)]
+struct FileArgs {
+    /// The definition (`.tws`, twsearch's format).
+    file: PathBuf,
+
+    /// Every power of a move counts one (htm), or only the shortest turns (qtm).
+    #[arg(long, value_parser = ["htm", "qtm"], default_value = "htm")]
+    metric: String,
+
+    /// Search only these base moves (comma-separated; e.g. `U,F,R` fixes a corner of
+    /// the 2x2x2).
+    #[arg(long, value_name = "MOVES", value_delimiter = ',')]
+    moves: Option<Vec<String>>,
+}
+
+impl FileArgs {
+    fn metric(&self) -> PuzzleMetric {
+        if self.metric == "qtm" {
+            PuzzleMetric::Qtm
+        } else {
+            PuzzleMetric::Htm
+        }
+    }
+}
+
+/// Reads and compiles a definition; errors name the file and the line (exit 2).
+pub fn load(path: &Path, metric: PuzzleMetric, moves: Option<&[String]>) -> Result<PermPuzzle> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bad = |line: usize, problem: String| InputError {
+        what: "definition",
+        case: 1,
+        line,
+        problem: format!("{}: {problem}", path.display()),
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
+    let definition = Definition::parse(text).map_err(|e| bad(e.line, e.problem))?;
+    PermPuzzle::with_moves(&definition, metric, moves).map_err(|e| bad(e.line, e.problem).into())
+}
+
+/// Runs `cubedb puzzle`.
+pub fn run(args: PuzzleArgs) -> Result<()> {
+    match args.command {
+        PuzzleCommand::Info(args) => info(&args),
+        PuzzleCommand::Gods(args) => gods(&args),
+        PuzzleCommand::Solve(args) => solve(&args),
+        PuzzleCommand::Scramble(args) => scramble(&args),
+    }
+}
+
+impl FileArgs {
+    fn puzzle(&self) -> Result<PermPuzzle> {
+        load(&self.file, self.metric(), self.moves.as_deref())
+    }
+}
+
+/// Opens (building if missing) the exact table of the puzzle.
+fn exact_table(file: &FileArgs, puzzle: &PermPuzzle, tables: &TableArgs) -> Result<ExactTable> {
+    let store = TableStore::locate(tables.data.clone());
+    let progress = Progress::stderr(tables.quiet);
+    let mut source = file.file.display().to_string();
+    if let Some(moves) = &file.moves {
+        source.push_str(&format!(" --moves {}", moves.join(",")));
+    }
+    Ok(ExactTable::load_or_build(
+        puzzle,
+        &store,
+        &source,
+        tables.memory,
+        &progress,
+    )?)
+}
+
+fn gods(args: &GodsArgs) -> Result<()> {
+    let puzzle = args.file.puzzle()?;
+    let table = exact_table(&args.file, &puzzle, &args.tables)?;
+    let mut out = cubedb::output::stdout()?;
+    for (distance, count) in table.histogram.iter().enumerate() {
+        writeln!(out, "{distance} {count}")?;
+    }
+    writeln!(out, "total {}", table.states())?;
+    if args.antipodes > 0 {
+        for rank in table.antipodes(args.antipodes) {
+            let scramble = table
+                .scramble_of(rank)
+                .context("an antipode has no path to solved")?;
+            writeln!(out, "antipode {}", puzzle.format_path(&scramble))?;
+        }
+    }
+    out.flush()?;
+    if !args.tables.quiet {
+        note!(
+            "{}: {} positions, God's number {} ({} metric), {} antipodes; table {}",
+            puzzle.name,
+            table.states(),
+            table.histogram.len().saturating_sub(1),
+            puzzle.metric.name(),
+            table.histogram.last().copied().unwrap_or(0),
+            table.path().display()
+        );
+    }
+    Ok(())
+}
+
+/// Lines solved per parallel batch.
+const BATCH: usize = 1 << 14;
+
+fn solve(args: &SolveArgs) -> Result<()> {
+    let puzzle = args.file.puzzle()?;
+    let table = exact_table(&args.file, &puzzle, &args.tables)?;
+    let limit = if args.all {
+        Some(usize::MAX)
+    } else {
+        args.count
+    };
+    let mut out = cubedb::output::stdout()?;
+    let answer = |number: usize, text: &str| -> Result<String, InputError> {
+        let bad = |problem: String| InputError {
+            what: "scramble",
+            case: number,
+            line: number,
+            problem,
+        };
+        let state = puzzle.scrambled(text).map_err(|e| bad(e.to_string()))?;
+        let rank = table
+            .rank(&state)
+            .ok_or_else(|| bad("not reachable with the moves searched".into()))?;
+        let Some(limit) = limit else {
+            let path = table
+                .solve_rank(rank)
+                .ok_or_else(|| bad("not a position of the puzzle".into()))?;
+            return Ok(puzzle.format_path(&path));
+        };
+        let mut lines = Vec::new();
+        let mut length = 0;
+        table
+            .each_solution(rank, |path| {
+                length = path.len();
+                lines.push(puzzle.format_path(path));
+                lines.len() < limit
+            })
+            .ok_or_else(|| bad("not a position of the puzzle".into()))?;
+        let mut text = format!(
+            "case {number}: {} solutions of length {length}",
+            lines.len()
+        );
+        for line in lines {
+            text.push('\n');
+            text.push_str(&line);
+        }
+        Ok(text)
+    };
+    if let Some(scramble) = &args.scramble {
+        let line = answer(1, scramble)?;
+        writeln!(out, "{line}")?;
+        return Ok(out.flush()?);
+    }
+    let mut input = stdin_lines();
+    let mut batch: Vec<(usize, String)> = Vec::with_capacity(BATCH);
+    loop {
+        let next = input.next_line().map_err(JudgeError::Read)?;
+        let end = next.is_none();
+        if let Some((number, line)) = next {
+            batch.push((number, line.to_string()));
+        }
+        if batch.len() == BATCH || (end && !batch.is_empty()) {
+            let answers: Vec<Result<String, InputError>> = batch
+                .par_iter()
+                .map(|(number, line)| answer(*number, line))
+                .collect();
+            for a in answers {
+                writeln!(out, "{}", a?)?;
+            }
+            batch.clear();
+        }
+        if end {
+            break;
+        }
+    }
+    Ok(out.flush()?)
+}
+
+fn scramble(args: &ScrambleArgs) -> Result<()> {
+    let puzzle = args.file.puzzle()?;
+    let table = exact_table(&args.file, &puzzle, &args.tables)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let mut rng = SplitMix64::new(seed);
+    let mut out = cubedb::output::stdout()?;
+    for _ in 0..args.count {
+        let rank = table.random_rank(&mut rng);
+        let moves = table
+            .scramble_of(rank)
+            .context("a position has no path to solved")?;
+        let reached = puzzle.apply_path(&puzzle.solved, &moves);
+        anyhow::ensure!(
+            table.rank(&reached) == Some(rank),
+            "internal error: a scramble does not reach its position"
+        );
+        writeln!(out, "{}", puzzle.format_path(&moves))?;
+    }
+    Ok(out.flush()?)
+}
+
+fn info(args: &FileArgs) -> Result<()> {
+    use cubedb::puzzles::perm::group::{group_order, has_identical_pieces, invariant_count};
+    let puzzle = args.puzzle()?;
+    say!("{} ({})", puzzle.name, args.file.display());
+    for (s, def) in puzzle.sets.iter().enumerate() {
+        let solved = &puzzle.solved.orbits[s];
+        let mut labels = solved.perm.clone();
+        labels.sort_unstable();
+        labels.dedup();
+        let identical = if labels.len() < def.size {
+            format!(", {} kinds of piece", labels.len())
+        } else {
+            String::new()
+        };
+        say!(
+            "set {}: {} pieces, {} orientations{identical}",
+            def.name,
+            def.size,
+            def.omod
+        );
+    }
+    let bases: Vec<String> = puzzle
+        .bases
+        .iter()
+        .map(|(name, order)| format!("{name} (order {order})"))
+        .collect();
+    say!(
+        "moves ({}): {} base moves, {} moves: {}",
+        args.metric,
+        puzzle.bases.len(),
+        puzzle.moves.len(),
+        bases.join(", ")
+    );
+    let invariants = invariant_count(&puzzle);
+    match group_order(&puzzle, 20_000_000) {
+        Some(order) if !has_identical_pieces(&puzzle) => {
+            say!("states: {order} (Schreier-Sims)");
+            if order != invariants {
+                say!("  (parities and orientation sums alone allow {invariants})");
+            }
+        }
+        Some(order) => {
+            say!("states: {invariants} (by invariants: identical pieces)");
+            say!("  group of the moves with every piece told apart: {order}");
+        }
+        None => say!("states: {invariants} (by invariants; Schreier-Sims gave up)"),
+    }
+    let ranked = puzzle
+        .restricted()
+        .map_or(puzzle.clone(), |(smaller, _)| smaller);
+    match cubedb::puzzles::perm::exact::exact_projection(&ranked) {
+        Ok(projection) => {
+            let sizes: Vec<String> = projection.radix.iter().map(u64::to_string).collect();
+            let needed = cubedb::puzzles::perm::exact::build_bytes(projection.size);
+            say!(
+                "exact table: {} ranks ({}), file {:.1} MB, build needs {:.0} MB{}",
+                projection.size,
+                sizes.join(" x "),
+                projection.size as f64 / 4e6,
+                needed as f64 / (1 << 20) as f64,
+                if needed > 8192 << 20 {
+                    " (over the default --memory 8192)"
+                } else {
+                    ""
+                }
+            );
+        }
+        Err(e) => say!("exact table: none ({e})"),
+    }
+    if !puzzle.illegal.is_empty() {
+        say!(
+            "illegal placements: {} rules (the counts above ignore them)",
+            puzzle.illegal.len()
+        );
+    }
+    Ok(())
+}

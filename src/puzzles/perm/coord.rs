@@ -1,0 +1,996 @@
+//! Coordinates: numbers for parts of a state, each with a move table, so that a table's
+//! BFS and a search move states by lookups instead of composing permutations.
+//!
+//! - [`Twist`]: the orientations of a whole set, slot by slot (they move independently
+//!   of where the pieces go), one digit fewer when every move keeps their sum;
+//! - [`Places`]: where the pieces of a set are, pieces grouped into classes (identical
+//!   pieces, or pieces not followed, share a class), ranked as a multiset arrangement,
+//!   halved when the pieces are distinct and every move keeps the parity;
+//! - [`Split`]: where 10 to 14 distinct pieces are, as the places of the first ones and
+//!   the order of the rest (one table would be too big);
+//! - [`Tracked`]: where some distinct pieces are and how each is twisted.
+//!
+//! A [`Projection`] is a list of coordinates; its states are the mixed-radix numbers of
+//! their values. With every piece and orientation covered it is the whole puzzle (an
+//! exact table); otherwise a pattern database's space.
+
+use super::element::{Element, WILD};
+use super::puzzle::PermPuzzle;
+
+/// Largest table of one coordinate, in entries (moves times values).
+pub const MOVE_TABLE_LIMIT: u64 = 1 << 27;
+
+fn factorial(n: usize) -> u64 {
+    (1..=n as u64).product()
+}
+
+/// Lehmer rank of a permutation of `0..n`.
+pub fn rank_perm(p: &[u8]) -> u64 {
+    let n = p.len();
+    let mut rank = 0u64;
+    for i in 0..n {
+        let smaller = p[i + 1..].iter().filter(|&&x| x < p[i]).count() as u64;
+        rank = rank * (n - i) as u64 + smaller;
+    }
+    rank
+}
+
+/// The permutation of `0..n` with Lehmer rank `rank`.
+pub fn unrank_perm(mut rank: u64, n: usize) -> Vec<u8> {
+    let mut digits = vec![0usize; n];
+    for i in (0..n).rev() {
+        let radix = (n - i) as u64;
+        digits[i] = (rank % radix) as usize;
+        rank /= radix;
+    }
+    let mut pool: Vec<u8> = (0..n as u8).collect();
+    digits.iter().map(|&d| pool.remove(d)).collect()
+}
+
+fn parity(p: &[u8]) -> u8 {
+    let mut inversions = 0u32;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            inversions += u32::from(p[j] < p[i]);
+        }
+    }
+    (inversions % 2) as u8
+}
+
+/// Number of arrangements of a multiset with these class counts.
+fn multinomial(counts: &[usize]) -> u64 {
+    let mut total = 0usize;
+    let mut value = 1u128;
+    for &c in counts {
+        for k in 1..=c {
+            total += 1;
+            value = value * total as u128 / k as u128;
+        }
+    }
+    value as u64
+}
+
+/// Rank of an arrangement of classes among all with the same class counts.
+fn rank_multiset(classes: &[u8], counts: &[usize]) -> u64 {
+    let mut left = counts.to_vec();
+    let mut rank = 0u64;
+    for &c in classes {
+        for smaller in 0..c as usize {
+            if left[smaller] > 0 {
+                left[smaller] -= 1;
+                rank += multinomial(&left);
+                left[smaller] += 1;
+            }
+        }
+        left[c as usize] -= 1;
+    }
+    rank
+}
+
+fn unrank_multiset(mut rank: u64, counts: &[usize]) -> Vec<u8> {
+    let n: usize = counts.iter().sum();
+    let mut left = counts.to_vec();
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        for c in 0..left.len() {
+            if left[c] == 0 {
+                continue;
+            }
+            left[c] -= 1;
+            let below = multinomial(&left);
+            if rank < below {
+                out.push(c as u8);
+                break;
+            }
+            rank -= below;
+            left[c] += 1;
+        }
+    }
+    out
+}
+
+/// Rank of the slots of `k` distinct pieces (piece `j` in slot `slots[j]`) among `n`.
+fn rank_slots(slots: &[u8], n: usize) -> u64 {
+    let mut rank = 0u64;
+    for (i, &s) in slots.iter().enumerate() {
+        let before = slots[..i].iter().filter(|&&t| t < s).count() as u64;
+        rank = rank * (n - i) as u64 + (s as u64 - before);
+    }
+    rank
+}
+
+fn unrank_slots(mut rank: u64, k: usize, n: usize) -> Vec<u8> {
+    let mut digits = vec![0u64; k];
+    for i in (0..k).rev() {
+        let radix = (n - i) as u64;
+        digits[i] = rank % radix;
+        rank /= radix;
+    }
+    let mut free: Vec<u8> = (0..n as u8).collect();
+    digits.iter().map(|&d| free.remove(d as usize)).collect()
+}
+
+/// The orientations of a whole set, slot by slot.
+#[derive(Debug, Clone)]
+pub struct Twist {
+    set: usize,
+    omod: u64,
+    n: usize,
+    /// One digit fewer: every move keeps the sum, which is `sum` (mod `omod`).
+    reduced: Option<u64>,
+    table: Vec<u32>,
+}
+
+impl Twist {
+    fn digits(&self) -> usize {
+        self.n - usize::from(self.reduced.is_some())
+    }
+
+    fn size(&self) -> u64 {
+        self.omod.pow(self.digits() as u32)
+    }
+
+    fn encode_ori(&self, ori: &[u8]) -> u64 {
+        ori[..self.digits()]
+            .iter()
+            .rev()
+            .fold(0, |v, &o| v * self.omod + o as u64)
+    }
+
+    fn decode(&self, mut value: u64) -> Vec<u8> {
+        let mut ori = vec![0u8; self.n];
+        for o in ori.iter_mut().take(self.digits()) {
+            *o = (value % self.omod) as u8;
+            value /= self.omod;
+        }
+        if let Some(sum) = self.reduced {
+            let partial: u64 = ori.iter().map(|&o| o as u64).sum();
+            ori[self.n - 1] = ((sum + self.omod * self.n as u64 - partial) % self.omod) as u8;
+        }
+        ori
+    }
+}
+
+/// Where the pieces of a set are, by class.
+#[derive(Debug, Clone)]
+pub struct Places {
+    set: usize,
+    /// Class of each label (labels not followed share the last class).
+    class_of: Vec<u8>,
+    counts: Vec<usize>,
+    /// Distinct pieces whose parity every move keeps: ranks halved.
+    halved: bool,
+    table: Vec<u32>,
+}
+
+impl Places {
+    fn size(&self) -> u64 {
+        multinomial(&self.counts) >> u32::from(self.halved)
+    }
+
+    fn encode_classes(&self, classes: &[u8]) -> u64 {
+        if self.halved {
+            rank_perm(classes) / 2
+        } else {
+            rank_multiset(classes, &self.counts)
+        }
+    }
+
+    fn decode(&self, value: u64, parity_of_solved: u8) -> Vec<u8> {
+        if self.halved {
+            let even = unrank_perm(value * 2, self.counts.len());
+            if parity(&even) == parity_of_solved {
+                even
+            } else {
+                unrank_perm(value * 2 + 1, self.counts.len())
+            }
+        } else {
+            unrank_multiset(value, &self.counts)
+        }
+    }
+}
+
+/// Where 10 to 14 distinct pieces are: the slots of the first ones, and the order of the
+/// rest in the slots left.
+#[derive(Debug, Clone)]
+pub struct Split {
+    set: usize,
+    n: usize,
+    /// Pieces placed by slot (the first `a`); the other `n - a` by order.
+    a: usize,
+    /// `head[v * moves + m]`: the new slots rank; `order_move[...]`: how the slots left
+    /// are reordered (rank of that permutation of `n - a`).
+    head: Vec<u32>,
+    order_move: Vec<u16>,
+    /// `compose[order * (n-a)! + induced]`: the new order.
+    compose: Vec<u16>,
+}
+
+impl Split {
+    fn tail(&self) -> u64 {
+        factorial(self.n - self.a)
+    }
+
+    fn size(&self) -> u64 {
+        (0..self.a).fold(1u64, |v, i| v * (self.n - i) as u64) * self.tail()
+    }
+}
+
+/// Where some distinct pieces are, and their twists (piece by piece).
+#[derive(Debug, Clone)]
+pub struct Tracked {
+    set: usize,
+    n: usize,
+    /// The labels followed (distinct), in the order their digits are kept.
+    labels: Vec<u8>,
+    omod: u64,
+    /// `head[slots * moves + m]`: the new slots rank; `delta[...]`: the twists gained,
+    /// one base-`omod` digit per tracked piece.
+    head: Vec<u32>,
+    delta: Vec<u32>,
+}
+
+impl Tracked {
+    fn slots(&self) -> u64 {
+        (0..self.labels.len()).fold(1u64, |v, i| v * (self.n - i) as u64)
+    }
+
+    fn twists(&self) -> u64 {
+        self.omod.pow(self.labels.len() as u32)
+    }
+
+    fn size(&self) -> u64 {
+        self.slots() * self.twists()
+    }
+
+    /// Digit-wise sum of two twist codes.
+    #[inline]
+    fn add(&self, a: u64, b: u64) -> u64 {
+        if self.omod == 2 {
+            return a ^ b;
+        }
+        let (mut a, mut b, mut out, mut place) = (a, b, 0u64, 1u64);
+        for _ in 0..self.labels.len() {
+            out += (a % self.omod + b % self.omod) % self.omod * place;
+            a /= self.omod;
+            b /= self.omod;
+            place *= self.omod;
+        }
+        out
+    }
+}
+
+/// Every state some sets can reach together (places and orientations), numbered
+/// densely: constraints inside a set (parities, orientation sums) and between the sets
+/// (the pyraminx's centres and tips both turn with the whole puzzle) cost no unused ranks.
+#[derive(Debug, Clone)]
+pub struct Reachable {
+    /// The sets, and per set whether its orientations are dropped (never twisted, or
+    /// "any" in the solved state).
+    sets: Vec<(usize, bool)>,
+    /// The number of each state, by its bytes (labels, then kept orientations, set by
+    /// set) packed in a `u128`.
+    index: std::collections::HashMap<u128, u32, PackedHash>,
+    table: Vec<u32>,
+}
+
+/// A fast hash for packed states (a multiply and a fold; the keys are not adversarial).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PackedHash;
+
+/// The hasher of [`PackedHash`].
+#[derive(Debug, Default)]
+pub struct PackedHasher(u64);
+
+impl std::hash::BuildHasher for PackedHash {
+    type Hasher = PackedHasher;
+    fn build_hasher(&self) -> PackedHasher {
+        PackedHasher(0)
+    }
+}
+
+impl std::hash::Hasher for PackedHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u128(&mut self, key: u128) {
+        let mixed =
+            (key as u64 ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = mixed ^ mixed >> 32;
+    }
+}
+
+/// Most bytes a [`Reachable`] state packs (labels and orientations of its sets).
+const REACHABLE_BYTES: usize = 16;
+
+impl Reachable {
+    fn key(&self, state: &Element) -> u128 {
+        let mut key = 0u128;
+        for &(s, drop_ori) in &self.sets {
+            let orbit = &state.orbits[s];
+            for &b in &orbit.perm {
+                key = key << 8 | b as u128;
+            }
+            if !drop_ori {
+                for &b in &orbit.ori {
+                    key = key << 8 | b as u128;
+                }
+            }
+        }
+        key
+    }
+
+    /// Number of states.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether there are none (never: the solved state is one).
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+}
+
+/// A move acting on packed states: byte `i` of the result comes from byte `from[i]`,
+/// plus `twist[i]` modulo `omod[i]` (orientation bytes; "any" stays any).
+struct PackedMove {
+    from: Vec<usize>,
+    twist: Vec<u8>,
+    omod: Vec<u8>,
+}
+
+impl PackedMove {
+    fn apply(&self, bytes: &[u8], out: &mut [u8]) {
+        for i in 0..out.len() {
+            let b = bytes[self.from[i]];
+            out[i] = if self.omod[i] <= 1 || b == WILD {
+                b
+            } else {
+                ((b as u16 + self.twist[i] as u16) % self.omod[i] as u16) as u8
+            };
+        }
+    }
+}
+
+fn pack_bytes(bytes: &[u8]) -> u128 {
+    bytes.iter().fold(0u128, |k, &b| k << 8 | b as u128)
+}
+
+/// One coordinate of a projection.
+#[derive(Debug, Clone)]
+pub enum Coord {
+    /// The reachable states of a whole set.
+    Reachable(Reachable),
+    /// Orientations of a whole set.
+    Twist(Twist),
+    /// Places of a set's pieces by class.
+    Places(Places),
+    /// Places of 10 to 14 distinct pieces, in two parts.
+    Split(Split),
+    /// Places and twists of some distinct pieces.
+    Tracked(Tracked),
+}
+
+/// Why a projection cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CoordError(pub String);
+
+impl Coord {
+    /// Number of values.
+    pub fn size(&self) -> u64 {
+        match self {
+            Coord::Reachable(r) => r.index.len() as u64,
+            Coord::Twist(t) => t.size(),
+            Coord::Places(p) => p.size(),
+            Coord::Split(s) => s.size(),
+            Coord::Tracked(t) => t.size(),
+        }
+    }
+
+    /// The value of a state (`None`: a state of the set no move sequence reaches).
+    pub fn encode(&self, state: &Element) -> Option<u64> {
+        Some(match self {
+            Coord::Reachable(r) => *r.index.get(&r.key(state))? as u64,
+            Coord::Twist(t) => t.encode_ori(&state.orbits[t.set].ori),
+            Coord::Places(p) => {
+                let classes: Vec<u8> = state.orbits[p.set]
+                    .perm
+                    .iter()
+                    .map(|&l| p.class_of[l as usize])
+                    .collect();
+                p.encode_classes(&classes)
+            }
+            Coord::Split(s) => {
+                let perm = &state.orbits[s.set].perm;
+                let mut slot_of = vec![0u8; s.n];
+                for (slot, &label) in perm.iter().enumerate() {
+                    slot_of[label as usize] = slot as u8;
+                }
+                let head = rank_slots(&slot_of[..s.a], s.n);
+                let order: Vec<u8> = perm
+                    .iter()
+                    .filter(|&&l| l as usize >= s.a)
+                    .map(|&l| l - s.a as u8)
+                    .collect();
+                head * s.tail() + rank_perm(&order)
+            }
+            Coord::Tracked(t) => {
+                let orbit = &state.orbits[t.set];
+                let mut slots = Vec::with_capacity(t.labels.len());
+                let mut code = 0u64;
+                let mut place = 1u64;
+                for &label in &t.labels {
+                    let slot = orbit.perm.iter().position(|&l| l == label).unwrap_or(0);
+                    slots.push(slot as u8);
+                    code += orbit.ori[slot] as u64 % t.omod * place;
+                    place *= t.omod;
+                }
+                rank_slots(&slots, t.n) * t.twists() + code
+            }
+        })
+    }
+
+    /// The coordinate's move table (`table[value * moves + m]`), when it has a plain one.
+    pub fn move_table(&self) -> Option<&[u32]> {
+        match self {
+            Coord::Reachable(r) => Some(&r.table),
+            Coord::Twist(t) => Some(&t.table),
+            Coord::Places(p) => Some(&p.table),
+            Coord::Split(_) | Coord::Tracked(_) => None,
+        }
+    }
+
+    /// The value after move `m` (of `moves` moves).
+    #[inline]
+    pub fn apply(&self, value: u64, m: usize, moves: usize) -> u64 {
+        match self {
+            Coord::Reachable(r) => r.table[value as usize * moves + m] as u64,
+            Coord::Twist(t) => t.table[value as usize * moves + m] as u64,
+            Coord::Places(p) => p.table[value as usize * moves + m] as u64,
+            Coord::Split(s) => {
+                let tail = s.tail();
+                let (head, order) = (value / tail, value % tail);
+                let at = head as usize * moves + m;
+                let induced = s.order_move[at] as u64;
+                let order = s.compose[(order * tail + induced) as usize] as u64;
+                s.head[at] as u64 * tail + order
+            }
+            Coord::Tracked(t) => {
+                let twists = t.twists();
+                let (slots, code) = (value / twists, value % twists);
+                let at = slots as usize * moves + m;
+                t.head[at] as u64 * twists + t.add(code, t.delta[at] as u64)
+            }
+        }
+    }
+}
+
+/// Per set: whether the moves change its places, its orientations, and which invariants
+/// they keep.
+#[derive(Debug, Clone)]
+pub struct SetFacts {
+    /// Some move moves a piece.
+    pub moved: bool,
+    /// Some move twists a piece.
+    pub twisted: bool,
+    /// Every move keeps the orientation sum.
+    pub keeps_sum: bool,
+    /// Every move is an even permutation of the set.
+    pub keeps_parity: bool,
+    /// The solved state repeats no label.
+    pub distinct: bool,
+    /// The solved state has orientation "any" in the set (all its pieces).
+    pub wild: bool,
+    /// Some pieces but not all have orientation "any".
+    pub partly_wild: bool,
+}
+
+/// What the moves do to each set.
+pub fn set_facts(puzzle: &PermPuzzle) -> Vec<SetFacts> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(s, def)| {
+            let solved = &puzzle.solved.orbits[s];
+            let mut labels = solved.perm.clone();
+            labels.sort_unstable();
+            let wilds = solved.ori.iter().filter(|&&o| o == WILD).count();
+            SetFacts {
+                moved: puzzle.moves.iter().any(|m| {
+                    m.element.orbits[s]
+                        .perm
+                        .iter()
+                        .enumerate()
+                        .any(|(i, &p)| p as usize != i)
+                }),
+                twisted: def.omod > 1
+                    && puzzle
+                        .moves
+                        .iter()
+                        .any(|m| m.element.orbits[s].ori.iter().any(|&t| t != 0)),
+                keeps_sum: puzzle.moves.iter().all(|m| {
+                    m.element.orbits[s]
+                        .ori
+                        .iter()
+                        .map(|&t| t as u64)
+                        .sum::<u64>()
+                        % def.omod as u64
+                        == 0
+                }),
+                keeps_parity: puzzle
+                    .moves
+                    .iter()
+                    .all(|m| parity(&m.element.orbits[s].perm) == 0),
+                distinct: labels.windows(2).all(|w| w[0] != w[1]),
+                wild: wilds > 0 && wilds == def.size,
+                partly_wild: wilds > 0 && wilds < def.size,
+            }
+        })
+        .collect()
+}
+
+/// Fills a coordinate's move table: decode each value, apply each move, encode.
+fn fill_table(size: u64, moves: usize, mut step: impl FnMut(u64, usize) -> u64) -> Vec<u32> {
+    let mut table = Vec::with_capacity(size as usize * moves);
+    for v in 0..size {
+        for m in 0..moves {
+            table.push(step(v, m) as u32);
+        }
+    }
+    table
+}
+
+/// Largest set state space [`Coord::reachable`] enumerates, in entries of its move
+/// table (states times moves).
+pub const REACHABLE_LIMIT: u64 = 1 << 25;
+
+impl Coord {
+    /// The states the sets `group` reach together (by a BFS of those sets alone), or
+    /// `None` when there are too many for a table ([`REACHABLE_LIMIT`]).
+    pub fn reachable(
+        puzzle: &PermPuzzle,
+        group: &[usize],
+        facts: &[SetFacts],
+    ) -> Option<Reachable> {
+        let moves = puzzle.moves.len();
+        let limit = (REACHABLE_LIMIT / moves as u64) as usize;
+        let mut coord = Reachable {
+            sets: group
+                .iter()
+                .map(|&s| (s, facts[s].wild || !facts[s].twisted))
+                .collect(),
+            index: std::collections::HashMap::default(),
+            table: Vec::new(),
+        };
+        // A cheap bound first: arrangements of the labels times orientations.
+        let mut bound = 1u128;
+        for &(s, drop_ori) in &coord.sets {
+            let solved = &puzzle.solved.orbits[s];
+            let mut labels = solved.perm.clone();
+            labels.sort_unstable();
+            let counts: Vec<usize> = labels.chunk_by(|a, b| a == b).map(<[u8]>::len).collect();
+            let twists = if drop_ori {
+                1
+            } else {
+                (puzzle.sets[s].omod as u128).pow(solved.ori.len() as u32)
+            };
+            bound = bound
+                .saturating_mul(multinomial(&counts) as u128)
+                .saturating_mul(twists);
+        }
+        if bound.saturating_mul(moves as u128) > 4 * REACHABLE_LIMIT as u128 {
+            return None;
+        }
+        // Packed layout: per set, its labels, then its orientations if kept.
+        let total: usize = coord
+            .sets
+            .iter()
+            .map(|&(s, drop_ori)| puzzle.sets[s].size * if drop_ori { 1 } else { 2 })
+            .sum();
+        if total > REACHABLE_BYTES {
+            return None;
+        }
+        let packed_moves: Vec<PackedMove> = puzzle
+            .moves
+            .iter()
+            .map(|m| {
+                let mut pm = PackedMove {
+                    from: Vec::with_capacity(total),
+                    twist: Vec::with_capacity(total),
+                    omod: Vec::with_capacity(total),
+                };
+                let mut at = 0;
+                for &(s, drop_ori) in &coord.sets {
+                    let o = &m.element.orbits[s];
+                    let size = o.perm.len();
+                    for &src in &o.perm {
+                        pm.from.push(at + src as usize);
+                        pm.twist.push(0);
+                        pm.omod.push(1);
+                    }
+                    if !drop_ori {
+                        for (&src, &t) in o.perm.iter().zip(&o.ori) {
+                            pm.from.push(at + size + src as usize);
+                            pm.twist.push(t);
+                            pm.omod.push(puzzle.sets[s].omod);
+                        }
+                    }
+                    at += if drop_ori { size } else { 2 * size };
+                }
+                pm
+            })
+            .collect();
+        let mut solved = Vec::with_capacity(total);
+        for &(s, drop_ori) in &coord.sets {
+            solved.extend_from_slice(&puzzle.solved.orbits[s].perm);
+            if !drop_ori {
+                solved.extend_from_slice(&puzzle.solved.orbits[s].ori);
+            }
+        }
+        coord.index.insert(pack_bytes(&solved), 0);
+        let mut states: Vec<u8> = solved;
+        let mut there = vec![0u8; total];
+        let mut next = 0;
+        while next * total < states.len() {
+            for pm in &packed_moves {
+                pm.apply(&states[next * total..][..total], &mut there);
+                let fresh = coord.index.len() as u32;
+                let id = *coord.index.entry(pack_bytes(&there)).or_insert(fresh);
+                if id == fresh {
+                    if fresh as usize >= limit {
+                        return None;
+                    }
+                    states.extend_from_slice(&there);
+                }
+                coord.table.push(id);
+            }
+            next += 1;
+        }
+        Some(coord)
+    }
+
+    /// The orientations of set `s`.
+    pub fn twist(puzzle: &PermPuzzle, s: usize, facts: &SetFacts) -> Result<Coord, CoordError> {
+        let def = &puzzle.sets[s];
+        let solved = &puzzle.solved.orbits[s];
+        let reduced = facts
+            .keeps_sum
+            .then(|| solved.ori.iter().map(|&o| o as u64).sum::<u64>() % def.omod as u64);
+        let mut twist = Twist {
+            set: s,
+            omod: def.omod as u64,
+            n: def.size,
+            reduced,
+            table: Vec::new(),
+        };
+        let moves = puzzle.moves.len();
+        if twist.size().saturating_mul(moves as u64) > MOVE_TABLE_LIMIT {
+            return Err(CoordError(format!(
+                "the orientations of set {} have {} values: too many for one table",
+                def.name,
+                twist.size()
+            )));
+        }
+        let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
+        twist.table = fill_table(twist.size(), moves, |v, m| {
+            let ori = twist.decode(v);
+            let mv = elements[m];
+            let moved: Vec<u8> = mv
+                .perm
+                .iter()
+                .zip(&mv.ori)
+                .map(|(&from, &t)| ((ori[from as usize] as u64 + t as u64) % twist.omod) as u8)
+                .collect();
+            twist.encode_ori(&moved)
+        });
+        Ok(Coord::Twist(twist))
+    }
+
+    /// Where the pieces of set `s` are; `follow[label]` says which labels are followed
+    /// (the others count as one blank class). Identical labels share a class.
+    pub fn places(
+        puzzle: &PermPuzzle,
+        s: usize,
+        facts: &SetFacts,
+        follow: &[bool],
+    ) -> Result<Coord, CoordError> {
+        let def = &puzzle.sets[s];
+        let solved = &puzzle.solved.orbits[s];
+        // Classes in order of first appearance in the solved state; blank last.
+        let mut class_of = vec![u8::MAX; 256];
+        let mut kinds = 0u8;
+        for &label in &solved.perm {
+            if follow[label as usize] && class_of[label as usize] == u8::MAX {
+                class_of[label as usize] = kinds;
+                kinds += 1;
+            }
+        }
+        let blank = kinds;
+        for c in class_of.iter_mut() {
+            if *c == u8::MAX {
+                *c = blank;
+            }
+        }
+        let mut counts = vec![0usize; kinds as usize + 1];
+        for &label in &solved.perm {
+            counts[class_of[label as usize] as usize] += 1;
+        }
+        if counts[blank as usize] == 0 {
+            counts.pop();
+        }
+        let everything_distinct = counts.iter().all(|&c| c == 1);
+        let mut places = Places {
+            set: s,
+            class_of,
+            halved: everything_distinct && facts.keeps_parity && facts.distinct,
+            counts,
+            table: Vec::new(),
+        };
+        let moves = puzzle.moves.len();
+        if places.size().saturating_mul(moves as u64) > MOVE_TABLE_LIMIT {
+            return Err(CoordError(format!(
+                "where the pieces of set {} are: {} values, too many for one table",
+                def.name,
+                places.size()
+            )));
+        }
+        let solved_classes: Vec<u8> = solved
+            .perm
+            .iter()
+            .map(|&l| places.class_of[l as usize])
+            .collect();
+        let solved_parity = parity(&solved_classes);
+        let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
+        places.table = fill_table(places.size(), moves, |v, m| {
+            let classes = places.decode(v, solved_parity);
+            let moved: Vec<u8> = elements[m]
+                .perm
+                .iter()
+                .map(|&from| classes[from as usize])
+                .collect();
+            places.encode_classes(&moved)
+        });
+        Ok(Coord::Places(places))
+    }
+
+    /// Where the `n` (10 to 14) distinct pieces of set `s` are, in two parts.
+    pub fn split(puzzle: &PermPuzzle, s: usize) -> Result<Coord, CoordError> {
+        let def = &puzzle.sets[s];
+        let n = def.size;
+        let tail_len = 6usize.min(n - 1);
+        let a = n - tail_len;
+        let moves = puzzle.moves.len();
+        let tail = factorial(tail_len);
+        let heads = (0..a).fold(1u64, |v, i| v * (n - i) as u64);
+        if heads.saturating_mul(moves as u64) > MOVE_TABLE_LIMIT {
+            return Err(CoordError(format!(
+                "where the {n} pieces of set {} are: too many values for tables",
+                def.name
+            )));
+        }
+        let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
+        // Where each slot's piece goes under each move.
+        let dest: Vec<Vec<u8>> = elements
+            .iter()
+            .map(|mv| {
+                let mut to = vec![0u8; n];
+                for (i, &from) in mv.perm.iter().enumerate() {
+                    to[from as usize] = i as u8;
+                }
+                to
+            })
+            .collect();
+        let mut head = Vec::with_capacity((heads * moves as u64) as usize);
+        let mut order_move = Vec::with_capacity(head.capacity());
+        for v in 0..heads {
+            let slots = unrank_slots(v, a, n);
+            let mut taken = vec![false; n];
+            for &s in &slots {
+                taken[s as usize] = true;
+            }
+            let left: Vec<u8> = (0..n as u8).filter(|&s| !taken[s as usize]).collect();
+            for to in &dest {
+                let new_slots: Vec<u8> = slots.iter().map(|&s| to[s as usize]).collect();
+                head.push(rank_slots(&new_slots, n) as u32);
+                let mut new_taken = vec![false; n];
+                for &s in &new_slots {
+                    new_taken[s as usize] = true;
+                }
+                let new_left: Vec<u8> = (0..n as u8).filter(|&s| !new_taken[s as usize]).collect();
+                // Index r of the slots left goes to index induced[r].
+                let induced: Vec<u8> = left
+                    .iter()
+                    .map(|&s| {
+                        let d = to[s as usize];
+                        new_left.iter().position(|&t| t == d).unwrap_or(0) as u8
+                    })
+                    .collect();
+                order_move.push(rank_perm(&induced) as u16);
+            }
+        }
+        let mut compose = Vec::with_capacity((tail * tail) as usize);
+        for order in 0..tail {
+            let o = unrank_perm(order, tail_len);
+            for induced in 0..tail {
+                let ind = unrank_perm(induced, tail_len);
+                let mut new = vec![0u8; tail_len];
+                for r in 0..tail_len {
+                    new[ind[r] as usize] = o[r];
+                }
+                compose.push(rank_perm(&new) as u16);
+            }
+        }
+        Ok(Coord::Split(Split {
+            set: s,
+            n,
+            a,
+            head,
+            order_move,
+            compose,
+        }))
+    }
+
+    /// Where the distinct pieces `labels` of set `s` are, and their twists.
+    pub fn tracked(puzzle: &PermPuzzle, s: usize, labels: &[u8]) -> Result<Coord, CoordError> {
+        let def = &puzzle.sets[s];
+        let n = def.size;
+        let moves = puzzle.moves.len();
+        let mut tracked = Tracked {
+            set: s,
+            n,
+            labels: labels.to_vec(),
+            omod: def.omod as u64,
+            head: Vec::new(),
+            delta: Vec::new(),
+        };
+        let slots_count = tracked.slots();
+        if slots_count.saturating_mul(moves as u64) > MOVE_TABLE_LIMIT
+            || tracked.twists() > u32::MAX as u64
+        {
+            return Err(CoordError(format!(
+                "{} pieces of set {} are too many for one table",
+                labels.len(),
+                def.name
+            )));
+        }
+        let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
+        let dest: Vec<Vec<u8>> = elements
+            .iter()
+            .map(|mv| {
+                let mut to = vec![0u8; n];
+                for (i, &from) in mv.perm.iter().enumerate() {
+                    to[from as usize] = i as u8;
+                }
+                to
+            })
+            .collect();
+        for v in 0..slots_count {
+            let slots = unrank_slots(v, labels.len(), n);
+            for (m, to) in dest.iter().enumerate() {
+                let new_slots: Vec<u8> = slots.iter().map(|&s| to[s as usize]).collect();
+                tracked.head.push(rank_slots(&new_slots, n) as u32);
+                let mut code = 0u64;
+                let mut place = 1u64;
+                for &d in &new_slots {
+                    code += elements[m].ori[d as usize] as u64 % tracked.omod * place;
+                    place *= tracked.omod;
+                }
+                tracked.delta.push(code as u32);
+            }
+        }
+        Ok(Coord::Tracked(tracked))
+    }
+}
+
+/// A state space over some coordinates: states are the mixed-radix numbers of their
+/// values (the first coordinate most significant).
+#[derive(Debug, Clone)]
+pub struct Projection {
+    /// The coordinates.
+    pub coords: Vec<Coord>,
+    /// Their sizes.
+    pub radix: Vec<u64>,
+    /// Number of states.
+    pub size: u64,
+    /// Number of moves.
+    pub moves: usize,
+    /// The solved state's number.
+    pub solved: u64,
+}
+
+impl Projection {
+    /// A projection over `coords` of `puzzle`'s moves.
+    pub fn new(puzzle: &PermPuzzle, coords: Vec<Coord>) -> Result<Self, CoordError> {
+        let radix: Vec<u64> = coords.iter().map(Coord::size).collect();
+        let size = radix
+            .iter()
+            .try_fold(1u64, |acc, &r| acc.checked_mul(r))
+            .filter(|&s| s < 1 << 40)
+            .ok_or_else(|| CoordError("the projection has more than 2^40 states".into()))?;
+        let mut projection = Self {
+            coords,
+            radix,
+            size,
+            moves: puzzle.moves.len(),
+            solved: 0,
+        };
+        projection.solved = projection
+            .encode(&puzzle.solved)
+            .ok_or_else(|| CoordError("the solved state has no rank".into()))?;
+        Ok(projection)
+    }
+
+    /// The number of a state (`None` for a state the moves never reach).
+    pub fn encode(&self, state: &Element) -> Option<u64> {
+        self.coords
+            .iter()
+            .zip(&self.radix)
+            .try_fold(0, |acc, (c, &r)| Some(acc * r + c.encode(state)?))
+    }
+
+    /// The coordinate values of a state number.
+    #[inline]
+    pub fn values(&self, mut rank: u64, out: &mut [u64]) {
+        for i in (0..self.radix.len()).rev() {
+            out[i] = rank % self.radix[i];
+            rank /= self.radix[i];
+        }
+    }
+
+    /// The state number after move `m`, from the coordinate values of the state.
+    #[inline]
+    pub fn after(&self, values: &[u64], m: usize) -> u64 {
+        self.coords
+            .iter()
+            .zip(values)
+            .zip(&self.radix)
+            .fold(0, |acc, ((c, &v), &r)| acc * r + c.apply(v, m, self.moves))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rankings_round_trip() {
+        for r in 0..720 {
+            assert_eq!(rank_perm(&unrank_perm(r, 6)), r);
+        }
+        let counts = [2, 1, 3];
+        for r in 0..multinomial(&counts) {
+            assert_eq!(rank_multiset(&unrank_multiset(r, &counts), &counts), r);
+        }
+        assert_eq!(multinomial(&counts), 60);
+        for r in 0..(8 * 7 * 6) {
+            assert_eq!(rank_slots(&unrank_slots(r, 3, 8), 8), r);
+        }
+    }
+}

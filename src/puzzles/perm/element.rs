@@ -1,0 +1,157 @@
+//! States and moves of a permutation puzzle: per orbit, which piece each slot holds and
+//! its orientation. A move is the same data read as a transformation (where each slot's
+//! piece comes from and the twist it gains); applying it is one composition.
+
+use super::definition::SetDef;
+
+/// Orientation "any" (`?` in a state): it stays any as the piece moves.
+pub const WILD: u8 = u8::MAX;
+
+/// One orbit of a state or move.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Orbit {
+    /// State: the piece label in each slot. Move: the slot each slot's piece comes from.
+    pub perm: Vec<u8>,
+    /// State: each slot's piece orientation. Move: the twist it gains arriving there.
+    pub ori: Vec<u8>,
+}
+
+/// A state or a move: one [`Orbit`] per set.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Element {
+    /// Per set, in definition order.
+    pub orbits: Vec<Orbit>,
+}
+
+impl Element {
+    /// Nothing moved: every slot holds its own piece, untwisted.
+    pub fn identity(sets: &[SetDef]) -> Self {
+        Self {
+            orbits: sets
+                .iter()
+                .map(|s| Orbit {
+                    perm: (0..s.size as u8).collect(),
+                    ori: vec![0; s.size],
+                })
+                .collect(),
+        }
+    }
+
+    /// This state (or move) followed by the move `m`: slot `i` gets what was in slot
+    /// `m.perm[i]`, twisted by `m.ori[i]` (an orientation "any" stays any).
+    pub fn then(&self, m: &Element, sets: &[SetDef]) -> Element {
+        Element {
+            orbits: self
+                .orbits
+                .iter()
+                .zip(&m.orbits)
+                .zip(sets)
+                .map(|((s, m), def)| {
+                    let perm = m.perm.iter().map(|&from| s.perm[from as usize]).collect();
+                    let ori = m
+                        .perm
+                        .iter()
+                        .zip(&m.ori)
+                        .map(|(&from, &twist)| {
+                            let o = s.ori[from as usize];
+                            if o == WILD {
+                                WILD
+                            } else {
+                                ((o as u16 + twist as u16) % def.omod as u16) as u8
+                            }
+                        })
+                        .collect();
+                    Orbit { perm, ori }
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether this move does nothing.
+    pub fn is_identity(&self) -> bool {
+        self.orbits.iter().all(|o| {
+            o.perm.iter().enumerate().all(|(i, &p)| p as usize == i)
+                && o.ori.iter().all(|&x| x == 0)
+        })
+    }
+
+    /// The order of this move: how many times it is applied before nothing has changed.
+    pub fn order(&self, sets: &[SetDef]) -> u32 {
+        let mut power = self.clone();
+        let mut order = 1;
+        while !power.is_identity() {
+            power = power.then(self, sets);
+            order += 1;
+            if order > 1_000_000 {
+                break;
+            }
+        }
+        order
+    }
+
+    /// This move applied `k` times.
+    pub fn power(&self, k: u32, sets: &[SetDef]) -> Element {
+        let mut out = Element::identity(sets);
+        for _ in 0..k {
+            out = out.then(self, sets);
+        }
+        out
+    }
+
+    /// The move undoing this one.
+    pub fn inverse(&self, sets: &[SetDef]) -> Element {
+        Element {
+            orbits: self
+                .orbits
+                .iter()
+                .zip(sets)
+                .map(|(o, def)| {
+                    let mut perm = vec![0u8; o.perm.len()];
+                    let mut ori = vec![0u8; o.perm.len()];
+                    for (i, &from) in o.perm.iter().enumerate() {
+                        perm[from as usize] = i as u8;
+                        ori[from as usize] = (def.omod - o.ori[i] % def.omod) % def.omod;
+                    }
+                    Orbit { perm, ori }
+                })
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sets() -> Vec<SetDef> {
+        vec![SetDef {
+            name: "X".into(),
+            size: 3,
+            omod: 3,
+        }]
+    }
+
+    #[test]
+    fn composition_inverse_and_wildcards() {
+        let sets = sets();
+        let a = Element {
+            orbits: vec![Orbit {
+                perm: vec![1, 2, 0],
+                ori: vec![0, 0, 1],
+            }],
+        };
+        let solved = Element::identity(&sets);
+        let once = solved.then(&a, &sets);
+        assert_eq!(once.orbits[0].perm, vec![1, 2, 0]);
+        assert_eq!(once.orbits[0].ori, vec![0, 0, 1]);
+        let twice = once.then(&a, &sets);
+        assert_eq!(twice.orbits[0].perm, vec![2, 0, 1]);
+        assert_eq!(twice.orbits[0].ori, vec![0, 1, 1]);
+        assert!(a.then(&a.inverse(&sets), &sets).is_identity());
+        assert_eq!(a.order(&sets), 9);
+        let mut wild = solved.clone();
+        wild.orbits[0].ori[1] = WILD;
+        let moved = wild.then(&a, &sets);
+        assert_eq!(moved.orbits[0].ori, vec![WILD, 0, 1]);
+    }
+}

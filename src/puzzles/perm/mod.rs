@@ -1,0 +1,23 @@
+//! Any permutation puzzle from a definition file (twsearch's `.tws` format): the puzzle
+//! as orbits of pieces with orientations and moves as transformations of them; its state
+//! count; exact distance tables or pattern databases over coordinates of its pieces, built
+//! by the shared BFS; God's algorithm; optimal solving by table walks or IDA*.
+//!
+//! - [`definition`]: reading `.tws` files, with errors naming line and rule;
+//! - [`element`]: states and moves, and composing them;
+//! - [`puzzle`]: the search moves with their powers, canonical sequences, input;
+//! - [`group`]: state counts by Schreier–Sims and by invariants;
+//! - [`coord`]: numbers for parts of a state, with move tables, and projections of them;
+//! - [`exact`]: exact distance tables (God's algorithm, optimal solutions by table walks).
+
+pub mod coord;
+pub mod definition;
+pub mod element;
+pub mod exact;
+pub mod group;
+pub mod puzzle;
+
+pub use definition::{Definition, DefinitionError};
+pub use element::Element;
+pub use exact::{ExactError, ExactTable};
+pub use puzzle::{InputError, PermPuzzle, PuzzleMetric};

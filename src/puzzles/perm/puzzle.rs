@@ -1,0 +1,484 @@
+//! A definition made ready to search: every move with its powers and their names, the
+//! metric's costs, which moves may follow which (canonical sequences), input parsing
+//! (move sequences and position blocks) and the legality rule.
+
+use super::definition::{power_names, Definition, DefinitionError, Illegal, SetDef};
+use super::element::{Element, WILD};
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// Which move powers count as one move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PuzzleMetric {
+    /// Every power of a move is one move (face-turn metric; twsearch's default).
+    #[default]
+    Htm,
+    /// Only the shortest turns (`R`, `R'`) are moves; others are made of them (twsearch
+    /// `-q`; quarter turns on cubes).
+    Qtm,
+}
+
+impl PuzzleMetric {
+    /// `htm` or `qtm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PuzzleMetric::Htm => "htm",
+            PuzzleMetric::Qtm => "qtm",
+        }
+    }
+}
+
+/// One search move: a power of a base move.
+#[derive(Debug, Clone)]
+pub struct PuzzleMove {
+    /// Its name (`R2'`).
+    pub name: String,
+    /// What it does.
+    pub element: Element,
+    /// Index of its base move among [`PermPuzzle::bases`].
+    pub base: usize,
+}
+
+/// Bad input for a puzzle: a move sequence or a state.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum InputError {
+    /// A move name the definition does not have.
+    #[error("unknown move {move_name} (the moves are {known})")]
+    UnknownMove {
+        /// The token.
+        move_name: String,
+        /// Some of the names it has.
+        known: String,
+    },
+    /// A state that is not a valid position of the puzzle.
+    #[error("{0}")]
+    BadState(String),
+}
+
+/// A puzzle from a definition, ready to search.
+#[derive(Debug, Clone)]
+pub struct PermPuzzle {
+    /// The definition's name.
+    pub name: String,
+    /// The orbits.
+    pub sets: Vec<SetDef>,
+    /// The solved state.
+    pub solved: Element,
+    /// Base search moves (names), each with its order.
+    pub bases: Vec<(String, u32)>,
+    /// The search moves of the metric, in definition order (powers of a base together).
+    pub moves: Vec<PuzzleMove>,
+    /// Every name input may use (moves of both metrics, rotations, aliases) and what it
+    /// does.
+    pub names: HashMap<String, Element>,
+    /// `follows[a]`: bit `b` set when move `b` may follow move `a` in a canonical
+    /// sequence (index `moves.len()`: at the start).
+    pub follows: Vec<u128>,
+    /// States not allowed.
+    pub illegal: Vec<Illegal>,
+    /// The metric.
+    pub metric: PuzzleMetric,
+    /// A hash of everything that defines the puzzle and the metric (for table names).
+    pub hash: u64,
+}
+
+impl PermPuzzle {
+    /// The puzzle of `definition` in `metric`.
+    pub fn new(definition: &Definition, metric: PuzzleMetric) -> Result<Self, DefinitionError> {
+        Self::with_moves(definition, metric, None)
+    }
+
+    /// The puzzle of `definition` in `metric`, searching only the base moves named in
+    /// `only` (all when `None`; other moves stay usable in input).
+    pub fn with_moves(
+        definition: &Definition,
+        metric: PuzzleMetric,
+        only: Option<&[String]>,
+    ) -> Result<Self, DefinitionError> {
+        if let Some(only) = only {
+            if let Some(unknown) = only
+                .iter()
+                .find(|name| !definition.moves.iter().any(|m| &m.name == *name))
+            {
+                return Err(DefinitionError {
+                    line: 0,
+                    problem: format!("--moves: the definition has no move {unknown}"),
+                });
+            }
+        }
+        let sets = definition.sets.clone();
+        let mut names = HashMap::new();
+        let mut bases = Vec::new();
+        let mut moves = Vec::new();
+        for base in &definition.moves {
+            let order = base.element.order(&sets);
+            if order > 1_000_000 {
+                return Err(DefinitionError {
+                    line: base.line,
+                    problem: format!("move {} has an order over a million", base.name),
+                });
+            }
+            let searched = !base.rotation
+                && !base.alias
+                && order > 1
+                && only.is_none_or(|only| only.contains(&base.name));
+            let index = bases.len();
+            for (power, name) in power_names(&base.name, order) {
+                let element = base.element.power(power, &sets);
+                let turn = power.min(order - power);
+                if searched && (metric == PuzzleMetric::Htm || turn == 1) {
+                    moves.push(PuzzleMove {
+                        name: name.clone(),
+                        element: element.clone(),
+                        base: index,
+                    });
+                }
+                names.insert(name, element);
+            }
+            if searched {
+                bases.push((base.name.clone(), order));
+            }
+        }
+        if moves.is_empty() {
+            return Err(DefinitionError {
+                line: 0,
+                problem: "no move to search (every move is a rotation, an alias or the identity)"
+                    .into(),
+            });
+        }
+        if moves.len() > 127 {
+            return Err(DefinitionError {
+                line: 0,
+                problem: format!(
+                    "{} search moves: at most 127 are supported (fewer base moves, or --metric qtm)",
+                    moves.len()
+                ),
+            });
+        }
+        let follows = canonical_follows(&sets, &moves, &bases);
+        let mut hash = definition_hash(definition, metric);
+        if let Some(only) = only {
+            hash ^= xxhash_rust::xxh3::xxh3_64(only.join(",").as_bytes());
+        }
+        Ok(Self {
+            name: definition.name.clone(),
+            sets,
+            solved: definition.solved.clone(),
+            bases,
+            moves,
+            names,
+            follows,
+            illegal: definition.illegal.clone(),
+            metric,
+            hash,
+        })
+    }
+
+    /// Whether `state` is the solved state (orientations "any" match anything there).
+    pub fn is_solved(&self, state: &Element) -> bool {
+        state.orbits.iter().zip(&self.solved.orbits).all(|(s, t)| {
+            s.perm == t.perm
+                && s.ori
+                    .iter()
+                    .zip(&t.ori)
+                    .all(|(&a, &b)| a == b || a == WILD || b == WILD)
+        })
+    }
+
+    /// Whether `state` breaks no `Illegal` rule.
+    pub fn is_legal(&self, state: &Element) -> bool {
+        self.illegal.iter().all(|rule| {
+            !rule
+                .labels
+                .contains(&state.orbits[rule.set].perm[rule.slot])
+        })
+    }
+
+    /// The moves of a sequence (names separated by spaces or commas), as elements.
+    pub fn parse_sequence(&self, text: &str) -> Result<Vec<(String, Element)>, InputError> {
+        text.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(|token| {
+                self.names
+                    .get(token)
+                    .map(|e| (token.to_string(), e.clone()))
+                    .ok_or_else(|| InputError::UnknownMove {
+                        move_name: crate::text::quote(token).to_string(),
+                        known: self.some_names(),
+                    })
+            })
+            .collect()
+    }
+
+    /// A few move names, for messages.
+    fn some_names(&self) -> String {
+        let mut shown: Vec<&str> = self
+            .moves
+            .iter()
+            .take(12)
+            .map(|m| m.name.as_str())
+            .collect();
+        if self.moves.len() > 12 {
+            shown.push("...");
+        }
+        shown.join(" ")
+    }
+
+    /// The solved state after a move sequence.
+    pub fn scrambled(&self, text: &str) -> Result<Element, InputError> {
+        let mut state = self.solved.clone();
+        for (_, element) in self.parse_sequence(text)? {
+            state = state.then(&element, &self.sets);
+        }
+        Ok(state)
+    }
+
+    /// `state` after the search moves `path` (indices into [`PermPuzzle::moves`]).
+    pub fn apply_path(&self, state: &Element, path: &[usize]) -> Element {
+        path.iter().fold(state.clone(), |s, &m| {
+            s.then(&self.moves[m].element, &self.sets)
+        })
+    }
+
+    /// The names of a path of search moves, separated by spaces.
+    pub fn format_path(&self, path: &[usize]) -> String {
+        path.iter()
+            .map(|&m| self.moves[m].name.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Checks that `state` has the solved state's pieces in every set (the same labels,
+    /// as often), orientations below the set's count, "any" exactly where the solved
+    /// state has it.
+    pub fn check_state(&self, state: &Element) -> Result<(), InputError> {
+        for ((s, t), def) in state.orbits.iter().zip(&self.solved.orbits).zip(&self.sets) {
+            let mut mine = s.perm.clone();
+            let mut theirs = t.perm.clone();
+            mine.sort_unstable();
+            theirs.sort_unstable();
+            if mine != theirs {
+                return Err(InputError::BadState(format!(
+                    "set {}: the pieces are not those of the solved state",
+                    def.name
+                )));
+            }
+            for (slot, (&o, &piece)) in s.ori.iter().zip(&s.perm).enumerate() {
+                if o != WILD && o >= def.omod {
+                    return Err(InputError::BadState(format!(
+                        "set {} slot {}: orientation {o} is not below {}",
+                        def.name,
+                        slot + 1,
+                        def.omod
+                    )));
+                }
+                let wild_in_solved = t
+                    .perm
+                    .iter()
+                    .position(|&p| p == piece)
+                    .is_some_and(|i| t.ori[i] == WILD);
+                if (o == WILD) != wild_in_solved {
+                    return Err(InputError::BadState(format!(
+                        "set {} slot {}: `?` must stand exactly where the solved state has it",
+                        def.name,
+                        slot + 1
+                    )));
+                }
+            }
+        }
+        if !self.is_legal(state) {
+            return Err(InputError::BadState(
+                "the state breaks an Illegal rule of the definition".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Which moves may follow which: never two powers of one base move in a row, and of two
+/// commuting base moves only in definition order (the other order is the same position).
+fn canonical_follows(sets: &[SetDef], moves: &[PuzzleMove], bases: &[(String, u32)]) -> Vec<u128> {
+    let base_elements: Vec<&Element> = (0..bases.len())
+        .map(|b| {
+            &moves
+                .iter()
+                .find(|m| m.base == b)
+                .expect("every base has a move")
+                .element
+        })
+        .collect();
+    let commute = |a: usize, b: usize| {
+        let (x, y) = (base_elements[a], base_elements[b]);
+        x.then(y, sets) == y.then(x, sets)
+    };
+    let all: u128 = if moves.len() == 128 {
+        u128::MAX
+    } else {
+        (1u128 << moves.len()) - 1
+    };
+    let mut follows: Vec<u128> = moves
+        .iter()
+        .map(|first| {
+            moves
+                .iter()
+                .enumerate()
+                .filter(|(_, next)| {
+                    next.base != first.base
+                        && !(next.base < first.base && commute(next.base, first.base))
+                })
+                .fold(0u128, |mask, (i, _)| mask | 1 << i)
+        })
+        .collect();
+    follows.push(all);
+    follows
+}
+
+/// A hash of the definition's content (not its comments or layout) and the metric.
+fn definition_hash(definition: &Definition, metric: PuzzleMetric) -> u64 {
+    let mut text = format!("{}|{}|", definition.name, metric.name());
+    for s in &definition.sets {
+        text.push_str(&format!("{}:{}:{};", s.name, s.size, s.omod));
+    }
+    text.push_str(&format!("{:?}|", definition.solved));
+    for m in &definition.moves {
+        text.push_str(&format!(
+            "{}:{}:{}:{:?};",
+            m.name, m.rotation, m.alias, m.element
+        ));
+    }
+    text.push_str(&format!("{:?}", definition.illegal));
+    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+}
+
+/// The slots of each set that no search move touches hold their solved piece forever:
+/// a [`Restriction`] drops them, so tables count only what moves (a 2x2x2 searched with
+/// `U,F,R` keeps 7 corners, the <U,R> subgroup of the 3x3x3 6 corners and 7 edges).
+#[derive(Debug, Clone)]
+pub struct Restriction {
+    /// Per set, the slots kept, in order.
+    keep: Vec<Vec<usize>>,
+    /// Per set, the new label of each old label (dense, in order of the old ones).
+    relabel: Vec<Vec<u8>>,
+}
+
+impl Restriction {
+    /// `state` in the restricted puzzle, or `None` when a dropped slot does not hold its
+    /// solved piece as solved (such a state is not reachable by the search moves).
+    pub fn apply(&self, puzzle: &PermPuzzle, state: &Element) -> Option<Element> {
+        let mut orbits = Vec::with_capacity(state.orbits.len());
+        for (s, orbit) in state.orbits.iter().enumerate() {
+            let solved = &puzzle.solved.orbits[s];
+            let keep = &self.keep[s];
+            let mut kept = keep.iter().peekable();
+            for slot in 0..orbit.perm.len() {
+                if kept.peek() == Some(&&slot) {
+                    kept.next();
+                } else if orbit.perm[slot] != solved.perm[slot]
+                    || (orbit.ori[slot] != solved.ori[slot] && solved.ori[slot] != WILD)
+                {
+                    return None;
+                }
+            }
+            orbits.push(super::element::Orbit {
+                perm: keep
+                    .iter()
+                    .map(|&i| self.relabel[s][orbit.perm[i] as usize])
+                    .collect(),
+                ori: keep.iter().map(|&i| orbit.ori[i]).collect(),
+            });
+        }
+        Some(Element { orbits })
+    }
+}
+
+impl PermPuzzle {
+    /// The puzzle without the slots no search move touches, and how to map states into
+    /// it; `None` when every slot is touched.
+    pub fn restricted(&self) -> Option<(PermPuzzle, Restriction)> {
+        let keep: Vec<Vec<usize>> = self
+            .sets
+            .iter()
+            .enumerate()
+            .map(|(s, def)| {
+                (0..def.size)
+                    .filter(|&slot| {
+                        self.moves.iter().any(|m| {
+                            let o = &m.element.orbits[s];
+                            o.perm[slot] as usize != slot || o.ori[slot] != 0
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        if keep
+            .iter()
+            .zip(&self.sets)
+            .all(|(k, def)| k.len() == def.size)
+        {
+            return None;
+        }
+        let relabel: Vec<Vec<u8>> = keep
+            .iter()
+            .enumerate()
+            .map(|(s, slots)| {
+                let mut labels: Vec<u8> = slots
+                    .iter()
+                    .map(|&i| self.solved.orbits[s].perm[i])
+                    .collect();
+                labels.sort_unstable();
+                labels.dedup();
+                let mut map = vec![u8::MAX; 256];
+                for (new, &old) in labels.iter().enumerate() {
+                    map[old as usize] = new as u8;
+                }
+                map
+            })
+            .collect();
+        let restriction = Restriction { keep, relabel };
+        let sets: Vec<SetDef> = self
+            .sets
+            .iter()
+            .zip(&restriction.keep)
+            .map(|(def, k)| SetDef {
+                size: k.len(),
+                ..def.clone()
+            })
+            .collect();
+        let solved = restriction.apply(self, &self.solved)?;
+        // A move keeps the slots it touches among the kept ones: re-index its sources.
+        let restrict_move = |e: &Element| Element {
+            orbits: e
+                .orbits
+                .iter()
+                .zip(&restriction.keep)
+                .map(|(o, k)| {
+                    let mut position = vec![0u8; o.perm.len()];
+                    for (new, &old) in k.iter().enumerate() {
+                        position[old] = new as u8;
+                    }
+                    super::element::Orbit {
+                        perm: k.iter().map(|&i| position[o.perm[i] as usize]).collect(),
+                        ori: k.iter().map(|&i| o.ori[i]).collect(),
+                    }
+                })
+                .collect(),
+        };
+        let moves: Vec<PuzzleMove> = self
+            .moves
+            .iter()
+            .map(|m| PuzzleMove {
+                element: restrict_move(&m.element),
+                ..m.clone()
+            })
+            .collect();
+        let puzzle = PermPuzzle {
+            sets,
+            solved,
+            moves,
+            names: HashMap::new(),
+            illegal: Vec::new(),
+            ..self.clone()
+        };
+        Some((puzzle, restriction))
+    }
+}

@@ -1,0 +1,234 @@
+//! Puzzles from definition files (`cubedb puzzle`): God's algorithm against published
+//! distributions, optimal solutions checked against a brute-force search, scrambles, the
+//! output contract and bad input.
+
+use super::common::{cubedb, fresh_dir, stderr, stdout};
+use cubedb::progress::Progress;
+use cubedb::puzzles::perm::{Definition, Element, ExactTable, PermPuzzle, PuzzleMetric};
+use cubedb::rng::SplitMix64;
+use cubedb::table::TableStore;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn definition(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles")
+        .join(name)
+}
+
+fn gods(file: &str, extra: &[&str], dir: &Path) -> Vec<(u64, u64)> {
+    let path = definition(file);
+    let mut args = vec![
+        "puzzle",
+        "gods",
+        path.to_str().expect("utf-8 path"),
+        "--data",
+    ];
+    args.push(dir.to_str().expect("utf-8 path"));
+    args.push("-q");
+    args.extend_from_slice(extra);
+    let output = cubedb(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let mut lines: Vec<&str> = text.lines().collect();
+    let total = lines.pop().expect("a total line");
+    let rows: Vec<(u64, u64)> = lines
+        .iter()
+        .map(|line| {
+            let (d, c) = line.split_once(' ').expect("DISTANCE COUNT");
+            (d.parse().expect("distance"), c.parse().expect("count"))
+        })
+        .collect();
+    let sum: u64 = rows.iter().map(|r| r.1).sum();
+    assert_eq!(total, format!("total {sum}"));
+    rows
+}
+
+#[test]
+fn fixed_corner_2x2x2_has_the_published_distributions() {
+    let dir = fresh_dir("perm-2x2x2");
+    let htm = gods("2x2x2-fixed.tws", &[], &dir);
+    let counts: Vec<u64> = htm.iter().map(|r| r.1).collect();
+    assert_eq!(
+        counts,
+        [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+    );
+    let qtm = gods("2x2x2-fixed.tws", &["--metric", "qtm"], &dir);
+    assert_eq!(qtm.len() - 1, 14, "God's number in QTM");
+    assert_eq!(qtm.last(), Some(&(14, 276)));
+    assert_eq!(qtm.iter().map(|r| r.1).sum::<u64>(), 3_674_160);
+    // The whole 2x2x2 searched with U, F, R only is the same puzzle.
+    let restricted = gods("2x2x2.tws", &["--moves", "U,F,R"], &dir);
+    assert_eq!(restricted, htm);
+}
+
+#[test]
+fn loopover_3x3_distribution() {
+    let dir = fresh_dir("perm-loopover");
+    let counts: Vec<u64> = gods("loopover-3x3.tws", &[], &dir)
+        .iter()
+        .map(|r| r.1)
+        .collect();
+    assert_eq!(counts, [1, 12, 96, 736, 5208, 28674, 89497, 54741, 2475]);
+}
+
+/// Distances by a plain BFS over states (no ranking, no tables) up to `depth`.
+fn brute_force(puzzle: &PermPuzzle, depth: usize) -> HashMap<Element, usize> {
+    let mut seen = HashMap::from([(puzzle.solved.clone(), 0)]);
+    let mut layer = vec![puzzle.solved.clone()];
+    for d in 1..=depth {
+        let mut next = Vec::new();
+        for state in &layer {
+            for m in &puzzle.moves {
+                let there = state.then(&m.element, &puzzle.sets);
+                if !seen.contains_key(&there) {
+                    seen.insert(there.clone(), d);
+                    next.push(there);
+                }
+            }
+        }
+        layer = next;
+    }
+    seen
+}
+
+#[test]
+fn table_solutions_are_optimal_and_verified() {
+    let dir = fresh_dir("perm-solve");
+    let store = TableStore::new(&dir);
+    for (file, metric) in [
+        ("2x2x2-fixed.tws", PuzzleMetric::Htm),
+        ("2x2x2-fixed.tws", PuzzleMetric::Qtm),
+        ("loopover-3x3.tws", PuzzleMetric::Htm),
+    ] {
+        let text = std::fs::read_to_string(definition(file)).expect("definition");
+        let def = Definition::parse(&text).expect("parses");
+        let puzzle = PermPuzzle::new(&def, metric).expect("compiles");
+        let table = ExactTable::load_or_build(&puzzle, &store, file, 1024, &Progress::hidden())
+            .expect("table");
+        let known = brute_force(&puzzle, 6);
+        let mut rng = SplitMix64::new(25);
+        let mut checked = 0;
+        for (state, &distance) in known.iter().take(3000) {
+            let rank = table.rank(state).expect("a position");
+            let path = table.solve_rank(rank).expect("solvable");
+            assert_eq!(path.len(), distance, "{file}: optimal length");
+            assert!(puzzle.is_solved(&puzzle.apply_path(state, &path)));
+            checked += 1;
+        }
+        assert!(checked >= 1000);
+        // Random positions: the solution solves, and a scramble reaches its position.
+        for _ in 0..200 {
+            let rank = table.random_rank(&mut rng);
+            let scramble = table.scramble_of(rank).expect("scramble");
+            let state = puzzle.apply_path(&puzzle.solved, &scramble);
+            assert_eq!(table.rank(&state), Some(rank));
+            let path = table.solve_rank(rank).expect("solvable");
+            assert_eq!(path.len(), scramble.len());
+            assert!(puzzle.is_solved(&puzzle.apply_path(&state, &path)));
+            // Every listed optimal solution solves, and they are distinct.
+            let mut all = Vec::new();
+            table.each_solution(rank, |p| {
+                all.push(p.to_vec());
+                all.len() < 50
+            });
+            assert!(all
+                .iter()
+                .all(|p| p.len() == path.len() && puzzle.is_solved(&puzzle.apply_path(&state, p))));
+            let count = all.len();
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), count);
+        }
+    }
+}
+
+#[test]
+fn solve_contract_and_bad_input() {
+    let dir = fresh_dir("perm-contract");
+    let file = definition("2x2x2-fixed.tws");
+    let file = file.to_str().expect("utf-8 path");
+    let data = dir.to_str().expect("utf-8 path");
+    // One line per scramble, in input order; an empty line for a solved state.
+    let output = cubedb(
+        &["puzzle", "solve", file, "--data", data, "-q"],
+        "R U\n\nU U'\nF2 R' U2\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "U' R'\n\n\nU2 R F2\n");
+    let output = cubedb(
+        &[
+            "puzzle",
+            "solve",
+            file,
+            "--data",
+            data,
+            "-q",
+            "--scramble",
+            "R U",
+        ],
+        "",
+    );
+    assert_eq!(stdout(&output), "U' R'\n");
+    // Scrambles from `puzzle scramble` come back solved by as many moves.
+    let output = cubedb(
+        &[
+            "puzzle", "scramble", file, "--data", data, "--count", "20", "--seed", "7",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let scrambles = stdout(&output);
+    let output = cubedb(&["puzzle", "solve", file, "--data", data, "-q"], &scrambles);
+    let solutions = stdout(&output);
+    for (scramble, solution) in scrambles.lines().zip(solutions.lines()) {
+        assert_eq!(scramble.split(' ').count(), solution.split(' ').count());
+    }
+    // An unknown move: exit 2, naming the line and the move.
+    let output = cubedb(
+        &["puzzle", "solve", file, "--data", data, "-q"],
+        "R U\nR Q\n",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("line 2") && message.contains("`Q`"),
+        "{message}"
+    );
+    // A malformed definition: exit 2, naming the file and the line.
+    let bad = dir.join("bad.tws");
+    std::fs::write(
+        &bad,
+        "Name x\nSet A 3 1\nSolved\nA\n1 2 3\nEnd\nMove M\nA\n1 2 4\nEnd\n",
+    )
+    .expect("write");
+    let output = cubedb(&["puzzle", "info", bad.to_str().expect("utf-8")], "");
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("bad.tws") && message.contains("line"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_edited_definition_gets_its_own_table() {
+    let dir = fresh_dir("perm-hash");
+    let store = TableStore::new(&dir);
+    let text = std::fs::read_to_string(definition("loopover-3x3.tws")).expect("definition");
+    let original = PermPuzzle::new(
+        &Definition::parse(&text).expect("parses"),
+        PuzzleMetric::Htm,
+    )
+    .expect("compiles");
+    // Drop the last column move: a different puzzle.
+    let cut = text.rfind("Move C3").expect("a C3 move");
+    let edited_def = Definition::parse(&text[..cut]).expect("parses");
+    let edited = PermPuzzle::new(&edited_def, PuzzleMetric::Htm).expect("compiles");
+    assert_ne!(original.hash, edited.hash);
+    let a = ExactTable::load_or_build(&original, &store, "a", 64, &Progress::hidden()).expect("a");
+    let b = ExactTable::load_or_build(&edited, &store, "b", 64, &Progress::hidden()).expect("b");
+    assert_ne!(a.path(), b.path());
+    assert_eq!(a.states(), 181_440);
+    assert!(b.histogram.len() > a.histogram.len(), "fewer moves, deeper");
+}
