@@ -7,7 +7,9 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
-use cubedb::puzzles::perm::{Definition, ExactTable, PermPuzzle, PuzzleMetric};
+use cubedb::puzzles::perm::{
+    Definition, ExactError, ExactTable, PatternSearch, PermPuzzle, PuzzleMetric,
+};
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
 use rayon::prelude::*;
@@ -79,6 +81,13 @@ struct SolveArgs {
     /// Every optimal solution (as with --count, unbounded).
     #[arg(long)]
     all: bool,
+    /// `table`: an exact table (error if none fits); `search`: IDA* over pattern
+    /// databases; `auto`: the table when one fits.
+    #[arg(long, value_parser = ["auto", "table", "search"], default_value = "auto")]
+    engine: String,
+    /// Longest solution IDA* looks for.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    max_depth: usize,
 }
 
 #[derive(Debug, Args)]
@@ -168,6 +177,44 @@ fn exact_table(file: &FileArgs, puzzle: &PermPuzzle, tables: &TableArgs) -> Resu
     )?)
 }
 
+/// How `solve` answers: an exact table when one fits, else IDA* over pattern databases.
+enum Solver {
+    Exact(ExactTable),
+    Search(PatternSearch),
+}
+
+fn solver(
+    file: &FileArgs,
+    puzzle: &PermPuzzle,
+    tables: &TableArgs,
+    engine: &str,
+) -> Result<Solver> {
+    if engine != "search" {
+        match exact_table(file, puzzle, tables) {
+            Ok(table) => return Ok(Solver::Exact(table)),
+            Err(e) if engine == "table" => return Err(e),
+            Err(e) => match e.downcast_ref::<ExactError>() {
+                Some(ExactError::Unsupported(_) | ExactError::TooBig { .. }) => {}
+                _ => return Err(e),
+            },
+        }
+    }
+    let store = TableStore::locate(tables.data.clone());
+    let progress = Progress::stderr(tables.quiet);
+    let mut source = file.file.display().to_string();
+    if let Some(moves) = &file.moves {
+        source.push_str(&format!(" --moves {}", moves.join(",")));
+    }
+    let search = PatternSearch::load_or_build(puzzle, &store, &source, tables.memory, &progress)?;
+    if !tables.quiet {
+        note!(
+            "solving by IDA* over pattern databases of {:?} entries",
+            search.sizes()
+        );
+    }
+    Ok(Solver::Search(search))
+}
+
 fn gods(args: &GodsArgs) -> Result<()> {
     let puzzle = args.file.puzzle()?;
     let table = exact_table(&args.file, &puzzle, &args.tables)?;
@@ -204,7 +251,7 @@ const BATCH: usize = 1 << 14;
 
 fn solve(args: &SolveArgs) -> Result<()> {
     let puzzle = args.file.puzzle()?;
-    let table = exact_table(&args.file, &puzzle, &args.tables)?;
+    let solver = solver(&args.file, &puzzle, &args.tables, &args.engine)?;
     let limit = if args.all {
         Some(usize::MAX)
     } else {
@@ -219,24 +266,38 @@ fn solve(args: &SolveArgs) -> Result<()> {
             problem,
         };
         let state = puzzle.scrambled(text).map_err(|e| bad(e.to_string()))?;
-        let rank = table
-            .rank(&state)
-            .ok_or_else(|| bad("not reachable with the moves searched".into()))?;
-        let Some(limit) = limit else {
-            let path = table
-                .solve_rank(rank)
-                .ok_or_else(|| bad("not a position of the puzzle".into()))?;
-            return Ok(puzzle.format_path(&path));
-        };
         let mut lines = Vec::new();
         let mut length = 0;
-        table
-            .each_solution(rank, |path| {
-                length = path.len();
-                lines.push(puzzle.format_path(path));
-                lines.len() < limit
-            })
-            .ok_or_else(|| bad("not a position of the puzzle".into()))?;
+        let wanted = limit.unwrap_or(1);
+        let mut visit = |path: &[usize]| {
+            length = path.len();
+            lines.push(puzzle.format_path(path));
+            lines.len() < wanted
+        };
+        match &solver {
+            Solver::Exact(table) => {
+                let rank = table
+                    .rank(&state)
+                    .ok_or_else(|| bad("not reachable with the moves searched".into()))?;
+                table
+                    .each_solution(rank, &mut visit)
+                    .ok_or_else(|| bad("not a position of the puzzle".into()))?;
+            }
+            Solver::Search(search) => {
+                search
+                    .each_solution(&state, args.max_depth, &mut visit)
+                    .ok_or_else(|| bad("not reachable with the moves searched".into()))?;
+                if lines.is_empty() {
+                    return Err(bad(format!(
+                        "no solution within {} moves (--max-depth)",
+                        args.max_depth
+                    )));
+                }
+            }
+        }
+        if limit.is_none() {
+            return Ok(lines.swap_remove(0));
+        }
         let mut text = format!(
             "case {number}: {} solutions of length {length}",
             lines.len()

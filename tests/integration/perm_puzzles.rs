@@ -4,7 +4,9 @@
 
 use super::common::{cubedb, fresh_dir, stderr, stdout};
 use cubedb::progress::Progress;
-use cubedb::puzzles::perm::{Definition, Element, ExactTable, PermPuzzle, PuzzleMetric};
+use cubedb::puzzles::perm::{
+    Definition, Element, ExactTable, PatternSearch, PermPuzzle, PuzzleMetric,
+};
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
 use std::collections::HashMap;
@@ -231,4 +233,68 @@ fn an_edited_definition_gets_its_own_table() {
     assert_ne!(a.path(), b.path());
     assert_eq!(a.states(), 181_440);
     assert!(b.histogram.len() > a.histogram.len(), "fewer moves, deeper");
+}
+
+#[test]
+fn pattern_database_search_matches_the_exact_table() {
+    let dir = fresh_dir("perm-pdb");
+    let store = TableStore::new(&dir);
+    for metric in [PuzzleMetric::Htm, PuzzleMetric::Qtm] {
+        let text = std::fs::read_to_string(definition("2x2x2-fixed.tws")).expect("definition");
+        let puzzle =
+            PermPuzzle::new(&Definition::parse(&text).expect("parses"), metric).expect("compiles");
+        let exact = ExactTable::load_or_build(&puzzle, &store, "x", 64, &Progress::hidden())
+            .expect("exact table");
+        // A 1 MB budget splits the corners into groups of four and three: real IDA*.
+        let search = PatternSearch::load_or_build(&puzzle, &store, "x", 1, &Progress::hidden())
+            .expect("pattern databases");
+        assert_eq!(search.sizes().len(), 2, "{:?}", search.sizes());
+        let mut rng = SplitMix64::new(26);
+        for _ in 0..150 {
+            let rank = exact.random_rank(&mut rng);
+            let scramble = exact.scramble_of(rank).expect("scramble");
+            let state = puzzle.apply_path(&puzzle.solved, &scramble);
+            let mut found = Vec::new();
+            search
+                .each_solution(&state, 20, |p| {
+                    found.push(p.to_vec());
+                    found.len() < 3
+                })
+                .expect("a position");
+            assert!(!found.is_empty());
+            for path in &found {
+                assert_eq!(path.len(), scramble.len(), "optimal length");
+                assert!(puzzle.is_solved(&puzzle.apply_path(&state, path)));
+            }
+        }
+    }
+}
+
+#[test]
+fn definition_driven_3x3x3_is_optimal_on_short_scrambles() {
+    let dir = fresh_dir("perm-3x3x3");
+    let store = TableStore::new(&dir);
+    let text = std::fs::read_to_string(definition("3x3x3.tws")).expect("definition");
+    let puzzle = PermPuzzle::new(
+        &Definition::parse(&text).expect("parses"),
+        PuzzleMetric::Htm,
+    )
+    .expect("compiles");
+    let search = PatternSearch::load_or_build(&puzzle, &store, "x", 1024, &Progress::hidden())
+        .expect("pattern databases");
+    let known = brute_force(&puzzle, 5);
+    assert_eq!(known.len(), 1 + 18 + 243 + 3240 + 43239 + 574908);
+    let mut rng = SplitMix64::new(27);
+    let states: Vec<(&Element, &usize)> = known.iter().collect();
+    for _ in 0..300 {
+        let (state, &distance) = states[rng.below(states.len() as u64) as usize];
+        let mut solution = None;
+        search.each_solution(state, 20, |p| {
+            solution = Some(p.to_vec());
+            false
+        });
+        let path = solution.expect("solved");
+        assert_eq!(path.len(), distance);
+        assert!(puzzle.is_solved(&puzzle.apply_path(state, &path)));
+    }
 }

@@ -244,11 +244,23 @@ pub struct Tracked {
     /// The labels followed (distinct), in the order their digits are kept.
     labels: Vec<u8>,
     omod: u64,
-    /// `head[slots * moves + m]`: the new slots rank; `delta[...]`: the twists gained,
-    /// one base-`omod` digit per tracked piece.
+    /// Its move tables (shared by every tracked group of as many pieces of the set).
+    tables: std::sync::Arc<TrackedMoves>,
+}
+
+/// Move tables of [`Tracked`]: they depend on the set and the number of pieces, not on
+/// which pieces.
+#[derive(Debug)]
+pub struct TrackedMoves {
+    /// `head[slots * moves + m]`: the new slots rank.
     head: Vec<u32>,
+    /// `delta[slots * moves + m]`: the twists gained, one base-`omod` digit per piece.
     delta: Vec<u32>,
 }
+
+/// Move tables of tracked pieces already made, by set, number of pieces and twists.
+pub type TrackedCache =
+    std::collections::HashMap<(usize, usize, u64), std::sync::Arc<TrackedMoves>>;
 
 impl Tracked {
     fn slots(&self) -> u64 {
@@ -485,7 +497,7 @@ impl Coord {
                 let twists = t.twists();
                 let (slots, code) = (value / twists, value % twists);
                 let at = slots as usize * moves + m;
-                t.head[at] as u64 * twists + t.add(code, t.delta[at] as u64)
+                t.tables.head[at] as u64 * twists + t.add(code, t.tables.delta[at] as u64)
             }
         }
     }
@@ -857,55 +869,68 @@ impl Coord {
         }))
     }
 
-    /// Where the distinct pieces `labels` of set `s` are, and their twists.
-    pub fn tracked(puzzle: &PermPuzzle, s: usize, labels: &[u8]) -> Result<Coord, CoordError> {
+    /// Where the distinct pieces `labels` of set `s` are, and their twists modulo
+    /// `omod` (1: twists not followed); move tables come from `cache` when made before.
+    pub fn tracked(
+        puzzle: &PermPuzzle,
+        s: usize,
+        labels: &[u8],
+        omod: u64,
+        cache: &mut TrackedCache,
+    ) -> Result<Coord, CoordError> {
         let def = &puzzle.sets[s];
         let n = def.size;
         let moves = puzzle.moves.len();
-        let mut tracked = Tracked {
-            set: s,
-            n,
-            labels: labels.to_vec(),
-            omod: def.omod as u64,
-            head: Vec::new(),
-            delta: Vec::new(),
-        };
-        let slots_count = tracked.slots();
+        let k = labels.len();
+        let slots_count = (0..k).fold(1u64, |v, i| v * (n - i) as u64);
         if slots_count.saturating_mul(moves as u64) > MOVE_TABLE_LIMIT
-            || tracked.twists() > u32::MAX as u64
+            || omod.saturating_pow(k as u32) > u32::MAX as u64
         {
             return Err(CoordError(format!(
-                "{} pieces of set {} are too many for one table",
-                labels.len(),
+                "{k} pieces of set {} are too many for one table",
                 def.name
             )));
         }
-        let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
-        let dest: Vec<Vec<u8>> = elements
-            .iter()
-            .map(|mv| {
-                let mut to = vec![0u8; n];
-                for (i, &from) in mv.perm.iter().enumerate() {
-                    to[from as usize] = i as u8;
+        let tables = cache
+            .entry((s, k, omod))
+            .or_insert_with(|| {
+                let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
+                let dest: Vec<Vec<u8>> = elements
+                    .iter()
+                    .map(|mv| {
+                        let mut to = vec![0u8; n];
+                        for (i, &from) in mv.perm.iter().enumerate() {
+                            to[from as usize] = i as u8;
+                        }
+                        to
+                    })
+                    .collect();
+                let mut head = Vec::with_capacity((slots_count * moves as u64) as usize);
+                let mut delta = Vec::with_capacity(head.capacity());
+                for v in 0..slots_count {
+                    let slots = unrank_slots(v, k, n);
+                    for (m, to) in dest.iter().enumerate() {
+                        let new_slots: Vec<u8> = slots.iter().map(|&s| to[s as usize]).collect();
+                        head.push(rank_slots(&new_slots, n) as u32);
+                        let mut code = 0u64;
+                        let mut place = 1u64;
+                        for &d in &new_slots {
+                            code += elements[m].ori[d as usize] as u64 % omod * place;
+                            place *= omod;
+                        }
+                        delta.push(code as u32);
+                    }
                 }
-                to
+                std::sync::Arc::new(TrackedMoves { head, delta })
             })
-            .collect();
-        for v in 0..slots_count {
-            let slots = unrank_slots(v, labels.len(), n);
-            for (m, to) in dest.iter().enumerate() {
-                let new_slots: Vec<u8> = slots.iter().map(|&s| to[s as usize]).collect();
-                tracked.head.push(rank_slots(&new_slots, n) as u32);
-                let mut code = 0u64;
-                let mut place = 1u64;
-                for &d in &new_slots {
-                    code += elements[m].ori[d as usize] as u64 % tracked.omod * place;
-                    place *= tracked.omod;
-                }
-                tracked.delta.push(code as u32);
-            }
-        }
-        Ok(Coord::Tracked(tracked))
+            .clone();
+        Ok(Coord::Tracked(Tracked {
+            set: s,
+            n,
+            labels: labels.to_vec(),
+            omod,
+            tables,
+        }))
     }
 }
 

@@ -8,16 +8,19 @@
 //! - [`puzzle`]: the search moves with their powers, canonical sequences, input;
 //! - [`group`]: state counts by Schreier–Sims and by invariants;
 //! - [`coord`]: numbers for parts of a state, with move tables, and projections of them;
-//! - [`exact`]: exact distance tables (God's algorithm, optimal solutions by table walks).
+//! - [`exact`]: exact distance tables (God's algorithm, optimal solutions by table walks);
+//! - [`pdb`]: pattern databases and IDA*, for puzzles too big for an exact table.
 
 pub mod coord;
 pub mod definition;
 pub mod element;
 pub mod exact;
 pub mod group;
+pub mod pdb;
 pub mod puzzle;
 
 pub use definition::{Definition, DefinitionError};
 pub use element::Element;
 pub use exact::{ExactError, ExactTable};
+pub use pdb::PatternSearch;
 pub use puzzle::{InputError, PermPuzzle, PuzzleMetric};

@@ -155,7 +155,7 @@ impl PermPuzzle {
                 ),
             });
         }
-        let follows = canonical_follows(&sets, &moves, &bases);
+        let follows = canonical_follows(&sets, &moves, &bases, metric);
         let mut hash = definition_hash(definition, metric);
         if let Some(only) = only {
             hash ^= xxhash_rust::xxh3::xxh3_64(only.join(",").as_bytes());
@@ -295,9 +295,15 @@ impl PermPuzzle {
     }
 }
 
-/// Which moves may follow which: never two powers of one base move in a row, and of two
-/// commuting base moves only in definition order (the other order is the same position).
-fn canonical_follows(sets: &[SetDef], moves: &[PuzzleMove], bases: &[(String, u32)]) -> Vec<u128> {
+/// Which moves may follow which: never two powers of one base move in a row (in QTM, the
+/// same quarter turn again, making a half turn, is allowed), and of two commuting base
+/// moves only in definition order (the other order is the same position).
+fn canonical_follows(
+    sets: &[SetDef],
+    moves: &[PuzzleMove],
+    bases: &[(String, u32)],
+    metric: PuzzleMetric,
+) -> Vec<u128> {
     let base_elements: Vec<&Element> = (0..bases.len())
         .map(|b| {
             &moves
@@ -318,13 +324,16 @@ fn canonical_follows(sets: &[SetDef], moves: &[PuzzleMove], bases: &[(String, u3
     };
     let mut follows: Vec<u128> = moves
         .iter()
-        .map(|first| {
+        .enumerate()
+        .map(|(f, first)| {
             moves
                 .iter()
                 .enumerate()
-                .filter(|(_, next)| {
-                    next.base != first.base
-                        && !(next.base < first.base && commute(next.base, first.base))
+                .filter(|&(n, next)| {
+                    let again = n == f && metric == PuzzleMetric::Qtm && bases[first.base].1 > 2;
+                    again
+                        || (next.base != first.base
+                            && !(next.base < first.base && commute(next.base, first.base)))
                 })
                 .fold(0u128, |mask, (i, _)| mask | 1 << i)
         })

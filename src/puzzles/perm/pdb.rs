@@ -1,0 +1,431 @@
+//! Pattern databases and IDA* for puzzles too big for an exact table (the 3x3x3, the
+//! megaminx): each database is a BFS over a projection of the puzzle (a whole set of
+//! pieces, or some pieces of a set with their twists), its distances kept in 4 bits
+//! (capped at 15, so still a lower bound). IDA* walks canonical move sequences and prunes
+//! with the largest of the databases' distances; a leaf counts as solved only when the
+//! whole state, applied move by move, is solved, so pieces no database follows are still
+//! checked.
+
+use super::coord::{set_facts, Coord, CoordError, Projection, SetFacts, TrackedCache};
+use super::element::Element;
+use super::exact::ExactError;
+use super::puzzle::{PermPuzzle, Restriction};
+use crate::progress::Progress;
+use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
+use crate::table::{intern, packed, Table, TableSpec, TableStore};
+use rayon::prelude::*;
+
+/// Most entries of one pattern database (4 bits each: 128 MiB).
+pub const PDB_ENTRIES: u64 = 1 << 28;
+
+/// Deepest IDA* goes.
+pub const MAX_DEPTH: usize = 64;
+
+/// The projections of a puzzle's pattern databases: per set, the whole set when its
+/// places and twists fit in `cap` entries, otherwise its pieces in groups of as many as
+/// fit, each group with its twists.
+pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projection>, CoordError> {
+    let facts = set_facts(puzzle);
+    let mut cache = TrackedCache::new();
+    let mut projections = Vec::new();
+    for (s, fact) in facts.iter().enumerate() {
+        let def = &puzzle.sets[s];
+        let follow_twist = fact.twisted && !fact.wild;
+        if !fact.moved && !follow_twist {
+            continue;
+        }
+        if let Some(whole) = whole_set(puzzle, s, fact, cap)? {
+            projections.push(Projection::new(puzzle, whole)?);
+            continue;
+        }
+        if !fact.distinct || !fact.moved {
+            return Err(CoordError(format!(
+                "set {}: too big for one pattern database, and its pieces cannot be split \
+                 (identical pieces or orientations only)",
+                def.name
+            )));
+        }
+        let omod = if follow_twist { def.omod as u64 } else { 1 };
+        let n = def.size;
+        let group_size = (1..n)
+            .take_while(|&k| {
+                let slots = (0..k).fold(1u64, |v, i| v * (n - i) as u64);
+                slots.saturating_mul(omod.saturating_pow(k as u32)) <= cap
+                    && slots.saturating_mul(puzzle.moves.len() as u64)
+                        <= super::coord::MOVE_TABLE_LIMIT
+            })
+            .last()
+            .ok_or_else(|| {
+                CoordError(format!(
+                    "set {}: no piece fits a pattern database",
+                    def.name
+                ))
+            })?;
+        let labels: Vec<u8> = (0..n as u8).collect();
+        for group in labels.chunks(group_size) {
+            let coord = Coord::tracked(puzzle, s, group, omod, &mut cache)?;
+            projections.push(Projection::new(puzzle, vec![coord])?);
+        }
+    }
+    if projections.is_empty() {
+        return Err(CoordError("no piece moves".into()));
+    }
+    Ok(projections)
+}
+
+/// The whole set `s` as coordinates when they fit in `cap` entries.
+fn whole_set(
+    puzzle: &PermPuzzle,
+    s: usize,
+    fact: &SetFacts,
+    cap: u64,
+) -> Result<Option<Vec<Coord>>, CoordError> {
+    let def = &puzzle.sets[s];
+    let places: u128 = if fact.moved {
+        (1..=def.size as u128).product::<u128>() >> u32::from(fact.keeps_parity && fact.distinct)
+    } else {
+        1
+    };
+    let twists: u128 = if fact.twisted && !fact.wild {
+        (def.omod as u128).pow((def.size - usize::from(fact.keeps_sum)) as u32)
+    } else {
+        1
+    };
+    if places.saturating_mul(twists) > cap as u128 {
+        return Ok(None);
+    }
+    let mut coords = Vec::new();
+    if fact.moved {
+        match Coord::places(puzzle, s, fact, &[true; 256]) {
+            Ok(c) => coords.push(c),
+            Err(_) => return Ok(None),
+        }
+    }
+    if fact.twisted && !fact.wild {
+        coords.push(Coord::twist(puzzle, s, fact)?);
+    }
+    Ok(Some(coords))
+}
+
+/// A projection as a BFS space (through the general coordinate step).
+struct Space<'a>(&'a Projection);
+
+impl RankedSpace for Space<'_> {
+    fn size(&self) -> u64 {
+        self.0.size
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        let mut values = [0u64; 8];
+        let values = &mut values[..self.0.radix.len()];
+        self.0.values(rank, values);
+        for m in 0..self.0.moves {
+            visit(self.0.after(values, m));
+        }
+    }
+
+    fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+        let mut values = [0u64; 8];
+        let values = &mut values[..self.0.radix.len()];
+        self.0.values(rank, values);
+        (0..self.0.moves).any(|m| test(self.0.after(values, m)))
+    }
+
+    const STOPS_EARLY: bool = true;
+}
+
+/// One pattern database, opened.
+struct Pdb {
+    projection: Projection,
+    table: Table,
+}
+
+impl Pdb {
+    #[inline]
+    fn distance(&self, rank: u64) -> u8 {
+        packed::Nibbles::new(self.table.payload()).get(rank as usize)
+    }
+}
+
+/// Optimal solving by IDA* over pattern databases.
+pub struct PatternSearch {
+    pdbs: Vec<Pdb>,
+    /// The puzzle searched (without untouched slots).
+    ranked: PermPuzzle,
+    restriction: Option<Restriction>,
+    puzzle: PermPuzzle,
+}
+
+/// What a search visited.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SearchStats {
+    /// Nodes generated.
+    pub nodes: u64,
+}
+
+impl PatternSearch {
+    /// Opens the pattern databases of `puzzle` (building missing ones, all cores, with
+    /// progress), at most `budget_mb` of them in all.
+    pub fn load_or_build(
+        puzzle: &PermPuzzle,
+        store: &TableStore,
+        source: &str,
+        budget_mb: u64,
+        progress: &Progress,
+    ) -> Result<Self, ExactError> {
+        let (ranked, restriction) = match puzzle.restricted() {
+            Some((smaller, restriction)) => (smaller, Some(restriction)),
+            None => (puzzle.clone(), None),
+        };
+        // The tables take half a byte per entry; a build about 1.5 bytes per entry more.
+        let cap = PDB_ENTRIES.min((budget_mb << 20) / 2);
+        let projections = pattern_projections(&ranked, cap)?;
+        let total: u64 = projections.iter().map(|p| p.size.div_ceil(2)).sum();
+        if total > budget_mb << 20 {
+            return Err(ExactError::TooBig {
+                needed_mb: total as f64 / (1 << 20) as f64,
+                budget_mb,
+            });
+        }
+        let mut pdbs = Vec::with_capacity(projections.len());
+        for (i, projection) in projections.into_iter().enumerate() {
+            let spec = pdb_spec(puzzle, &projection, i, source);
+            if !store.exists(&spec) {
+                store.check_writable()?;
+                progress.note(format!(
+                    "building pattern database {} of {} ({} entries, {:.1} MB) ...",
+                    i + 1,
+                    puzzle.name,
+                    projection.size,
+                    spec.payload_len() as f64 / 1e6
+                ));
+                let result = layered_bfs(
+                    &Space(&projection),
+                    &[projection.solved],
+                    progress,
+                    "pattern BFS",
+                );
+                let payload: Vec<u8> = result
+                    .depths
+                    .par_chunks(2)
+                    .map(|two| {
+                        two.iter().enumerate().fold(0u8, |byte, (i, &d)| {
+                            let v = if d == UNREACHED { 15 } else { d.min(15) };
+                            byte | v << (4 * i)
+                        })
+                    })
+                    .collect();
+                drop(result.depths);
+                store.write(&spec, &payload, result.histogram)?;
+            }
+            let table = store.open(&spec)?;
+            pdbs.push(Pdb { projection, table });
+        }
+        Ok(Self {
+            pdbs,
+            ranked,
+            restriction,
+            puzzle: puzzle.clone(),
+        })
+    }
+
+    /// The databases' sizes in entries.
+    pub fn sizes(&self) -> Vec<u64> {
+        self.pdbs.iter().map(|p| p.projection.size).collect()
+    }
+
+    /// Calls `visit` with optimal solutions of `state` (search-move indices) until it
+    /// returns false or `max_depth` is passed. `None` when the state is not a position of
+    /// the searched moves.
+    pub fn each_solution(
+        &self,
+        state: &Element,
+        max_depth: usize,
+        mut visit: impl FnMut(&[usize]) -> bool,
+    ) -> Option<SearchStats> {
+        let inner = match &self.restriction {
+            Some(r) => r.apply(&self.puzzle, state)?,
+            None => state.clone(),
+        };
+        let width: usize = self.pdbs.iter().map(|p| p.projection.radix.len()).sum();
+        let mut start = Vec::with_capacity(width);
+        for pdb in &self.pdbs {
+            let rank = pdb.projection.encode(&inner)?;
+            let mut values = vec![0u64; pdb.projection.radix.len()];
+            pdb.projection.values(rank, &mut values);
+            start.extend_from_slice(&values);
+        }
+        let h = self.heuristic(&start);
+        let mut search = Search {
+            owner: self,
+            state: &inner,
+            width,
+            stack: vec![0u64; width * (MAX_DEPTH + 2)],
+            path: Vec::new(),
+            stats: SearchStats::default(),
+            found: 0,
+        };
+        search.stack[..width].copy_from_slice(&start);
+        for bound in h as usize..=max_depth.min(MAX_DEPTH) {
+            let go_on = search.dfs(0, bound, self.ranked.moves.len(), &mut visit);
+            if search.found > 0 || !go_on {
+                return Some(search.stats);
+            }
+        }
+        Some(search.stats)
+    }
+
+    /// The largest distance any database gives for coordinate values `values`.
+    #[inline]
+    fn heuristic(&self, values: &[u64]) -> u8 {
+        let mut at = 0;
+        let mut h = 0;
+        for pdb in &self.pdbs {
+            let k = pdb.projection.radix.len();
+            let rank = values[at..at + k]
+                .iter()
+                .zip(&pdb.projection.radix)
+                .fold(0u64, |acc, (&v, &r)| acc * r + v);
+            h = h.max(pdb.distance(rank));
+            at += k;
+        }
+        h
+    }
+}
+
+/// One IDA* run.
+struct Search<'a> {
+    owner: &'a PatternSearch,
+    state: &'a Element,
+    width: usize,
+    /// Coordinate values at each depth (`width` per depth).
+    stack: Vec<u64>,
+    path: Vec<usize>,
+    stats: SearchStats,
+    found: usize,
+}
+
+impl Search<'_> {
+    /// Searches below depth `depth` within `bound`; false when `visit` asked to stop.
+    fn dfs(
+        &mut self,
+        depth: usize,
+        bound: usize,
+        last: usize,
+        visit: &mut impl FnMut(&[usize]) -> bool,
+    ) -> bool {
+        let owner = self.owner;
+        let moves = owner.ranked.moves.len();
+        if depth == bound {
+            let end = owner.ranked.apply_path(self.state, &self.path);
+            if owner.ranked.is_solved(&end) {
+                self.found += 1;
+                return visit(&self.path);
+            }
+            return true;
+        }
+        let allowed = owner.ranked.follows[last];
+        for m in 0..moves {
+            if allowed >> m & 1 == 0 {
+                continue;
+            }
+            let (here, next) = self.stack.split_at_mut((depth + 1) * self.width);
+            let here = &here[depth * self.width..];
+            let next = &mut next[..self.width];
+            let mut at = 0;
+            let mut h = 0u8;
+            for pdb in &owner.pdbs {
+                let p = &pdb.projection;
+                let mut rank = 0u64;
+                for (j, coord) in p.coords.iter().enumerate() {
+                    let v = coord.apply(here[at + j], m, moves);
+                    next[at + j] = v;
+                    rank = rank * p.radix[j] + v;
+                }
+                h = h.max(pdb.distance(rank));
+                at += p.coords.len();
+                if depth + 1 + h as usize > bound {
+                    break;
+                }
+            }
+            self.stats.nodes += 1;
+            if depth + 1 + h as usize > bound {
+                continue;
+            }
+            self.path.push(m);
+            let go_on = self.dfs(depth + 1, bound, m, visit);
+            self.path.pop();
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// What a pattern database file is: named by the definition's hash and the projection.
+fn pdb_spec(puzzle: &PermPuzzle, projection: &Projection, index: usize, source: &str) -> TableSpec {
+    let slug: String = puzzle
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .take(40)
+        .collect();
+    let shape = xxhash_rust::xxh3::xxh3_64(format!("{:?}", projection.radix).as_bytes());
+    TableSpec {
+        name: intern(format!(
+            "puzzle-{slug}-{}-{:016x}-pdb{index}-{:08x}",
+            puzzle.metric.name(),
+            puzzle.hash,
+            shape as u32
+        )),
+        group: intern(format!("puzzle {source} --metric {}", puzzle.metric.name())),
+        puzzle: "perm",
+        kind: "depth-nibble",
+        params: vec![
+            ("entries".into(), projection.size),
+            ("moves".into(), projection.moves as u64),
+        ],
+        entries: projection.size,
+        bits_per_entry: 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::perm::{Definition, PuzzleMetric};
+
+    #[test]
+    fn coordinate_steps_agree_with_composing_states() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/puzzles/2x2x2-fixed.tws"
+        ))
+        .expect("definition");
+        let puzzle = PermPuzzle::new(
+            &Definition::parse(&text).expect("parses"),
+            PuzzleMetric::Htm,
+        )
+        .expect("compiles");
+        let projections = pattern_projections(&puzzle, 1 << 19).expect("projections");
+        let mut state = puzzle.solved.clone();
+        let mut rng = crate::rng::SplitMix64::new(3);
+        for _ in 0..500 {
+            let m = rng.below(puzzle.moves.len() as u64) as usize;
+            let next = state.then(&puzzle.moves[m].element, &puzzle.sets);
+            for p in &projections {
+                let mut values = vec![0u64; p.radix.len()];
+                p.values(p.encode(&state).expect("rank"), &mut values);
+                assert_eq!(p.after(&values, m), p.encode(&next).expect("rank"));
+            }
+            state = next;
+        }
+    }
+}
