@@ -15,6 +15,8 @@ Rubik's cube::
 - ``Cube``: a position (from facelets, from moves; ``apply``, ``then``, ``inverse``, ...).
 - ``cubedb.kociemba.solve``: a drop-in for the ``kociemba`` package's ``solve``.
 - ``rolling``, ``rotation``, ``soma``, ``walk``: the other puzzles cubedb knows.
+- ``Puzzle.from_file("puzzles/2x2x2-fixed.tws")``: any permutation puzzle from a twsearch
+  ``.tws`` definition, with ``solve``, ``solve_many``, ``gods`` and ``scramble``.
 
 Cubes are 54-letter facelet strings in URFDLB order (U1..U9, R1..R9, F, D, L, B; any six
 colours, each face's centre naming its colour) or ``Cube`` objects; moves are Singmaster
@@ -31,6 +33,7 @@ from ._cubedb import (
     Cube,
     CubeError,
     NoSolutionError,
+    Puzzle,
     TableError,
     data_directory,
     rolling,
@@ -47,6 +50,7 @@ __all__ = [
     "Cube",
     "CubeError",
     "NoSolutionError",
+    "Puzzle",
     "TableError",
     "data_directory",
     "kociemba",

@@ -8,12 +8,13 @@
 //!
 //! Modules: [`cube`] (the `Cube` class), [`solve`] (`solve`, `solve_many`, `scramble`,
 //! the `kociemba` drop-in, through the library's solver faces), [`puzzles`] (the judge
-//! puzzles), [`args`] (argument ranges, with the library's wording) and [`interrupt`]
+//! puzzles), [`perm`] (`Puzzle`: any puzzle from a `.tws` definition), [`args`] (argument ranges, with the library's wording) and [`interrupt`]
 //! (Ctrl-C during long solves).
 
 mod args;
 mod cube;
 mod interrupt;
+mod perm;
 mod puzzles;
 mod solve;
 
@@ -101,6 +102,7 @@ fn data_directory() -> String {
 #[pymodule]
 fn _cubedb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<cube::Cube>()?;
+    m.add_class::<perm::Puzzle>()?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(solve::scramble, m)?)?;

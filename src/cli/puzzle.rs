@@ -8,7 +8,8 @@ use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
 use cubedb::puzzles::perm::{
-    Definition, ExactError, ExactTable, PatternSearch, PermPuzzle, PuzzleMetric,
+    load_puzzle, DefinitionFileError, ExactTable, PermPuzzle, PuzzleEngine, PuzzleMetric,
+    PuzzleSolver,
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
@@ -132,16 +133,20 @@ impl FileArgs {
 
 /// Reads and compiles a definition; errors name the file and the line (exit 2).
 pub fn load(path: &Path, metric: PuzzleMetric, moves: Option<&[String]>) -> Result<PermPuzzle> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let bad = |line: usize, problem: String| InputError {
-        what: "definition",
-        case: 1,
-        line,
-        problem: format!("{}: {problem}", path.display()),
-    };
-    let text = std::str::from_utf8(&bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
-    let definition = Definition::parse(text).map_err(|e| bad(e.line, e.problem))?;
-    PermPuzzle::with_moves(&definition, metric, moves).map_err(|e| bad(e.line, e.problem).into())
+    load_puzzle(path, metric, moves).map_err(|e| match e {
+        DefinitionFileError::Invalid {
+            path,
+            line,
+            problem,
+        } => InputError {
+            what: "definition",
+            case: 1,
+            line,
+            problem: format!("{path}: {problem}"),
+        }
+        .into(),
+        read => anyhow::Error::new(read),
+    })
 }
 
 /// Runs `cubedb puzzle`.
@@ -164,55 +169,53 @@ impl FileArgs {
 fn exact_table(file: &FileArgs, puzzle: &PermPuzzle, tables: &TableArgs) -> Result<ExactTable> {
     let store = TableStore::locate(tables.data.clone());
     let progress = Progress::stderr(tables.quiet);
-    let mut source = file.file.display().to_string();
-    if let Some(moves) = &file.moves {
-        source.push_str(&format!(" --moves {}", moves.join(",")));
-    }
     Ok(ExactTable::load_or_build(
         puzzle,
         &store,
-        &source,
+        &source(file),
         tables.memory,
         &progress,
     )?)
 }
 
-/// How `solve` answers: an exact table when one fits, else IDA* over pattern databases.
-enum Solver {
-    Exact(ExactTable),
-    Search(PatternSearch),
-}
-
+/// Opens the solver `engine` names (the exact table when one fits, by default).
 fn solver(
     file: &FileArgs,
     puzzle: &PermPuzzle,
     tables: &TableArgs,
     engine: &str,
-) -> Result<Solver> {
-    if engine != "search" {
-        match exact_table(file, puzzle, tables) {
-            Ok(table) => return Ok(Solver::Exact(table)),
-            Err(e) if engine == "table" => return Err(e),
-            Err(e) => match e.downcast_ref::<ExactError>() {
-                Some(ExactError::Unsupported(_) | ExactError::TooBig { .. }) => {}
-                _ => return Err(e),
-            },
-        }
-    }
+) -> Result<PuzzleSolver> {
+    let engine = match engine {
+        "table" => PuzzleEngine::Table,
+        "search" => PuzzleEngine::Search,
+        _ => PuzzleEngine::Auto,
+    };
     let store = TableStore::locate(tables.data.clone());
     let progress = Progress::stderr(tables.quiet);
-    let mut source = file.file.display().to_string();
-    if let Some(moves) = &file.moves {
-        source.push_str(&format!(" --moves {}", moves.join(",")));
-    }
-    let search = PatternSearch::load_or_build(puzzle, &store, &source, tables.memory, &progress)?;
-    if !tables.quiet {
+    let solver = PuzzleSolver::open(
+        puzzle,
+        &store,
+        &source(file),
+        tables.memory,
+        engine,
+        &progress,
+    )?;
+    if let (PuzzleSolver::Search(search), false) = (&solver, tables.quiet) {
         note!(
             "solving by IDA* over pattern databases of {:?} entries",
             search.sizes()
         );
     }
-    Ok(Solver::Search(search))
+    Ok(solver)
+}
+
+/// The definition file (and move subset) as the table rebuild hint names it.
+fn source(file: &FileArgs) -> String {
+    let mut source = file.file.display().to_string();
+    if let Some(moves) = &file.moves {
+        source.push_str(&format!(" --moves {}", moves.join(",")));
+    }
+    source
 }
 
 fn gods(args: &GodsArgs) -> Result<()> {
@@ -269,32 +272,14 @@ fn solve(args: &SolveArgs) -> Result<()> {
         let mut lines = Vec::new();
         let mut length = 0;
         let wanted = limit.unwrap_or(1);
-        let mut visit = |path: &[usize]| {
+        let visit = |path: &[usize]| {
             length = path.len();
             lines.push(puzzle.format_path(path));
             lines.len() < wanted
         };
-        match &solver {
-            Solver::Exact(table) => {
-                let rank = table
-                    .rank(&state)
-                    .ok_or_else(|| bad("not reachable with the moves searched".into()))?;
-                table
-                    .each_solution(rank, &mut visit)
-                    .ok_or_else(|| bad("not a position of the puzzle".into()))?;
-            }
-            Solver::Search(search) => {
-                search
-                    .each_solution(&state, args.max_depth, &mut visit)
-                    .ok_or_else(|| bad("not reachable with the moves searched".into()))?;
-                if lines.is_empty() {
-                    return Err(bad(format!(
-                        "no solution within {} moves (--max-depth)",
-                        args.max_depth
-                    )));
-                }
-            }
-        }
+        solver
+            .each_solution(&state, args.max_depth, visit)
+            .map_err(|e| bad(e.to_string()))?;
         if limit.is_none() {
             return Ok(lines.swap_remove(0));
         }
@@ -413,7 +398,7 @@ fn info(args: &FileArgs) -> Result<()> {
     let ranked = puzzle
         .restricted()
         .map_or(puzzle.clone(), |(smaller, _)| smaller);
-    match cubedb::puzzles::perm::exact::exact_projection(&ranked) {
+    match cubedb::puzzles::perm::exact::exact_projection(&ranked, false) {
         Ok(projection) => {
             let sizes: Vec<String> = projection.radix.iter().map(u64::to_string).collect();
             let needed = cubedb::puzzles::perm::exact::build_bytes(projection.size);

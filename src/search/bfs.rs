@@ -450,6 +450,122 @@ fn weighted_scan<S: WeightedSpace>(
         .sum()
 }
 
+/// The outcome of [`mod3_bfs`]: every rank's depth modulo 3 in two bits (3: unreached),
+/// four ranks per byte, lowest bits first; and the number of states at each depth.
+#[derive(Debug, Clone)]
+pub struct Mod3Result {
+    /// The packed depths.
+    pub crumbs: Vec<u8>,
+    /// `histogram[d]` = number of states at depth `d`.
+    pub histogram: Vec<u64>,
+}
+
+/// Breadth-first search that keeps only each state's depth modulo 3, in two bits: a
+/// quarter of a byte per state and nothing else, so the whole search fits where the
+/// finished table does.
+///
+/// Each layer scans every rank. Top-down, it expands the states holding `d mod 3`; that
+/// includes older ones (depth `d - 3`, ...), whose neighbours are all seen, so they cost
+/// time but change nothing. Bottom-up (once few states are unseen), an unseen state joins
+/// the next layer if a neighbour holds `d mod 3`: a state at depth `d - 3` has no unseen
+/// neighbour, so the test is exact. The neighbour relation must be symmetric.
+pub fn mod3_bfs<S: RankedSpace>(
+    space: &S,
+    sources: &[u64],
+    progress: &Progress,
+    label: &str,
+) -> Mod3Result {
+    let size = space.size();
+    let bytes: Vec<AtomicU8> = (0..size.div_ceil(4)).map(|_| AtomicU8::new(0xFF)).collect();
+    let bar = progress.states(label, size);
+    let mut layer = 0u64;
+    for &s in sources {
+        if claim_crumb(&bytes, s, 0) {
+            layer += 1;
+        }
+    }
+    let mut histogram = vec![layer];
+    let mut unseen = size - layer;
+    let mut depth = 0usize;
+    bar.set_message(depth.to_string());
+    bar.set_position(layer);
+    while layer > 0 && unseen > 0 {
+        let current = (depth % 3) as u8;
+        let next = ((depth + 1) % 3) as u8;
+        let pull_below = if S::STOPS_EARLY { 2 * layer } else { layer };
+        let found: u64 = bytes
+            .par_chunks(SCAN_CHUNK / 4)
+            .enumerate()
+            .map(|(chunk_index, chunk)| {
+                let base = (chunk_index * SCAN_CHUNK) as u64;
+                let mut found = 0u64;
+                for (offset, byte) in chunk.iter().enumerate() {
+                    let packed = byte.load(Ordering::Relaxed);
+                    for slot in 0..4u64 {
+                        let rank = base + offset as u64 * 4 + slot;
+                        if rank >= size {
+                            break;
+                        }
+                        let value = packed >> (2 * slot) & 3;
+                        if unseen < pull_below {
+                            if value == 3
+                                && space.any_neighbour(rank, |n| crumb(&bytes, n) == current)
+                                && claim_crumb(&bytes, rank, next)
+                            {
+                                found += 1;
+                            }
+                        } else if value == current {
+                            space.for_each_neighbour(rank, |n| {
+                                if claim_crumb(&bytes, n, next) {
+                                    found += 1;
+                                }
+                            });
+                        }
+                    }
+                }
+                found
+            })
+            .sum();
+        if found == 0 {
+            break;
+        }
+        histogram.push(found);
+        unseen -= found;
+        layer = found;
+        depth += 1;
+        assert!(depth < 255, "BFS deeper than 254");
+        bar.set_message(depth.to_string());
+        bar.inc(found);
+    }
+    bar.finish_and_clear();
+    let crumbs = bytes.into_iter().map(AtomicU8::into_inner).collect();
+    Mod3Result { crumbs, histogram }
+}
+
+/// The two bits of `rank`.
+#[inline]
+fn crumb(bytes: &[AtomicU8], rank: u64) -> u8 {
+    bytes[(rank >> 2) as usize].load(Ordering::Relaxed) >> (2 * (rank & 3)) & 3
+}
+
+/// Sets the two bits of `rank` to `value` if they say unreached; true if this call did.
+#[inline]
+fn claim_crumb(bytes: &[AtomicU8], rank: u64, value: u8) -> bool {
+    let cell = &bytes[(rank >> 2) as usize];
+    let shift = 2 * (rank & 3);
+    let mut old = cell.load(Ordering::Relaxed);
+    loop {
+        if old >> shift & 3 != 3 {
+            return false;
+        }
+        let new = old & !(3 << shift) | value << shift;
+        match cell.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return true,
+            Err(seen) => old = seen,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -549,6 +665,39 @@ mod tests {
         }
         assert_eq!(result.reached(), n * n);
         assert_eq!(result.max_depth() as u64, 3 * (n / 2));
+    }
+
+    /// Check one space: the mod-3 search agrees with the full one, rank by rank.
+    fn same_as_full<S: RankedSpace>(space: &S, sources: &[u64]) {
+        let full = layered_bfs(space, sources, &Progress::hidden(), "test");
+        let crumbs = mod3_bfs(space, sources, &Progress::hidden(), "test");
+        assert_eq!(crumbs.histogram, full.histogram);
+        for (rank, &d) in full.depths.iter().enumerate() {
+            let v = crumbs.crumbs[rank / 4] >> (2 * (rank % 4)) & 3;
+            let want = if d == UNREACHED { 3 } else { d % 3 };
+            assert_eq!(v, want, "rank {rank}");
+        }
+    }
+
+    /// Even ranks in a ring of their own; odd ranks never reached from an even source.
+    struct EvenRing(u64);
+
+    impl RankedSpace for EvenRing {
+        fn size(&self) -> u64 {
+            self.0
+        }
+        fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+            visit((rank + 2) % self.0);
+            visit((rank + self.0 - 2) % self.0);
+        }
+    }
+
+    #[test]
+    fn mod3_depths_match_full_depths() {
+        same_as_full(&Ring(401), &[0]);
+        same_as_full(&Torus(241), &[3, 100 + 17 * 241]);
+        same_as_full(&EarlyTorus(199), &[0]);
+        same_as_full(&EvenRing(5002), &[0, 10]);
     }
 
     #[test]

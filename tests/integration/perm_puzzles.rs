@@ -298,3 +298,37 @@ fn definition_driven_3x3x3_is_optimal_on_short_scrambles() {
         assert!(puzzle.is_solved(&puzzle.apply_path(state, &path)));
     }
 }
+
+#[test]
+fn damaged_or_missing_files_are_named_or_rebuilt() {
+    let dir = fresh_dir("perm-damage");
+    let file = definition("loopover-3x3.tws");
+    let file = file.to_str().expect("utf-8 path");
+    let data = dir.to_str().expect("utf-8 path");
+    let solve = || cubedb(&["puzzle", "solve", file, "--data", data, "-q"], "R1 C2\n");
+    let output = solve();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "C2' R1'\n");
+    let coords = std::fs::read_dir(&dir)
+        .expect("data folder")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.to_string_lossy().ends_with("-coords.cdb"))
+        .expect("a coordinate file");
+    // A coordinate file deleted: written again, same answers.
+    std::fs::remove_file(&coords).expect("remove");
+    let _ = std::fs::remove_file(cubedb::table::seal::seal_path(&coords));
+    assert_eq!(stdout(&solve()), "C2' R1'\n");
+    assert!(coords.exists());
+    // A coordinate file damaged: refused, naming it.
+    let mut bytes = std::fs::read(&coords).expect("read");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&coords, &bytes).expect("write");
+    let output = solve();
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("-coords.cdb") && message.contains("corrupted"),
+        "{message}"
+    );
+}

@@ -191,6 +191,8 @@ impl Places {
     fn encode_classes(&self, classes: &[u8]) -> u64 {
         if self.halved {
             rank_perm(classes) / 2
+        } else if self.counts.iter().all(|&c| c == 1) {
+            rank_perm(classes)
         } else {
             rank_multiset(classes, &self.counts)
         }
@@ -204,6 +206,8 @@ impl Places {
             } else {
                 unrank_perm(value * 2 + 1, self.counts.len())
             }
+        } else if self.counts.iter().all(|&c| c == 1) {
+            unrank_perm(value, self.counts.len())
         } else {
             unrank_multiset(value, &self.counts)
         }
@@ -224,6 +228,15 @@ pub struct Split {
     order_move: Vec<u16>,
     /// `compose[order * (n-a)! + induced]`: the new order.
     compose: Vec<u16>,
+    /// Every move is even: only the orders of the solved state's parity are numbered
+    /// (halving the values; Lehmer ranks `2k` and `2k + 1` differ by one swap).
+    halved: bool,
+    /// The solved state's parity.
+    want: u8,
+    /// Per head value, the parity of the state with the rest in increasing order.
+    head_parity: Vec<u8>,
+    /// Per order, its parity.
+    tail_parity: Vec<u8>,
 }
 
 impl Split {
@@ -231,8 +244,13 @@ impl Split {
         factorial(self.n - self.a)
     }
 
+    /// Number of order values kept per head.
+    fn orders(&self) -> u64 {
+        self.tail() >> u32::from(self.halved)
+    }
+
     fn size(&self) -> u64 {
-        (0..self.a).fold(1u64, |v, i| v * (self.n - i) as u64) * self.tail()
+        (0..self.a).fold(1u64, |v, i| v * (self.n - i) as u64) * self.orders()
     }
 }
 
@@ -303,6 +321,8 @@ pub struct Reachable {
     /// The number of each state, by its bytes (labels, then kept orientations, set by
     /// set) packed in a `u128`.
     index: std::collections::HashMap<u128, u32, PackedHash>,
+    /// The packed states, by number (what a table file keeps to skip the enumeration).
+    keys: Vec<u128>,
     table: Vec<u32>,
 }
 
@@ -365,6 +385,63 @@ impl Reachable {
     /// Whether there are none (never: the solved state is one).
     pub fn is_empty(&self) -> bool {
         self.index.is_empty()
+    }
+
+    /// The sets enumerated together.
+    pub fn sets(&self) -> Vec<usize> {
+        self.sets.iter().map(|&(s, _)| s).collect()
+    }
+
+    /// The packed states, by number.
+    pub fn keys(&self) -> &[u128] {
+        &self.keys
+    }
+
+    /// Bytes of one packed state, and the moves acting on packed states.
+    fn layout(&self, puzzle: &PermPuzzle) -> (usize, Vec<PackedMove>) {
+        let total: usize = self
+            .sets
+            .iter()
+            .map(|&(s, drop_ori)| puzzle.sets[s].size * if drop_ori { 1 } else { 2 })
+            .sum();
+        let packed_moves = puzzle
+            .moves
+            .iter()
+            .map(|m| {
+                let mut pm = PackedMove {
+                    from: Vec::with_capacity(total),
+                    twist: Vec::with_capacity(total),
+                    omod: Vec::with_capacity(total),
+                };
+                let mut at = 0;
+                for &(s, drop_ori) in &self.sets {
+                    let o = &m.element.orbits[s];
+                    let size = o.perm.len();
+                    for &src in &o.perm {
+                        pm.from.push(at + src as usize);
+                        pm.twist.push(0);
+                        pm.omod.push(1);
+                    }
+                    if !drop_ori {
+                        for (&src, &t) in o.perm.iter().zip(&o.ori) {
+                            pm.from.push(at + size + src as usize);
+                            pm.twist.push(t);
+                            pm.omod.push(puzzle.sets[s].omod);
+                        }
+                    }
+                    at += if drop_ori { size } else { 2 * size };
+                }
+                pm
+            })
+            .collect();
+        (total, packed_moves)
+    }
+}
+
+fn unpack_bytes(key: u128, out: &mut [u8]) {
+    let len = out.len();
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = (key >> (8 * (len - 1 - i))) as u8;
     }
 }
 
@@ -450,7 +527,7 @@ impl Coord {
                     .filter(|&&l| l as usize >= s.a)
                     .map(|&l| l - s.a as u8)
                     .collect();
-                head * s.tail() + rank_perm(&order)
+                head * s.orders() + (rank_perm(&order) >> u32::from(s.halved))
             }
             Coord::Tracked(t) => {
                 let orbit = &state.orbits[t.set];
@@ -486,12 +563,18 @@ impl Coord {
             Coord::Twist(t) => t.table[value as usize * moves + m] as u64,
             Coord::Places(p) => p.table[value as usize * moves + m] as u64,
             Coord::Split(s) => {
-                let tail = s.tail();
-                let (head, order) = (value / tail, value % tail);
+                let (tail, orders) = (s.tail(), s.orders());
+                let (head, mut order) = (value / orders, value % orders);
+                if s.halved {
+                    order *= 2;
+                    order += u64::from(
+                        s.tail_parity[order as usize] ^ s.head_parity[head as usize] != s.want,
+                    );
+                }
                 let at = head as usize * moves + m;
                 let induced = s.order_move[at] as u64;
                 let order = s.compose[(order * tail + induced) as usize] as u64;
-                s.head[at] as u64 * tail + order
+                s.head[at] as u64 * orders + (order >> u32::from(s.halved))
             }
             Coord::Tracked(t) => {
                 let twists = t.twists();
@@ -599,6 +682,7 @@ impl Coord {
                 .map(|&s| (s, facts[s].wild || !facts[s].twisted))
                 .collect(),
             index: std::collections::HashMap::default(),
+            keys: Vec::new(),
             table: Vec::new(),
         };
         // A cheap bound first: arrangements of the labels times orientations.
@@ -621,44 +705,10 @@ impl Coord {
             return None;
         }
         // Packed layout: per set, its labels, then its orientations if kept.
-        let total: usize = coord
-            .sets
-            .iter()
-            .map(|&(s, drop_ori)| puzzle.sets[s].size * if drop_ori { 1 } else { 2 })
-            .sum();
+        let (total, packed_moves) = coord.layout(puzzle);
         if total > REACHABLE_BYTES {
             return None;
         }
-        let packed_moves: Vec<PackedMove> = puzzle
-            .moves
-            .iter()
-            .map(|m| {
-                let mut pm = PackedMove {
-                    from: Vec::with_capacity(total),
-                    twist: Vec::with_capacity(total),
-                    omod: Vec::with_capacity(total),
-                };
-                let mut at = 0;
-                for &(s, drop_ori) in &coord.sets {
-                    let o = &m.element.orbits[s];
-                    let size = o.perm.len();
-                    for &src in &o.perm {
-                        pm.from.push(at + src as usize);
-                        pm.twist.push(0);
-                        pm.omod.push(1);
-                    }
-                    if !drop_ori {
-                        for (&src, &t) in o.perm.iter().zip(&o.ori) {
-                            pm.from.push(at + size + src as usize);
-                            pm.twist.push(t);
-                            pm.omod.push(puzzle.sets[s].omod);
-                        }
-                    }
-                    at += if drop_ori { size } else { 2 * size };
-                }
-                pm
-            })
-            .collect();
         let mut solved = Vec::with_capacity(total);
         for &(s, drop_ori) in &coord.sets {
             solved.extend_from_slice(&puzzle.solved.orbits[s].perm);
@@ -667,6 +717,7 @@ impl Coord {
             }
         }
         coord.index.insert(pack_bytes(&solved), 0);
+        coord.keys.push(pack_bytes(&solved));
         let mut states: Vec<u8> = solved;
         let mut there = vec![0u8; total];
         let mut next = 0;
@@ -680,6 +731,7 @@ impl Coord {
                         return None;
                     }
                     states.extend_from_slice(&there);
+                    coord.keys.push(pack_bytes(&there));
                 }
                 coord.table.push(id);
             }
@@ -688,8 +740,60 @@ impl Coord {
         Some(coord)
     }
 
-    /// The orientations of set `s`.
-    pub fn twist(puzzle: &PermPuzzle, s: usize, facts: &SetFacts) -> Result<Coord, CoordError> {
+    /// The states of the sets `group` from their packed keys, in number order (as
+    /// [`Coord::reachable`] enumerated them); the move table is made when `tables`.
+    /// `None` when the keys do not fit the sets (a damaged file).
+    pub fn reachable_from_keys(
+        puzzle: &PermPuzzle,
+        group: &[usize],
+        facts: &[SetFacts],
+        keys: Vec<u128>,
+        tables: bool,
+    ) -> Option<Reachable> {
+        if group.iter().any(|&s| s >= puzzle.sets.len()) {
+            return None;
+        }
+        let mut coord = Reachable {
+            sets: group
+                .iter()
+                .map(|&s| (s, facts[s].wild || !facts[s].twisted))
+                .collect(),
+            index: std::collections::HashMap::with_capacity_and_hasher(keys.len(), PackedHash),
+            keys,
+            table: Vec::new(),
+        };
+        for (id, &key) in coord.keys.iter().enumerate() {
+            if coord.index.insert(key, id as u32).is_some() {
+                return None;
+            }
+        }
+        let (total, packed_moves) = coord.layout(puzzle);
+        if total > REACHABLE_BYTES {
+            return None;
+        }
+        if tables {
+            let mut here = vec![0u8; total];
+            let mut there = vec![0u8; total];
+            coord.table.reserve(coord.keys.len() * packed_moves.len());
+            for &key in &coord.keys {
+                unpack_bytes(key, &mut here);
+                for pm in &packed_moves {
+                    pm.apply(&here, &mut there);
+                    coord.table.push(*coord.index.get(&pack_bytes(&there))?);
+                }
+            }
+        }
+        Some(coord)
+    }
+
+    /// The orientations of set `s` (with its move table when `tables`; without, it only
+    /// encodes states).
+    pub fn twist(
+        puzzle: &PermPuzzle,
+        s: usize,
+        facts: &SetFacts,
+        tables: bool,
+    ) -> Result<Coord, CoordError> {
         let def = &puzzle.sets[s];
         let solved = &puzzle.solved.orbits[s];
         let reduced = facts
@@ -710,6 +814,9 @@ impl Coord {
                 twist.size()
             )));
         }
+        if !tables {
+            return Ok(Coord::Twist(twist));
+        }
         let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
         twist.table = fill_table(twist.size(), moves, |v, m| {
             let ori = twist.decode(v);
@@ -726,12 +833,14 @@ impl Coord {
     }
 
     /// Where the pieces of set `s` are; `follow[label]` says which labels are followed
-    /// (the others count as one blank class). Identical labels share a class.
+    /// (the others count as one blank class). Identical labels share a class. The move
+    /// table is made when `tables`.
     pub fn places(
         puzzle: &PermPuzzle,
         s: usize,
         facts: &SetFacts,
         follow: &[bool],
+        tables: bool,
     ) -> Result<Coord, CoordError> {
         let def = &puzzle.sets[s];
         let solved = &puzzle.solved.orbits[s];
@@ -779,6 +888,9 @@ impl Coord {
             .map(|&l| places.class_of[l as usize])
             .collect();
         let solved_parity = parity(&solved_classes);
+        if !tables {
+            return Ok(Coord::Places(places));
+        }
         let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
         places.table = fill_table(places.size(), moves, |v, m| {
             let classes = places.decode(v, solved_parity);
@@ -792,8 +904,16 @@ impl Coord {
         Ok(Coord::Places(places))
     }
 
-    /// Where the `n` (10 to 14) distinct pieces of set `s` are, in two parts.
-    pub fn split(puzzle: &PermPuzzle, s: usize) -> Result<Coord, CoordError> {
+    /// Where the `n` (10 to 14) distinct pieces of set `s` are, in two parts (move tables
+    /// made when `tables`).
+    /// With `halved` (every move even), only positions of the solved state's parity are
+    /// numbered.
+    pub fn split(
+        puzzle: &PermPuzzle,
+        s: usize,
+        halved: bool,
+        tables: bool,
+    ) -> Result<Coord, CoordError> {
         let def = &puzzle.sets[s];
         let n = def.size;
         let tail_len = 6usize.min(n - 1);
@@ -806,6 +926,21 @@ impl Coord {
                 "where the {n} pieces of set {} are: too many values for tables",
                 def.name
             )));
+        }
+        let mut split = Split {
+            set: s,
+            n,
+            a,
+            head: Vec::new(),
+            order_move: Vec::new(),
+            compose: Vec::new(),
+            halved,
+            want: parity(&puzzle.solved.orbits[s].perm),
+            head_parity: Vec::new(),
+            tail_parity: Vec::new(),
+        };
+        if !tables {
+            return Ok(Coord::Split(split));
         }
         let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
         // Where each slot's piece goes under each move.
@@ -821,6 +956,7 @@ impl Coord {
             .collect();
         let mut head = Vec::with_capacity((heads * moves as u64) as usize);
         let mut order_move = Vec::with_capacity(head.capacity());
+        let mut head_parity = Vec::with_capacity(heads as usize);
         for v in 0..heads {
             let slots = unrank_slots(v, a, n);
             let mut taken = vec![false; n];
@@ -828,6 +964,15 @@ impl Coord {
                 taken[s as usize] = true;
             }
             let left: Vec<u8> = (0..n as u8).filter(|&s| !taken[s as usize]).collect();
+            // The state with this head and the rest in increasing order: its parity.
+            let mut perm = vec![0u8; n];
+            for (piece, &slot) in slots.iter().enumerate() {
+                perm[slot as usize] = piece as u8;
+            }
+            for (i, &slot) in left.iter().enumerate() {
+                perm[slot as usize] = (a + i) as u8;
+            }
+            head_parity.push(parity(&perm));
             for to in &dest {
                 let new_slots: Vec<u8> = slots.iter().map(|&s| to[s as usize]).collect();
                 head.push(rank_slots(&new_slots, n) as u32);
@@ -859,14 +1004,14 @@ impl Coord {
                 compose.push(rank_perm(&new) as u16);
             }
         }
-        Ok(Coord::Split(Split {
-            set: s,
-            n,
-            a,
-            head,
-            order_move,
-            compose,
-        }))
+        split.tail_parity = (0..tail)
+            .map(|o| parity(&unrank_perm(o, tail_len)))
+            .collect();
+        split.head = head;
+        split.order_move = order_move;
+        split.compose = compose;
+        split.head_parity = head_parity;
+        Ok(Coord::Split(split))
     }
 
     /// Where the distinct pieces `labels` of set `s` are, and their twists modulo
@@ -1016,6 +1161,44 @@ mod tests {
         assert_eq!(multinomial(&counts), 60);
         for r in 0..(8 * 7 * 6) {
             assert_eq!(rank_slots(&unrank_slots(r, 3, 8), 8), r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::*;
+    use crate::puzzles::perm::{Definition, PuzzleMetric};
+
+    /// Twelve pieces moved by three-cycles (even): the halved split must step exactly as
+    /// composing states does.
+    #[test]
+    fn halved_split_steps_like_states() {
+        let text = "Name cycles\nSet P 12 1\nSolved\nP\n1 2 3 4 5 6 7 8 9 10 11 12\nEnd\n\
+            Move A\nP\n2 3 1 4 5 6 7 8 9 10 11 12\nEnd\n\
+            Move B\nP\n1 2 4 5 3 6 7 8 9 10 11 12\nEnd\n\
+            Move C\nP\n1 2 3 4 5 7 8 9 10 11 12 6\nEnd\n\
+            Move D\nP\n12 2 3 4 6 5 7 8 9 10 11 1\nEnd\n";
+        let puzzle = PermPuzzle::new(&Definition::parse(text).expect("parses"), PuzzleMetric::Htm)
+            .expect("compiles");
+        let facts = set_facts(&puzzle);
+        let odd = facts[0].keeps_parity;
+        assert!(odd, "every move is even");
+        let split = Coord::split(&puzzle, 0, odd, true).expect("split");
+        assert_eq!(split.size(), 479_001_600 >> u32::from(odd));
+        let mut state = puzzle.solved.clone();
+        let mut rng = crate::rng::SplitMix64::new(9);
+        let moves = puzzle.moves.len();
+        for _ in 0..3000 {
+            let m = rng.below(moves as u64) as usize;
+            let next = state.then(&puzzle.moves[m].element, &puzzle.sets);
+            let value = split.encode(&state).expect("value");
+            assert!(value < split.size());
+            assert_eq!(
+                split.apply(value, m, moves),
+                split.encode(&next).expect("value")
+            );
+            state = next;
         }
     }
 }

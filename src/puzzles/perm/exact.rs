@@ -14,9 +14,10 @@ use super::element::Element;
 use super::puzzle::{PermPuzzle, Restriction};
 use crate::progress::Progress;
 use crate::rng::SplitMix64;
-use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
+use crate::search::bfs::{mod3_bfs, RankedSpace};
 use crate::table::{intern, packed, Table, TableError, TableSpec, TableStore};
 use rayon::prelude::*;
+use std::sync::{Arc, OnceLock};
 
 /// Value of a rank the BFS never reached (not a position of the puzzle).
 const UNREACHABLE: u8 = 3;
@@ -26,7 +27,24 @@ const MAX_COORDS: usize = 32;
 
 /// The coordinates of an exact table of `puzzle`: per set, where its pieces are (by class
 /// when pieces are identical) and how they are twisted (unless the solved state says any).
-pub fn exact_projection(puzzle: &PermPuzzle) -> Result<Projection, CoordError> {
+///
+/// With `tables`, every coordinate gets its move tables (for the BFS and for walks by
+/// rank); without, the projection only encodes states, which is all a walk from a given
+/// state needs, and takes no time to make.
+pub fn exact_projection(puzzle: &PermPuzzle, tables: bool) -> Result<Projection, CoordError> {
+    exact_projection_with(puzzle, None, tables).map(|(projection, _)| projection)
+}
+
+/// Sets enumerated together, each group with its states (packed keys) in number order.
+pub type Groups = Vec<(Vec<usize>, Vec<u128>)>;
+
+/// [`exact_projection`], taking the enumerated groups from `known` (as a table's coordinate
+/// file keeps them) instead of enumerating, and returning them.
+pub fn exact_projection_with(
+    puzzle: &PermPuzzle,
+    known: Option<Groups>,
+    tables: bool,
+) -> Result<(Projection, Groups), CoordError> {
     if !puzzle.illegal.is_empty() {
         return Err(CoordError(
             "the definition has Illegal rules, which exact tables do not support yet".into(),
@@ -53,30 +71,24 @@ pub fn exact_projection(puzzle: &PermPuzzle) -> Result<Projection, CoordError> {
         }
         size
     };
-    let mut small: Vec<(usize, Reachable)> = active
-        .iter()
-        .filter(|&&s| usual_size(s) <= 1 << 20)
-        .filter_map(|&s| Coord::reachable(puzzle, &[s], &facts).map(|r| (s, r)))
-        .collect();
-    small.sort_by_key(|(_, r)| r.len());
-    let mut groups: Vec<(Vec<usize>, Reachable)> = Vec::new();
-    for (s, alone) in small {
-        let merged = groups.last().and_then(|(group, together)| {
-            let product = together.len() as u64 * alone.len() as u64;
-            if product * puzzle.moves.len() as u64 > REACHABLE_LIMIT {
-                return None;
-            }
-            let mut sets = group.clone();
-            sets.push(s);
-            let joint = Coord::reachable(puzzle, &sets, &facts)?;
-            ((joint.len() as u64) < product).then_some((sets, joint))
-        });
-        match merged {
-            Some(group) => *groups.last_mut().expect("merged into the last") = group,
-            None => groups.push((vec![s], alone)),
-        }
-    }
+    let groups: Vec<(Vec<usize>, Reachable)> = match known {
+        Some(known) => known
+            .into_iter()
+            .map(|(sets, keys)| {
+                let coord = Coord::reachable_from_keys(puzzle, &sets, &facts, keys, tables)
+                    .ok_or_else(|| {
+                        CoordError("the coordinate file does not fit the puzzle".into())
+                    })?;
+                Ok((sets, coord))
+            })
+            .collect::<Result<_, CoordError>>()?,
+        None => enumerate_groups(puzzle, &facts, &active, usual_size),
+    };
     let enumerated: Vec<usize> = groups.iter().flat_map(|(g, _)| g.clone()).collect();
+    let found: Groups = groups
+        .iter()
+        .map(|(sets, r)| (sets.clone(), r.keys().to_vec()))
+        .collect();
     let mut coords: Vec<Coord> = groups
         .into_iter()
         .map(|(_, r)| Coord::Reachable(r))
@@ -92,16 +104,16 @@ pub fn exact_projection(puzzle: &PermPuzzle) -> Result<Projection, CoordError> {
         }
         if fact.moved {
             let follow = vec![true; 256];
-            match Coord::places(puzzle, s, fact, &follow) {
+            match Coord::places(puzzle, s, fact, &follow, tables) {
                 Ok(c) => coords.push(c),
                 Err(_) if fact.distinct && (10..=14).contains(&def.size) => {
-                    coords.push(Coord::split(puzzle, s)?)
+                    coords.push(Coord::split(puzzle, s, fact.keeps_parity, tables)?)
                 }
                 Err(e) => return Err(e),
             }
         }
         if fact.twisted && !fact.wild {
-            coords.push(Coord::twist(puzzle, s, fact)?);
+            coords.push(Coord::twist(puzzle, s, fact, tables)?);
         }
     }
     if coords.len() > MAX_COORDS {
@@ -110,7 +122,87 @@ pub fn exact_projection(puzzle: &PermPuzzle) -> Result<Projection, CoordError> {
             coords.len()
         )));
     }
-    Projection::new(puzzle, coords)
+    Ok((Projection::new(puzzle, coords)?, found))
+}
+
+/// Sets small enough to enumerate, smallest first, merged while merging pays (the joint
+/// count is below the product: the sets constrain each other).
+fn enumerate_groups(
+    puzzle: &PermPuzzle,
+    facts: &[super::coord::SetFacts],
+    active: &[usize],
+    usual_size: impl Fn(usize) -> u128,
+) -> Vec<(Vec<usize>, Reachable)> {
+    let mut small: Vec<(usize, Reachable)> = active
+        .iter()
+        .filter(|&&s| usual_size(s) <= 1 << 20)
+        .filter_map(|&s| Coord::reachable(puzzle, &[s], facts).map(|r| (s, r)))
+        .collect();
+    small.sort_by_key(|(_, r)| r.len());
+    let mut groups: Vec<(Vec<usize>, Reachable)> = Vec::new();
+    for (s, alone) in small {
+        let merged = groups.last().and_then(|(group, together)| {
+            let product = together.len() as u64 * alone.len() as u64;
+            if product * puzzle.moves.len() as u64 > REACHABLE_LIMIT {
+                return None;
+            }
+            let mut sets = group.clone();
+            sets.push(s);
+            let joint = Coord::reachable(puzzle, &sets, facts)?;
+            ((joint.len() as u64) < product).then_some((sets, joint))
+        });
+        match merged {
+            Some(group) => *groups.last_mut().expect("merged into the last") = group,
+            None => groups.push((vec![s], alone)),
+        }
+    }
+    groups
+}
+
+/// The enumerated groups as bytes (little-endian): the group count, then per group its
+/// set count, sets, key count and keys.
+pub fn groups_to_bytes(groups: &Groups) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&(groups.len() as u32).to_le_bytes());
+    for (sets, keys) in groups {
+        out.extend_from_slice(&(sets.len() as u32).to_le_bytes());
+        for &s in sets {
+            out.extend_from_slice(&(s as u32).to_le_bytes());
+        }
+        out.extend_from_slice(&(keys.len() as u32).to_le_bytes());
+        for &k in keys {
+            out.extend_from_slice(&k.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// [`groups_to_bytes`] read back; `None` when the bytes are not such a list.
+pub fn groups_from_bytes(mut bytes: &[u8]) -> Option<Groups> {
+    fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = bytes.split_at_checked(n)?;
+        *bytes = rest;
+        Some(head)
+    }
+    fn word(bytes: &mut &[u8]) -> Option<usize> {
+        Some(u32::from_le_bytes(take(bytes, 4)?.try_into().ok()?) as usize)
+    }
+    let count = word(&mut bytes)?;
+    let mut groups = Vec::new();
+    for _ in 0..count.min(64) {
+        let n = word(&mut bytes)?;
+        let sets = (0..n.min(64))
+            .map(|_| word(&mut bytes))
+            .collect::<Option<Vec<_>>>()?;
+        let k = word(&mut bytes)?;
+        let raw = take(&mut bytes, k.checked_mul(16)?)?;
+        let keys = raw
+            .chunks_exact(16)
+            .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
+            .collect();
+        groups.push((sets, keys));
+    }
+    (groups.len() == count && bytes.is_empty()).then_some(groups)
 }
 
 /// A projection seen as a state space for the BFS. When every coordinate has a plain
@@ -205,6 +297,10 @@ impl RankedSpace for Space<'_> {
 /// What the exact table of `puzzle` is: name (with the definition's hash), size, and the
 /// command that rebuilds it.
 pub fn exact_spec(puzzle: &PermPuzzle, projection: &Projection, source: &str) -> TableSpec {
+    exact_spec_named(puzzle, source, projection.size, projection.moves as u64)
+}
+
+fn exact_spec_named(puzzle: &PermPuzzle, source: &str, states: u64, moves: u64) -> TableSpec {
     let slug: String = puzzle
         .name
         .chars()
@@ -226,13 +322,65 @@ pub fn exact_spec(puzzle: &PermPuzzle, projection: &Projection, source: &str) ->
         group: intern(format!("puzzle {source} --metric {}", puzzle.metric.name())),
         puzzle: "perm",
         kind: "depth-mod3",
-        params: vec![
-            ("states".into(), projection.size),
-            ("moves".into(), projection.moves as u64),
-        ],
-        entries: projection.size,
+        params: vec![("states".into(), states), ("moves".into(), moves)],
+        entries: states,
         bits_per_entry: 2,
     }
+}
+
+/// The coordinate file of an exact table: the states of its enumerated sets.
+fn coords_spec(table: &TableSpec, groups: &Groups) -> TableSpec {
+    coords_spec_of_len(table, groups_to_bytes(groups).len() as u64)
+}
+
+fn coords_spec_of_len(table: &TableSpec, bytes: u64) -> TableSpec {
+    TableSpec {
+        name: intern(format!("{}-coords", table.name)),
+        group: table.group,
+        puzzle: "perm",
+        kind: "coordinates",
+        params: table.params.clone(),
+        entries: bytes,
+        bits_per_entry: 8,
+    }
+}
+
+/// The encoder and spec of `puzzle`'s exact table from its coordinate file, when the
+/// table and that file are both present (`None` otherwise). A damaged file is an error.
+fn open_coordinates(
+    puzzle: &PermPuzzle,
+    ranked: &PermPuzzle,
+    store: &TableStore,
+    source: &str,
+) -> Result<Option<(Projection, TableSpec)>, ExactError> {
+    let slug_spec = exact_spec_named(puzzle, source, 0, 0);
+    let table_path = store.dir().join(slug_spec.file_name());
+    let coords_path = store.dir().join(format!("{}-coords.cdb", slug_spec.name));
+    if !table_path.is_file() || !coords_path.is_file() {
+        return Ok(None);
+    }
+    let (header, _) = crate::table::read_header(&table_path, slug_spec.group)?;
+    let moves = header
+        .params
+        .iter()
+        .find(|(k, _)| k == "moves")
+        .map_or(0, |p| p.1);
+    let spec = exact_spec_named(puzzle, source, header.entries, moves);
+    let (coords_header, _) = crate::table::read_header(&coords_path, slug_spec.group)?;
+    let coords = store.open(&coords_spec_of_len(&spec, coords_header.entries))?;
+    let damaged = |why: String| {
+        ExactError::Unsupported(CoordError(format!("{}: {why}", coords_path.display())))
+    };
+    let groups = groups_from_bytes(coords.payload())
+        .ok_or_else(|| damaged("not a list of coordinates".into()))?;
+    let (encoder, _) =
+        exact_projection_with(ranked, Some(groups), false).map_err(|e| damaged(e.0))?;
+    if encoder.size != header.entries {
+        return Err(damaged(
+            "its coordinates do not give the table's size".into(),
+        ));
+    }
+    Ok(Some((encoder, spec)))
 }
 
 /// Why a puzzle has no exact table, or a state no answer.
@@ -254,18 +402,23 @@ pub enum ExactError {
     Table(#[from] TableError),
 }
 
-/// Bytes a BFS over `size` ranks needs at its peak (depth bytes, frontier lists, packed).
+/// Bytes a BFS over `size` ranks needs at its peak: the table itself (2 bits a rank).
 pub fn build_bytes(size: u64) -> u64 {
-    size + size / 4 + (size / 8).min(1 << 26) * 8
+    size.div_ceil(4)
 }
 
 /// An exact distance table, opened (mapped) and ready to answer.
 pub struct ExactTable {
-    projection: Projection,
+    /// Ranks states (move tables only if the table was built by this process).
+    encoder: Arc<Projection>,
+    /// The same projection with move tables, made on the first walk by rank.
+    stepper: OnceLock<Arc<Projection>>,
     /// Slots no search move touches, dropped before ranking.
     restriction: Option<Restriction>,
     /// The puzzle as given (states arrive in its shape).
     puzzle: PermPuzzle,
+    /// The puzzle ranked (without untouched slots).
+    ranked: PermPuzzle,
     table: Table,
     /// Number of states at each distance.
     pub histogram: Vec<u64>,
@@ -288,10 +441,27 @@ impl ExactTable {
             Some((smaller, restriction)) => (smaller, Some(restriction)),
             None => (puzzle.clone(), None),
         };
-        let projection = exact_projection(&ranked)?;
-        let spec = exact_spec(puzzle, &projection, source);
+        // With the table and its coordinate file present, the enumerations are read
+        // back instead of redone: a second process starts in milliseconds.
+        let (encoder, spec) = match open_coordinates(puzzle, &ranked, store, source)? {
+            Some(found) => found,
+            None => {
+                let (encoder, groups) = exact_projection_with(&ranked, None, false)?;
+                let spec = exact_spec(puzzle, &encoder, source);
+                if store.exists(&spec) {
+                    // The table without its coordinate file (deleted): write it again.
+                    store.write(
+                        &coords_spec(&spec, &groups),
+                        &groups_to_bytes(&groups),
+                        Vec::new(),
+                    )?;
+                }
+                (encoder, spec)
+            }
+        };
+        let stepper = OnceLock::new();
         if !store.exists(&spec) {
-            let needed = build_bytes(projection.size);
+            let needed = build_bytes(encoder.size);
             if needed > budget_mb << 20 {
                 return Err(ExactError::TooBig {
                     needed_mb: needed as f64 / (1 << 20) as f64,
@@ -302,29 +472,26 @@ impl ExactTable {
             progress.note(format!(
                 "building the exact table of {} ({} ranks, {:.1} MB) in {} ...",
                 puzzle.name,
-                projection.size,
+                encoder.size,
                 spec.payload_len() as f64 / 1e6,
                 store.dir().display()
             ));
             let started = std::time::Instant::now();
-            let result = layered_bfs(
+            let (projection, groups) = exact_projection_with(&ranked, None, true)?;
+            let projection = Arc::new(projection);
+            let result = mod3_bfs(
                 &Space::new(&projection),
                 &[projection.solved],
                 progress,
                 "BFS depth",
             );
-            let payload: Vec<u8> = result
-                .depths
-                .par_chunks(4)
-                .map(|four| {
-                    four.iter().enumerate().fold(0u8, |byte, (i, &d)| {
-                        let v = if d == UNREACHED { UNREACHABLE } else { d % 3 };
-                        byte | v << (2 * i)
-                    })
-                })
-                .collect();
-            drop(result.depths);
-            store.write(&spec, &payload, result.histogram)?;
+            store.write(
+                &coords_spec(&spec, &groups),
+                &groups_to_bytes(&groups),
+                Vec::new(),
+            )?;
+            store.write(&spec, &result.crumbs, result.histogram)?;
+            let _ = stepper.set(projection);
             progress.note(format!(
                 "exact table built in {:.1} s",
                 started.elapsed().as_secs_f64()
@@ -334,13 +501,76 @@ impl ExactTable {
         let histogram = table.header().histogram.clone();
         let inverse = inverse_moves(puzzle);
         Ok(Self {
-            projection,
+            encoder: Arc::new(encoder),
+            stepper,
             restriction,
             puzzle: puzzle.clone(),
+            ranked,
             table,
             histogram,
             inverse,
         })
+    }
+
+    /// The projection with move tables (made now if this process has not yet).
+    fn stepper(&self) -> &Projection {
+        self.stepper.get_or_init(|| {
+            // The same choice of coordinates as the encoder, which succeeded.
+            Arc::new(
+                exact_projection(&self.ranked, true)
+                    .expect("a projection that encodes also gets its move tables"),
+            )
+        })
+    }
+
+    /// Optimal solutions of `state` in move order, handed to `visit` until it returns
+    /// false; `None` when it is not a position of the puzzle (with the moves searched).
+    /// Walks states, not ranks: no move tables are needed.
+    pub fn each_solution_of(
+        &self,
+        state: &Element,
+        mut visit: impl FnMut(&[usize]) -> bool,
+    ) -> Option<()> {
+        let inner = match &self.restriction {
+            Some(r) => r.apply(&self.puzzle, state)?,
+            None => state.clone(),
+        };
+        let rank = self.encoder.encode(&inner)?;
+        if !self.reachable(rank) {
+            return None;
+        }
+        let mut path = Vec::new();
+        self.descend_states(&inner, rank, &mut path, &mut visit);
+        Some(())
+    }
+
+    fn descend_states(
+        &self,
+        state: &Element,
+        rank: u64,
+        path: &mut Vec<usize>,
+        visit: &mut impl FnMut(&[usize]) -> bool,
+    ) -> bool {
+        if rank == self.encoder.solved {
+            return visit(path);
+        }
+        let want = (self.value(rank) + 2) % 3;
+        for (m, mv) in self.ranked.moves.iter().enumerate() {
+            let next = state.then(&mv.element, &self.ranked.sets);
+            let Some(next_rank) = self.encoder.encode(&next) else {
+                continue;
+            };
+            if self.value(next_rank) != want {
+                continue;
+            }
+            path.push(m);
+            let go_on = self.descend_states(&next, next_rank, path, visit);
+            path.pop();
+            if !go_on {
+                return false;
+            }
+        }
+        true
     }
 
     /// Where the table file is.
@@ -361,14 +591,14 @@ impl ExactTable {
     /// The rank of a state, `None` when a slot no search move touches is out of place.
     pub fn rank(&self, state: &Element) -> Option<u64> {
         match &self.restriction {
-            Some(r) => self.projection.encode(&r.apply(&self.puzzle, state)?),
-            None => self.projection.encode(state),
+            Some(r) => self.encoder.encode(&r.apply(&self.puzzle, state)?),
+            None => self.encoder.encode(state),
         }
     }
 
     /// Number of ranks (the table's entries).
     pub fn ranks(&self) -> u64 {
-        self.projection.size
+        self.encoder.size
     }
 
     /// Whether the rank is a position of the puzzle (reachable from solved).
@@ -379,12 +609,13 @@ impl ExactTable {
     /// The moves from `rank` that lead one step closer to solved, in move order, with
     /// the ranks they lead to.
     fn closer(&self, rank: u64) -> Vec<(usize, u64)> {
+        let stepper = self.stepper();
         let mut values = [0u64; MAX_COORDS];
-        let values = &mut values[..self.projection.radix.len()];
+        let values = &mut values[..stepper.radix.len()];
         let want = (self.value(rank) + 2) % 3;
-        self.projection.values(rank, values);
-        (0..self.projection.moves)
-            .map(|m| (m, self.projection.after(values, m)))
+        stepper.values(rank, values);
+        (0..stepper.moves)
+            .map(|m| (m, stepper.after(values, m)))
             .filter(|&(_, next)| self.value(next) == want)
             .collect()
     }
@@ -395,14 +626,15 @@ impl ExactTable {
         if !self.reachable(rank) {
             return None;
         }
+        let stepper = self.stepper();
         let mut values = [0u64; MAX_COORDS];
-        let values = &mut values[..self.projection.radix.len()];
+        let values = &mut values[..stepper.radix.len()];
         let mut path = Vec::new();
-        while rank != self.projection.solved {
+        while rank != stepper.solved {
             let want = (self.value(rank) + 2) % 3;
-            self.projection.values(rank, values);
-            let (m, next) = (0..self.projection.moves)
-                .map(|m| (m, self.projection.after(values, m)))
+            stepper.values(rank, values);
+            let (m, next) = (0..stepper.moves)
+                .map(|m| (m, stepper.after(values, m)))
                 .find(|&(_, next)| self.value(next) == want)?;
             path.push(m);
             rank = next;
@@ -446,7 +678,7 @@ impl ExactTable {
     /// A uniformly random position's rank.
     pub fn random_rank(&self, rng: &mut SplitMix64) -> u64 {
         loop {
-            let rank = rng.below(self.projection.size);
+            let rank = rng.below(self.encoder.size);
             if self.reachable(rank) {
                 return rank;
             }
@@ -467,8 +699,8 @@ impl ExactTable {
         let deepest = self.histogram.len().saturating_sub(1);
         let want = (deepest % 3) as u8;
         let below = (want + 2) % 3;
-        let space = Space::new(&self.projection);
-        let mut found: Vec<u64> = (0..self.projection.size)
+        let space = Space::new(self.stepper());
+        let mut found: Vec<u64> = (0..self.encoder.size)
             .into_par_iter()
             .filter(|&rank| {
                 self.value(rank) == want

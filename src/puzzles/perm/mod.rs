@@ -9,7 +9,8 @@
 //! - [`group`]: state counts by Schreier–Sims and by invariants;
 //! - [`coord`]: numbers for parts of a state, with move tables, and projections of them;
 //! - [`exact`]: exact distance tables (God's algorithm, optimal solutions by table walks);
-//! - [`pdb`]: pattern databases and IDA*, for puzzles too big for an exact table.
+//! - [`pdb`]: pattern databases and IDA*, for puzzles too big for an exact table;
+//! - [`solver`]: the face front ends call: load a file, open the right solver.
 
 pub mod coord;
 pub mod definition;
@@ -18,9 +19,11 @@ pub mod exact;
 pub mod group;
 pub mod pdb;
 pub mod puzzle;
+pub mod solver;
 
 pub use definition::{Definition, DefinitionError};
 pub use element::Element;
 pub use exact::{ExactError, ExactTable};
 pub use pdb::PatternSearch;
 pub use puzzle::{InputError, PermPuzzle, PuzzleMetric};
+pub use solver::{load_puzzle, DefinitionFileError, PuzzleEngine, PuzzleSolver, UnsolvedError};

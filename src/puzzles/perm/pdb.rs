@@ -96,13 +96,13 @@ fn whole_set(
     }
     let mut coords = Vec::new();
     if fact.moved {
-        match Coord::places(puzzle, s, fact, &[true; 256]) {
+        match Coord::places(puzzle, s, fact, &[true; 256], true) {
             Ok(c) => coords.push(c),
             Err(_) => return Ok(None),
         }
     }
     if fact.twisted && !fact.wild {
-        coords.push(Coord::twist(puzzle, s, fact)?);
+        coords.push(Coord::twist(puzzle, s, fact, true)?);
     }
     Ok(Some(coords))
 }

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""cubedb puzzle vs twsearch (C++), side by side on twsearch's own sample definitions.
+
+Usage:
+  bench/peers/twsearch_compare.py [gods] [solve] [big]
+
+Needs TWSEARCH (the built binary, default /tmp/peers/twsearch-src/build/bin/twsearch) and
+TWSEARCH_SAMPLES (default: samples/main next to it); CUBEDB (default target/release/cubedb).
+Fetches nothing. Build twsearch from its public source (rokicki/twsearch, `make`), outside
+this repository. Run alone: the machine's cores are the resource measured.
+
+- gods: God's algorithm from nothing (cubedb builds its exact table, twsearch -g), wall time
+  and peak memory, and the distributions compared line by line;
+- solve: 100 random states (cubedb puzzle scramble) of 2x2x2, skewb, pyraminx and dino,
+  tables already built for both; twsearch one process per state (its usual use), cubedb
+  one process per state and one batch; optimal lengths compared;
+- big: 3x3x3 scrambles of 14 random moves and megaminx scrambles of 9, one process each.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TW = os.environ.get("TWSEARCH", "/tmp/peers/twsearch-src/build/bin/twsearch")
+SAMPLES = os.environ.get(
+    "TWSEARCH_SAMPLES", os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(TW))), "samples", "main")
+)
+CUBEDB = os.environ.get("CUBEDB", os.path.join(ROOT, "target", "release", "cubedb"))
+DATA = os.environ.get("CUBEDB_BENCH_DATA", os.path.join(tempfile.gettempdir(), "cubedb-perm-bench"))
+CACHE = os.environ.get("TWSEARCH_CACHE", os.path.join(tempfile.gettempdir(), "twsearch-bench-cache"))
+
+
+def timed(cmd, stdin=None):
+    """Runs cmd under /usr/bin/time; returns (stdout, seconds, peak MB)."""
+    start = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, input=stdin, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if p.returncode != 0:
+        sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
+    peak_kb = int(p.stderr.strip().splitlines()[-1])
+    return p.stdout, seconds, peak_kb / 1024
+
+
+def tw_solution_length(out):
+    """Moves of twsearch's first solution line (lines of moves start with a space)."""
+    for line in out.splitlines():
+        if line.startswith(" ") or line == "":
+            if line.strip() and not line.strip().startswith(("Found", "Twsearch")):
+                return len(line.split())
+    if "Found" in out:
+        return 0
+    sys.exit("no solution in twsearch output:\n" + out[-1000:])
+
+
+def gods():
+    print("## God's algorithm (from nothing)")
+    print("puzzle | states | twsearch -g s | MB | cubedb gods s | MB | ratio")
+    for name in ["2x2x2", "skewb", "pyraminx", "dino"]:
+        tws = os.path.join(SAMPLES, f"{name}.tws")
+        out, tw_s, tw_mb = timed([TW, "--cachedir", CACHE, "-g", tws])
+        tw_counts = [int(m.group(2)) for m in re.finditer(r"Dist (\d+) cnt (\d+)", out)]
+        while tw_counts and tw_counts[-1] == 0:
+            tw_counts.pop()
+        with tempfile.TemporaryDirectory() as fresh:
+            out, c_s, c_mb = timed([CUBEDB, "puzzle", "gods", tws, "--data", fresh, "-q"])
+        lines = out.splitlines()
+        counts = [int(l.split()[1]) for l in lines[:-1]]
+        same = "same" if counts == tw_counts else f"DIFFER {counts} vs {tw_counts}"
+        print(f"{name} | {sum(counts):,} ({same}) | {tw_s:.2f} | {tw_mb:.0f} | {c_s:.2f} | {c_mb:.0f} | {tw_s / c_s:.1f}x")
+
+
+def solve(count=100):
+    print(f"## {count} random states per puzzle (tables built for both)")
+    print("puzzle | twsearch total s (1 process/state) | cubedb total s (1 process/state) | cubedb batch s | ratio (process) | ratio (batch) | lengths")
+    for name in ["2x2x2", "skewb", "pyraminx", "dino"]:
+        tws = os.path.join(SAMPLES, f"{name}.tws")
+        scrambles, _, _ = timed([CUBEDB, "puzzle", "scramble", tws, "--data", DATA, "-q", "--count", str(count), "--seed", "2026"])
+        scrambles = scrambles.splitlines()
+        # Warm-up: both build and store their tables.
+        timed([TW, "--cachedir", CACHE, "--scramblealg", scrambles[0], tws])
+        timed([CUBEDB, "puzzle", "solve", tws, "--data", DATA, "-q", "--scramble", scrambles[0]])
+        tw_total, tw_lengths = 0.0, []
+        for s in scrambles:
+            out, sec, _ = timed([TW, "--cachedir", CACHE, "--scramblealg", s, tws])
+            tw_total += sec
+            tw_lengths.append(tw_solution_length(out))
+        c_total, c_lengths = 0.0, []
+        for s in scrambles:
+            out, sec, _ = timed([CUBEDB, "puzzle", "solve", tws, "--data", DATA, "-q", "--scramble", s])
+            c_total += sec
+            c_lengths.append(len(out.split()))
+        out, batch, _ = timed([CUBEDB, "puzzle", "solve", tws, "--data", DATA, "-q"], "\n".join(scrambles) + "\n")
+        batch_lengths = [len(l.split()) for l in out.splitlines()]
+        same = "same" if tw_lengths == c_lengths == batch_lengths else "DIFFER"
+        print(f"{name} | {tw_total:.2f} | {c_total:.2f} | {batch:.3f} | {tw_total / c_total:.1f}x | {tw_total / batch:.0f}x | {same}")
+
+
+def random_scramble(moves, faces, length, rng):
+    seq, last = [], None
+    while len(seq) < length:
+        face = rng.choice(faces)
+        if face == last:
+            continue
+        seq.append(face + rng.choice(moves))
+        last = face
+    return " ".join(seq)
+
+
+def big(count=5):
+    rng = random.Random(2026)
+    print(f"## optimal solving of big puzzles, {count} scrambles each, one process per scramble")
+    print("puzzle | scramble | twsearch s | MB | length | cubedb s | MB | length")
+    cases = [
+        ("3x3x3", ["", "2", "'"], list("URFDLB"), 14),
+        ("megaminx", ["", "2", "2'", "'"], ["U", "D", "F", "BF", "L", "E", "BL", "C", "BR", "A", "R", "I"], 9),
+    ]
+    for name, powers, faces, length in cases:
+        tws = os.path.join(SAMPLES, f"{name}.tws")
+        scrambles = [random_scramble(powers, faces, length, rng) for _ in range(count)]
+        timed([CUBEDB, "puzzle", "solve", tws, "--data", DATA, "-q", "--scramble", scrambles[0]])
+        for s in scrambles:
+            out, tw_s, tw_mb = timed([TW, "--cachedir", CACHE, "--scramblealg", s, tws])
+            tw_len = tw_solution_length(out)
+            out, c_s, c_mb = timed([CUBEDB, "puzzle", "solve", tws, "--data", DATA, "-q", "--scramble", s])
+            print(f"{name} | {s} | {tw_s:.2f} | {tw_mb:.0f} | {tw_len} | {c_s:.2f} | {c_mb:.0f} | {len(out.split())}")
+
+
+if __name__ == "__main__":
+    stages = sys.argv[1:] or ["gods", "solve", "big"]
+    os.makedirs(DATA, exist_ok=True)
+    os.makedirs(CACHE, exist_ok=True)
+    for stage in stages:
+        {"gods": gods, "solve": solve, "big": big}[stage]()

@@ -1,0 +1,195 @@
+//! `cubedb.Puzzle`: any permutation puzzle from a `.tws` definition file, through the
+//! library's one face (`PuzzleSolver`): God's algorithm, optimal solutions, scrambles.
+
+use crate::{cube_error, store, table_error};
+use cubedb::progress::Progress;
+use cubedb::puzzles::perm::{
+    load_puzzle, DefinitionFileError, ExactError, PermPuzzle, PuzzleEngine, PuzzleMetric,
+    PuzzleSolver,
+};
+use cubedb::rng::SplitMix64;
+use pyo3::exceptions::{PyMemoryError, PyOSError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// Memory tables may take, in MB (as the CLI's --memory default).
+const BUDGET_MB: u64 = 8192;
+
+/// A puzzle read from a twsearch `.tws` definition; its tables are built on first use
+/// (in the same folder as every cubedb table) and memory-mapped.
+#[pyclass(module = "cubedb", frozen)]
+pub struct Puzzle {
+    puzzle: PermPuzzle,
+    source: String,
+    solver: OnceLock<PuzzleSolver>,
+}
+
+fn exact_error(e: ExactError) -> PyErr {
+    match e {
+        ExactError::Table(e) => table_error(e),
+        ExactError::TooBig { .. } => PyMemoryError::new_err(e.to_string()),
+        ExactError::Unsupported(_) => cube_error(e.to_string()),
+    }
+}
+
+impl Puzzle {
+    fn solver(&self, py: Python<'_>) -> PyResult<&PuzzleSolver> {
+        if let Some(solver) = self.solver.get() {
+            return Ok(solver);
+        }
+        let opened = py
+            .detach(|| {
+                PuzzleSolver::open(
+                    &self.puzzle,
+                    &store(),
+                    &self.source,
+                    BUDGET_MB,
+                    PuzzleEngine::Auto,
+                    &Progress::stderr(false),
+                )
+            })
+            .map_err(exact_error)?;
+        Ok(self.solver.get_or_init(|| opened))
+    }
+
+    fn solve_text(
+        &self,
+        solver: &PuzzleSolver,
+        scramble: &str,
+        max_depth: usize,
+    ) -> Result<String, String> {
+        let state = self.puzzle.scrambled(scramble).map_err(|e| e.to_string())?;
+        let path = solver.solve(&state, max_depth).map_err(|e| e.to_string())?;
+        Ok(self.puzzle.format_path(&path))
+    }
+}
+
+#[pymethods]
+impl Puzzle {
+    /// Reads a definition: `metric` "htm" (every power of a move is one move) or "qtm";
+    /// `moves`, a list of base move names to search with (all by default).
+    #[staticmethod]
+    #[pyo3(signature = (path, *, metric = "htm", moves = None))]
+    fn from_file(path: PathBuf, metric: &str, moves: Option<Vec<String>>) -> PyResult<Self> {
+        let metric = match metric {
+            "htm" => PuzzleMetric::Htm,
+            "qtm" => PuzzleMetric::Qtm,
+            other => {
+                return Err(cube_error(format!(
+                    "metric must be \"htm\" or \"qtm\", not {other:?}"
+                )))
+            }
+        };
+        let puzzle = load_puzzle(&path, metric, moves.as_deref()).map_err(|e| match e {
+            DefinitionFileError::Read { .. } => PyOSError::new_err(e.to_string()),
+            invalid => cube_error(invalid.to_string()),
+        })?;
+        let mut source = path.display().to_string();
+        if let Some(moves) = &moves {
+            source.push_str(&format!(" --moves {}", moves.join(",")));
+        }
+        Ok(Self {
+            puzzle,
+            source,
+            solver: OnceLock::new(),
+        })
+    }
+
+    /// The definition's name.
+    #[getter]
+    fn name(&self) -> String {
+        self.puzzle.name.clone()
+    }
+
+    /// The search moves' names.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.puzzle.moves.iter().map(|m| m.name.clone()).collect()
+    }
+
+    /// An optimal solution of the position a scramble (move names separated by spaces)
+    /// reaches, as move names separated by spaces ("" when solved).
+    #[pyo3(signature = (scramble, *, max_depth = 30))]
+    fn solve(&self, py: Python<'_>, scramble: &str, max_depth: usize) -> PyResult<String> {
+        let solver = self.solver(py)?;
+        py.detach(|| self.solve_text(solver, scramble, max_depth))
+            .map_err(cube_error)
+    }
+
+    /// `solve` for many scrambles, on every core, in order; a bad one raises naming it.
+    #[pyo3(signature = (scrambles, *, max_depth = 30))]
+    fn solve_many(
+        &self,
+        py: Python<'_>,
+        scrambles: Vec<String>,
+        max_depth: usize,
+    ) -> PyResult<Vec<String>> {
+        let solver = self.solver(py)?;
+        py.detach(|| {
+            scrambles
+                .par_iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    self.solve_text(solver, s, max_depth)
+                        .map_err(|e| format!("scramble {}: {e}", i + 1))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(cube_error)
+    }
+
+    /// God's algorithm: the number of positions at each distance (index = distance),
+    /// from the exact table (built on first use); an error when none fits.
+    fn gods(&self, py: Python<'_>) -> PyResult<Vec<u64>> {
+        let solver = self.solver(py)?;
+        let table = solver.exact().ok_or_else(|| {
+            cube_error("no exact table fits for this puzzle: God's algorithm needs one")
+        })?;
+        Ok(table.histogram.clone())
+    }
+
+    /// Random-state scrambles (uniform over every position, each a shortest sequence
+    /// reaching it): one string, or a list of `count`.
+    #[pyo3(signature = (*, count = None, seed = None))]
+    fn scramble(
+        &self,
+        py: Python<'_>,
+        count: Option<usize>,
+        seed: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
+        let solver = self.solver(py)?;
+        let table = solver.exact().ok_or_else(|| {
+            cube_error("no exact table fits for this puzzle: random-state scrambles need one")
+        })?;
+        let seed = seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        let mut rng = SplitMix64::new(seed);
+        let mut one = || -> PyResult<String> {
+            let rank = table.random_rank(&mut rng);
+            let moves = table
+                .scramble_of(rank)
+                .ok_or_else(|| cube_error("a position has no path to solved"))?;
+            Ok(self.puzzle.format_path(&moves))
+        };
+        match count {
+            None => Ok(one()?.into_pyobject(py)?.into_any().unbind()),
+            Some(n) => {
+                let list: Vec<String> = (0..n).map(|_| one()).collect::<PyResult<_>>()?;
+                Ok(list.into_pyobject(py)?.into_any().unbind())
+            }
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Puzzle({:?}, {} moves)",
+            self.puzzle.name,
+            self.puzzle.moves.len()
+        )
+    }
+}
