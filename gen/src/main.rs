@@ -58,6 +58,28 @@ enum Command {
     Verify,
     /// List every table: file, size, entries and depth histogram.
     Info,
+    /// The tables of a puzzle from a `.tws` definition (`cubedb puzzle` builds them on
+    /// first use too): its exact table when one fits, else its pattern databases.
+    Puzzle(PuzzleArgs),
+}
+
+/// `cubedb-gen puzzle FILE`.
+#[derive(Debug, clap::Args)]
+struct PuzzleArgs {
+    /// The definition (`.tws`, twsearch's format).
+    file: PathBuf,
+    /// Every power of a move counts one (htm), or only the shortest turns (qtm).
+    #[arg(long, value_parser = ["htm", "qtm"], default_value = "htm")]
+    metric: String,
+    /// Search only these base moves (comma-separated).
+    #[arg(long, value_name = "MOVES", value_delimiter = ',')]
+    moves: Option<Vec<String>>,
+    /// Memory the tables may use, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 8192)]
+    memory: u64,
+    /// Delete the puzzle's tables first and build them again.
+    #[arg(long)]
+    force: bool,
 }
 
 /// `--threads`: the library's range, in its words.
@@ -125,6 +147,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Verify) => verify(&store),
         Some(Command::Info) => info(&store),
+        Some(Command::Puzzle(args)) => puzzle(&store, &args, cli.quiet),
         None => {
             build(
                 &store,
@@ -136,6 +159,62 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Builds (with `--force`: rebuilds) the tables of a definition-driven puzzle.
+fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode> {
+    use cubedb::puzzles::perm::{
+        exact::table_prefix, load_puzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver,
+    };
+    let metric = if args.metric == "qtm" {
+        PuzzleMetric::Qtm
+    } else {
+        PuzzleMetric::Htm
+    };
+    let puzzle = load_puzzle(&args.file, metric, args.moves.as_deref())?;
+    store.check_dir()?;
+    if args.force {
+        let prefix = table_prefix(&puzzle);
+        for entry in std::fs::read_dir(store.dir())?.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                std::fs::remove_file(entry.path())
+                    .with_context(|| format!("removing {}", entry.path().display()))?;
+            }
+        }
+    }
+    let mut source = args.file.display().to_string();
+    if let Some(moves) = &args.moves {
+        source.push_str(&format!(" --moves {}", moves.join(",")));
+    }
+    let progress = Progress::stderr(quiet);
+    let solver = PuzzleSolver::open(
+        &puzzle,
+        store,
+        &source,
+        args.memory,
+        PuzzleEngine::Auto,
+        &progress,
+    )?;
+    let mut out = cubedb::output::stdout()?;
+    match &solver {
+        PuzzleSolver::Exact(table) => writeln!(
+            out,
+            "{}: exact table {} ({} positions, God's number {})",
+            puzzle.name,
+            table.path().display(),
+            table.states(),
+            table.histogram.len().saturating_sub(1)
+        ),
+        PuzzleSolver::Search(search) => writeln!(
+            out,
+            "{}: {} pattern databases of {:?} entries",
+            puzzle.name,
+            search.sizes().len(),
+            search.sizes()
+        ),
+    }
+    .context(WRITING)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn selected_groups(names: &[String]) -> Result<Vec<TableGroup>> {

@@ -697,7 +697,7 @@ mod tests {
         same_as_full(&Ring(401), &[0]);
         same_as_full(&Torus(241), &[3, 100 + 17 * 241]);
         same_as_full(&EarlyTorus(199), &[0]);
-        same_as_full(&EvenRing(5002), &[0, 10]);
+        same_as_full(&EvenRing(402), &[0, 10]);
     }
 
     #[test]

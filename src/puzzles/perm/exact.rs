@@ -300,7 +300,9 @@ pub fn exact_spec(puzzle: &PermPuzzle, projection: &Projection, source: &str) ->
     exact_spec_named(puzzle, source, projection.size, projection.moves as u64)
 }
 
-fn exact_spec_named(puzzle: &PermPuzzle, source: &str, states: u64, moves: u64) -> TableSpec {
+/// The start of every table file name of `puzzle` (exact table, coordinate file,
+/// pattern databases): its name, metric and definition hash.
+pub fn table_prefix(puzzle: &PermPuzzle) -> String {
     let slug: String = puzzle
         .name
         .chars()
@@ -313,12 +315,16 @@ fn exact_spec_named(puzzle: &PermPuzzle, source: &str, states: u64, moves: u64) 
         })
         .take(40)
         .collect();
+    format!(
+        "puzzle-{slug}-{}-{:016x}",
+        puzzle.metric.name(),
+        puzzle.hash
+    )
+}
+
+fn exact_spec_named(puzzle: &PermPuzzle, source: &str, states: u64, moves: u64) -> TableSpec {
     TableSpec {
-        name: intern(format!(
-            "puzzle-{slug}-{}-{:016x}",
-            puzzle.metric.name(),
-            puzzle.hash
-        )),
+        name: intern(table_prefix(puzzle)),
         group: intern(format!("puzzle {source} --metric {}", puzzle.metric.name())),
         puzzle: "perm",
         kind: "depth-mod3",

@@ -365,24 +365,11 @@ impl Search<'_> {
 
 /// What a pattern database file is: named by the definition's hash and the projection.
 fn pdb_spec(puzzle: &PermPuzzle, projection: &Projection, index: usize, source: &str) -> TableSpec {
-    let slug: String = puzzle
-        .name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .take(40)
-        .collect();
     let shape = xxhash_rust::xxh3::xxh3_64(format!("{:?}", projection.radix).as_bytes());
     TableSpec {
         name: intern(format!(
-            "puzzle-{slug}-{}-{:016x}-pdb{index}-{:08x}",
-            puzzle.metric.name(),
-            puzzle.hash,
+            "{}-pdb{index}-{:08x}",
+            super::exact::table_prefix(puzzle),
             shape as u32
         )),
         group: intern(format!("puzzle {source} --metric {}", puzzle.metric.name())),
