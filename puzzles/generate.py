@@ -6,7 +6,10 @@ piece comes from, and the twist it gains); the others from their rules. Every fi
 checked by its state count and distance distribution in the tests
 (tests/integration/perm_puzzles.rs). Run: python3 puzzles/generate.py
 """
+import math
 import os
+
+import geometry as g
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -32,6 +35,15 @@ def block(name, perm, ori):
     return f"{name}\n{' '.join(str(p + 1) for p in perm)}\n{' '.join(map(str, ori))}\n"
 
 
+def move_block(name, perm, ori):
+    """A `Move` block: slot i takes the piece of slot perm[i]; `ori` is given per
+    destination slot, and KSolve's Move blocks index it by the slot a piece leaves."""
+    by_source = [0] * len(perm)
+    for i, src in enumerate(perm):
+        by_source[src] = ori[i]
+    return block(name, perm, by_source)
+
+
 def write(file, header, sets, moves):
     """sets: [(name, size, omod)]; moves: [(name, {set: (perm, ori)})]."""
     lines = [f"# {line}" for line in header] + [f"Name {file[:-4]}", ""]
@@ -45,7 +57,7 @@ def write(file, header, sets, moves):
         lines.append(f"Move {move}")
         for name, _, _ in sets:
             if name in parts:
-                lines.append(block(name, *parts[name]).rstrip())
+                lines.append(move_block(name, *parts[name]).rstrip())
         lines += ["End", ""]
     with open(os.path.join(HERE, file), "w") as out:
         out.write("\n".join(lines))
@@ -85,6 +97,30 @@ def main():
     write("topspin.tws", ["TopSpin 20/4: a loop of 20 discs, a turntable reversing 4 of them."],
           [("DISCS", 20, 1)],
           [("R", {"DISCS": (track, [0] * 20)}), ("F", {"DISCS": (flip, [0] * 20)})])
+    from_geometry()
+
+
+def from_geometry():
+    """Puzzles cut from their polyhedron (geometry.py)."""
+    out = lambda name: os.path.join(HERE, name)
+    g.Puzzle("skewb", g.CUBE_V, g.CUBE_N, g.corner_turns(0)).write(
+        out("skewb.tws"), ["Skewb: each of the 8 corners turns half the cube (centres move)."])
+    g.Puzzle("dino", g.CUBE_V, g.CUBE_N, g.corner_turns(1)).write(
+        out("dino.tws"), ["Dino cube: each corner turns the 3 edges around it (6 colours)."])
+    tetra_normals = [g.scale(v, -1) for v in g.TETRA_V]
+    g.Puzzle("pyraminx", g.TETRA_V, tetra_normals, g.pyraminx_moves()).write(
+        out("pyraminx.tws"), ["Pyraminx: U R L B turn a vertex's layer, u r l b its tip."])
+    g.Puzzle("pyraminx-no-tips", g.TETRA_V, tetra_normals, g.pyraminx_moves()[:4],
+             omit=lambda centre: g.dot(centre, centre) > 1.2).write(
+        out("pyraminx-no-tips.tws"), ["Pyraminx without its tips: U R L B turn a vertex's layer."])
+    g.Puzzle("fto", g.OCTA_V, g.OCTA_N, g.fto_moves()).write(
+        out("fto.tws"), ["Face-turning octahedron: each of the 8 faces turns its outer third."])
+    v, n = g.dodecahedron()
+    g.Puzzle("megaminx", v, n, g.megaminx_moves(n)).write(
+        out("megaminx.tws"), ["Megaminx: each of the 12 faces turns by a fifth."])
+    g.Puzzle("4x4x4", g.CUBE_V, g.CUBE_N, g.cube_layers(4)).write(
+        out("4x4x4.tws"), ["4x4x4: each face turns its outer layer (R) and its inner slice (2R);",
+                           "centres of one colour are identical."])
 
 
 if __name__ == "__main__":

@@ -332,3 +332,33 @@ fn damaged_or_missing_files_are_named_or_rebuilt() {
         "{message}"
     );
 }
+
+#[test]
+fn our_definitions_have_the_published_counts() {
+    let dir = fresh_dir("perm-counts");
+    let cases: [(&str, &[&str], u64, usize, u64); 5] = [
+        // file, options, positions, God's number, antipodes
+        (
+            "skewb.tws",
+            &["--moves", "DFR,UBR,DBR,DBL"],
+            3_149_280,
+            11,
+            90,
+        ),
+        ("pyraminx-no-tips.tws", &[], 933_120, 11, 32),
+        ("pyraminx.tws", &[], 75_582_720, 15, 512),
+        ("3x3x3.tws", &["--moves", "U,R"], 73_483_200, 20, 54),
+        ("2x2x2.tws", &[], 88_179_840, 11, 64_736),
+    ];
+    for (file, options, positions, gods_number, antipodes) in cases {
+        let rows = gods(file, options, &dir);
+        assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), positions, "{file}");
+        assert_eq!(
+            rows.last(),
+            Some(&(gods_number as u64, antipodes)),
+            "{file}"
+        );
+    }
+    let rows = gods("3x3x3.tws", &["--moves", "U,R", "--metric", "qtm"], &dir);
+    assert_eq!(rows.last(), Some(&(25, 87)), "<U,R> in QTM");
+}
