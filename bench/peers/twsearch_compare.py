@@ -14,7 +14,10 @@ this repository. Run alone: the machine's cores are the resource measured.
 - solve: 100 random states (cubedb puzzle scramble) of 2x2x2, skewb, pyraminx and dino,
   tables already built for both; twsearch one process per state (its usual use), cubedb
   one process per state and one batch; optimal lengths compared;
-- big: 3x3x3 scrambles of 14 random moves and megaminx scrambles of 9, one process each.
+- big: 3x3x3 scrambles of 14 random moves and megaminx scrambles of 9, one process each;
+- twips: God's algorithm of the fixed-corner 2x2x2 (twips, the Rust peer: TWIPS, default
+  /tmp/twips-root/bin/twips from `cargo install --locked --no-default-features twips-cli
+  --root /tmp/twips-root`; it reads KPuzzle JSON, converted by tws_to_kpuzzle.py).
 """
 import os
 import random
@@ -129,9 +132,31 @@ def big(count=5):
             print(f"{name} | {s} | {tw_s:.2f} | {tw_mb:.0f} | {tw_len} | {c_s:.2f} | {c_mb:.0f} | {len(out.split())}")
 
 
+def twips(runs=3):
+    binary = os.environ.get("TWIPS", "/tmp/twips-root/bin/twips")
+    tws = os.path.join(SAMPLES, "2x2x2.tws")
+    with tempfile.TemporaryDirectory() as work:
+        kpuzzle = os.path.join(work, "2x2x2.json")
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "tws_to_kpuzzle.py"), tws, kpuzzle], check=True)
+        print("## God's algorithm, 2x2x2 with a fixed corner (--moves U,F,R), median of runs")
+        tw, cu = [], []
+        for _ in range(runs):
+            out, sec, mb = timed([binary, "gods-algorithm", "--generator-moves", "U,F,R", kpuzzle])
+            assert "3_674_160" in out, out
+            tw.append((sec, mb))
+            with tempfile.TemporaryDirectory() as fresh:
+                out, sec, mb = timed([CUBEDB, "puzzle", "gods", tws, "--moves", "U,F,R", "--data", fresh, "-q"])
+            assert out.endswith("total 3674160\n"), out
+            cu.append((sec, mb))
+        tw.sort()
+        cu.sort()
+        t, c = tw[runs // 2], cu[runs // 2]
+        print(f"twips {t[0]:.2f} s {t[1]:.0f} MB | cubedb {c[0]:.3f} s {c[1]:.0f} MB | {t[0] / c[0]:.0f}x")
+
+
 if __name__ == "__main__":
-    stages = sys.argv[1:] or ["gods", "solve", "big"]
+    stages = sys.argv[1:] or ["gods", "solve", "big", "twips"]
     os.makedirs(DATA, exist_ok=True)
     os.makedirs(CACHE, exist_ok=True)
     for stage in stages:
-        {"gods": gods, "solve": solve, "big": big}[stage]()
+        {"gods": gods, "solve": solve, "big": big, "twips": twips}[stage]()

@@ -1050,22 +1050,31 @@ impl Coord {
                         to
                     })
                     .collect();
-                let mut head = Vec::with_capacity((slots_count * moves as u64) as usize);
-                let mut delta = Vec::with_capacity(head.capacity());
-                for v in 0..slots_count {
-                    let slots = unrank_slots(v, k, n);
-                    for (m, to) in dest.iter().enumerate() {
-                        let new_slots: Vec<u8> = slots.iter().map(|&s| to[s as usize]).collect();
-                        head.push(rank_slots(&new_slots, n) as u32);
-                        let mut code = 0u64;
-                        let mut place = 1u64;
-                        for &d in &new_slots {
-                            code += elements[m].ori[d as usize] as u64 % omod * place;
-                            place *= omod;
+                // Rows filled on every core: the megaminx's edges have 31 million entries.
+                use rayon::prelude::*;
+                let entries = (slots_count * moves as u64) as usize;
+                let mut head = vec![0u32; entries];
+                let mut delta = vec![0u32; entries];
+                head.par_chunks_mut(moves)
+                    .zip(delta.par_chunks_mut(moves))
+                    .enumerate()
+                    .for_each(|(v, (head_row, delta_row))| {
+                        let slots = unrank_slots(v as u64, k, n);
+                        let mut new_slots = vec![0u8; k];
+                        for (m, to) in dest.iter().enumerate() {
+                            for (new, &s) in new_slots.iter_mut().zip(&slots) {
+                                *new = to[s as usize];
+                            }
+                            head_row[m] = rank_slots(&new_slots, n) as u32;
+                            let mut code = 0u64;
+                            let mut place = 1u64;
+                            for &d in &new_slots {
+                                code += elements[m].ori[d as usize] as u64 % omod * place;
+                                place *= omod;
+                            }
+                            delta_row[m] = code as u32;
                         }
-                        delta.push(code as u32);
-                    }
-                }
+                    });
                 std::sync::Arc::new(TrackedMoves { head, delta })
             })
             .clone();
