@@ -8,8 +8,8 @@ use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
 use cubedb::puzzles::perm::{
-    load_puzzle, DefinitionFileError, ExactTable, PermPuzzle, PuzzleEngine, PuzzleMetric,
-    PuzzleSolver,
+    load_puzzle, parse_states, DefinitionFileError, ExactTable, PermPuzzle, PuzzleEngine,
+    PuzzleMetric, PuzzleSolver,
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
@@ -73,8 +73,12 @@ struct SolveArgs {
     #[command(flatten)]
     tables: TableArgs,
     /// One scramble in the definition's move names [default: one per stdin line].
-    #[arg(long, value_name = "MOVES")]
+    #[arg(long, value_name = "MOVES", conflicts_with = "states")]
     scramble: Option<String>,
+    /// A file of positions in twsearch's scramble format (`ScrambleState NAME` blocks,
+    /// 0-based; or `Scramble NAME`, 1-based), solved in order, one line each.
+    #[arg(long, value_name = "FILE")]
+    states: Option<PathBuf>,
     /// Up to N optimal solutions per scramble, each on its own line after a line
     /// `case K: M solutions of length L`.
     #[arg(long, value_name = "N", conflicts_with = "all")]
@@ -293,6 +297,47 @@ fn solve(args: &SolveArgs) -> Result<()> {
         }
         Ok(text)
     };
+    if let Some(path) = &args.states {
+        let bad = |line: usize, problem: String| InputError {
+            what: "state",
+            case: 1,
+            line,
+            problem: format!("{}: {problem}", path.display()),
+        };
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
+        let mut states =
+            parse_states(text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
+        for named in &mut states {
+            if let Some(alg) = &named.alg {
+                named.state = puzzle
+                    .scrambled(alg)
+                    .map_err(|e| bad(named.line, format!("{}: {e}", named.name)))?;
+            }
+        }
+        for named in &states {
+            puzzle
+                .check_state(&named.state)
+                .map_err(|e| bad(named.line, format!("{}: {e}", named.name)))?;
+        }
+        let answers: Vec<Result<String, InputError>> = states
+            .par_iter()
+            .map(|named| {
+                let mut found = None;
+                solver
+                    .each_solution(&named.state, args.max_depth, |path| {
+                        found = Some(puzzle.format_path(path));
+                        false
+                    })
+                    .map_err(|e| bad(named.line, format!("{}: {e}", named.name)))?;
+                found.ok_or_else(|| bad(named.line, format!("{}: no solution", named.name)))
+            })
+            .collect();
+        for answer in answers {
+            writeln!(out, "{}", answer?)?;
+        }
+        return Ok(out.flush()?);
+    }
     if let Some(scramble) = &args.scramble {
         let line = answer(1, scramble)?;
         writeln!(out, "{line}")?;

@@ -362,3 +362,85 @@ fn our_definitions_have_the_published_counts() {
     let rows = gods("3x3x3.tws", &["--moves", "U,R", "--metric", "qtm"], &dir);
     assert_eq!(rows.last(), Some(&(25, 87)), "<U,R> in QTM");
 }
+
+#[test]
+fn states_from_a_scramble_file() {
+    let dir = fresh_dir("perm-states");
+    let file = definition("2x2x2-fixed.tws");
+    let file = file.to_str().expect("utf-8 path");
+    let data = dir.to_str().expect("utf-8 path");
+    let states = dir.join("states.scr");
+    // R U as a position (0-based, per slot), as an alg, and the solved state.
+    std::fs::write(
+        &states,
+        "ScrambleAlg a\nR U\nEnd\nScrambleAlg b\nEnd\nScrambleState c\nCORNERS\n0 1 2 3 4 5 6\n0 0 0 0 0 0 0\nEnd\n",
+    )
+    .expect("write");
+    let output = cubedb(
+        &[
+            "puzzle",
+            "solve",
+            file,
+            "--data",
+            data,
+            "-q",
+            "--states",
+            states.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "U' R'\n\n\n");
+    // A position breaking the definition's rules: exit 2, naming the file, line and rule.
+    std::fs::write(
+        &states,
+        "ScrambleAlg a\nR U\nEnd\nScrambleState bad\nCORNERS\n0 1 2 3 4 5 5\n0 0 0 0 0 0 0\nEnd\n",
+    )
+    .expect("write");
+    let output = cubedb(
+        &[
+            "puzzle",
+            "solve",
+            file,
+            "--data",
+            data,
+            "-q",
+            "--states",
+            states.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("states.scr")
+            && message.contains("line 4")
+            && message.contains("not those of the solved state"),
+        "{message}"
+    );
+    // A twist the moves cannot make: no answer, said so.
+    std::fs::write(
+        &states,
+        "ScrambleState twisted\nCORNERS\n0 1 2 3 4 5 6\n1 0 0 0 0 0 0\nEnd\n",
+    )
+    .expect("write");
+    let output = cubedb(
+        &[
+            "puzzle",
+            "solve",
+            file,
+            "--data",
+            data,
+            "-q",
+            "--states",
+            states.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("not reachable"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -180,6 +180,8 @@ pub struct Places {
     counts: Vec<usize>,
     /// Distinct pieces whose parity every move keeps: ranks halved.
     halved: bool,
+    /// The parity of the solved arrangement (the only one when halved).
+    solved_parity: u8,
     table: Vec<u32>,
 }
 
@@ -506,17 +508,34 @@ impl Coord {
     pub fn encode(&self, state: &Element) -> Option<u64> {
         Some(match self {
             Coord::Reachable(r) => *r.index.get(&r.key(state))? as u64,
-            Coord::Twist(t) => t.encode_ori(&state.orbits[t.set].ori),
+            Coord::Twist(t) => {
+                let ori = &state.orbits[t.set].ori;
+                // The digit left out must be what the kept sum says: a state breaking the
+                // moves' invariant has no rank.
+                if let Some(sum) = t.reduced {
+                    let total: u64 = ori.iter().map(|&o| o as u64).sum();
+                    if total % t.omod != sum {
+                        return None;
+                    }
+                }
+                t.encode_ori(ori)
+            }
             Coord::Places(p) => {
                 let classes: Vec<u8> = state.orbits[p.set]
                     .perm
                     .iter()
                     .map(|&l| p.class_of[l as usize])
                     .collect();
+                if p.halved && parity(&classes) != p.solved_parity {
+                    return None;
+                }
                 p.encode_classes(&classes)
             }
             Coord::Split(s) => {
                 let perm = &state.orbits[s.set].perm;
+                if s.halved && parity(perm) != s.want {
+                    return None;
+                }
                 let mut slot_of = vec![0u8; s.n];
                 for (slot, &label) in perm.iter().enumerate() {
                     slot_of[label as usize] = slot as u8;
@@ -871,6 +890,7 @@ impl Coord {
             set: s,
             class_of,
             halved: everything_distinct && facts.keeps_parity && facts.distinct,
+            solved_parity: 0,
             counts,
             table: Vec::new(),
         };
@@ -888,6 +908,7 @@ impl Coord {
             .map(|&l| places.class_of[l as usize])
             .collect();
         let solved_parity = parity(&solved_classes);
+        places.solved_parity = solved_parity;
         if !tables {
             return Ok(Coord::Places(places));
         }

@@ -332,6 +332,99 @@ fn add_move(
     Ok(())
 }
 
+/// A position read from a scramble file: its name, the line its block starts on, and the
+/// state.
+#[derive(Debug, Clone)]
+pub struct NamedState {
+    /// The block's name (`ScrambleState NAME`).
+    pub name: String,
+    /// 1-based line of the block's first line.
+    pub line: usize,
+    /// The position (sets the block does not name are as solved).
+    pub state: Element,
+    /// For a `ScrambleAlg` block, its moves (applied to solved by the caller, who knows
+    /// the move names); `state` is then the solved state.
+    pub alg: Option<String>,
+}
+
+/// Reads the positions of a scramble file in twsearch's format: `ScrambleState NAME`
+/// blocks (0-based labels, orientations per slot) and `Scramble NAME` blocks (1-based),
+/// each up to `End`; a set a block leaves out is as in `solved`.
+pub fn parse_states(
+    text: &str,
+    sets: &[SetDef],
+    solved: &Element,
+) -> Result<Vec<NamedState>, DefinitionError> {
+    let lines = tokenized(text);
+    let mut at = 0;
+    let mut states = Vec::new();
+    while at < lines.len() {
+        let (line, tokens) = (&lines[at].0, &lines[at].1);
+        let line = *line;
+        let name = tokens
+            .get(1)
+            .map_or_else(|| format!("state {}", states.len() + 1), |n| n.to_string());
+        let kind = match tokens[0] {
+            "ScrambleState" | "StartState" => Block::StartState,
+            "Scramble" => Block::Solved,
+            "ScrambleAlg" => {
+                at += 1;
+                let mut moves = Vec::new();
+                loop {
+                    let Some((_, t)) = lines.get(at) else {
+                        return Err(error(line, "ScrambleAlg block without End"));
+                    };
+                    at += 1;
+                    if t[0] == "End" {
+                        break;
+                    }
+                    moves.extend(t.iter().map(|m| m.to_string()));
+                }
+                states.push(NamedState {
+                    name,
+                    line,
+                    state: solved.clone(),
+                    alg: Some(moves.join(" ")),
+                });
+                continue;
+            }
+            other => {
+                return Err(error(
+                    line,
+                    format!(
+                        "expected a ScrambleState, Scramble or ScrambleAlg block, found {other}"
+                    ),
+                ))
+            }
+        };
+        let keyword = tokens[0];
+        at += 1;
+        // Which sets the block names (the others stay solved).
+        let named: Vec<usize> = lines[at..]
+            .iter()
+            .take_while(|(_, t)| t[0] != "End")
+            .filter_map(|(_, t)| {
+                (t.len() == 1)
+                    .then(|| sets.iter().position(|s| s.name == t[0]))
+                    .flatten()
+            })
+            .collect();
+        let mut state = read_block(&lines, &mut at, sets, kind, keyword)?;
+        for (s, orbit) in state.orbits.iter_mut().enumerate() {
+            if !named.contains(&s) {
+                *orbit = solved.orbits[s].clone();
+            }
+        }
+        states.push(NamedState {
+            name,
+            line,
+            state,
+            alg: None,
+        });
+    }
+    Ok(states)
+}
+
 /// Reads a position block up to `End`: set name lines, each followed by a permutation
 /// line and an optional orientation line.
 fn read_block(

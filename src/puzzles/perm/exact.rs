@@ -22,6 +22,9 @@ use std::sync::{Arc, OnceLock};
 /// Value of a rank the BFS never reached (not a position of the puzzle).
 const UNREACHABLE: u8 = 3;
 
+/// Longest walk down a table (depths are below 255).
+const MAX_WALK: usize = 255;
+
 /// Most coordinates a projection has (two per set, a few sets).
 const MAX_COORDS: usize = 32;
 
@@ -558,7 +561,12 @@ impl ExactTable {
         visit: &mut impl FnMut(&[usize]) -> bool,
     ) -> bool {
         if rank == self.encoder.solved {
+            // Ranks cover every piece and twist the moves change: the state is solved.
+            debug_assert!(self.ranked.is_solved(state));
             return visit(path);
+        }
+        if path.len() > MAX_WALK {
+            return false;
         }
         let want = (self.value(rank) + 2) % 3;
         for (m, mv) in self.ranked.moves.iter().enumerate() {

@@ -159,6 +159,69 @@ struct Level {
 /// (Schreier–Sims; pieces told apart even where the solved state repeats labels). `None`
 /// if it takes more than `budget` Schreier generators.
 pub fn group_order(puzzle: &PermPuzzle, budget: usize) -> Option<Count> {
+    let chain = stabilizer_chain(puzzle, budget)?;
+    Some(
+        chain
+            .levels
+            .iter()
+            .fold(Count::from_u64(1), |c, l| c.times(l.orbit.len() as u64)),
+    )
+}
+
+/// A membership test for the group of the moves (Schreier–Sims), for puzzles whose
+/// pieces are all told apart: whether a state can be reached at all, answered before a
+/// search that would otherwise look for a solution that does not exist.
+pub struct Membership {
+    chain: Chain,
+    puzzle: PermPuzzle,
+}
+
+impl Membership {
+    /// The test for `puzzle`, or `None` when it has identical pieces or "any"
+    /// orientations, or Schreier–Sims takes more than `budget` steps.
+    pub fn new(puzzle: &PermPuzzle, budget: usize) -> Option<Self> {
+        if has_identical_pieces(puzzle)
+            || puzzle.solved.orbits.iter().any(|o| o.ori.contains(&WILD))
+        {
+            return None;
+        }
+        Some(Self {
+            chain: stabilizer_chain(puzzle, budget)?,
+            puzzle: puzzle.clone(),
+        })
+    }
+
+    /// Whether some sequence of the moves takes solved to `state`.
+    pub fn contains(&self, state: &Element) -> bool {
+        // The move taking solved to `state`: each slot's piece, from its home slot.
+        let mut orbits = Vec::with_capacity(state.orbits.len());
+        for ((orbit, home), def) in state
+            .orbits
+            .iter()
+            .zip(&self.puzzle.solved.orbits)
+            .zip(&self.puzzle.sets)
+        {
+            let mut perm = Vec::with_capacity(orbit.perm.len());
+            let mut ori = Vec::with_capacity(orbit.perm.len());
+            for (&label, &o) in orbit.perm.iter().zip(&orbit.ori) {
+                let Some(h) = home.perm.iter().position(|&l| l == label) else {
+                    return false;
+                };
+                perm.push(h as u8);
+                ori.push(
+                    ((o as u16 + def.omod as u16 - home.ori[h] as u16 % def.omod as u16)
+                        % def.omod as u16) as u8,
+                );
+            }
+            orbits.push(super::element::Orbit { perm, ori });
+        }
+        let g = sticker_perm(&self.puzzle, &Element { orbits });
+        is_identity(&self.chain.sift(g))
+    }
+}
+
+/// The stabilizer chain of the moves' group, or `None` past `budget` steps.
+fn stabilizer_chain(puzzle: &PermPuzzle, budget: usize) -> Option<Chain> {
     let gens: Vec<Perm> = puzzle
         .moves
         .iter()
@@ -207,12 +270,7 @@ pub fn group_order(puzzle: &PermPuzzle, budget: usize) -> Option<Count> {
     for level in 0..chain.levels.len() {
         chain.refresh(level);
     }
-    Some(
-        chain
-            .levels
-            .iter()
-            .fold(Count::from_u64(1), |c, l| c.times(l.orbit.len() as u64)),
-    )
+    Some(chain)
 }
 
 /// A base and strong generating set being built.
@@ -285,6 +343,18 @@ impl Chain {
         l.transversal = transversal;
         l.orbit = orbit;
         l.dirty = false;
+    }
+
+    /// Sifts `g` through every level of a finished chain (all levels fresh): the
+    /// residue, the identity exactly when `g` is in the group.
+    fn sift(&self, mut g: Perm) -> Perm {
+        for l in &self.levels {
+            match &l.transversal[g[l.base] as usize] {
+                Some(rep) => g = compose(&g, &invert(rep)),
+                None => return g,
+            }
+        }
+        g
     }
 
     /// Sifts `g` through the levels from `from`: the residue and the level where it
@@ -436,5 +506,41 @@ mod tests {
         assert_eq!(gf2_rank(vec![0b11, 0b11, 0b01]), 2);
         assert_eq!(parity(&[1, 0, 2]), 1);
         assert_eq!(parity(&[1, 2, 0]), 0);
+    }
+}
+
+#[cfg(test)]
+mod membership_tests {
+    use super::*;
+    use crate::puzzles::perm::{Definition, PuzzleMetric};
+
+    #[test]
+    fn flips_swaps_and_twists_alone_are_not_positions() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/3x3x3.tws"))
+                .expect("definition");
+        let puzzle = PermPuzzle::new(
+            &Definition::parse(&text).expect("parses"),
+            PuzzleMetric::Htm,
+        )
+        .expect("compiles");
+        let test = Membership::new(&puzzle, 20_000_000).expect("distinct pieces");
+        assert!(test.contains(&puzzle.solved));
+        let scrambled = puzzle.scrambled("R U F' D2 L B' R2").expect("moves");
+        assert!(test.contains(&scrambled));
+        let (corners, edges) = (0, 1);
+        let mut flip = puzzle.solved.clone();
+        flip.orbits[edges].ori[0] = 1;
+        assert!(!test.contains(&flip));
+        let mut swap = puzzle.solved.clone();
+        swap.orbits[edges].perm.swap(0, 1);
+        assert!(!test.contains(&swap));
+        let mut twist = puzzle.solved.clone();
+        twist.orbits[corners].ori[3] = 2;
+        assert!(!test.contains(&twist));
+        // Two swaps together (corners and edges) are a position.
+        let mut both = swap.clone();
+        both.orbits[corners].perm.swap(0, 1);
+        assert!(test.contains(&both));
     }
 }

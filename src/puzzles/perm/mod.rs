@@ -21,7 +21,7 @@ pub mod pdb;
 pub mod puzzle;
 pub mod solver;
 
-pub use definition::{Definition, DefinitionError};
+pub use definition::{parse_states, Definition, DefinitionError, NamedState};
 pub use element::Element;
 pub use exact::{ExactError, ExactTable};
 pub use pdb::PatternSearch;

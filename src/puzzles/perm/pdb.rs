@@ -150,6 +150,8 @@ impl Pdb {
 /// Optimal solving by IDA* over pattern databases.
 pub struct PatternSearch {
     pdbs: Vec<Pdb>,
+    /// Tells reachable states from the others before searching (pieces told apart).
+    membership: Option<super::group::Membership>,
     /// The puzzle searched (without untouched slots).
     ranked: PermPuzzle,
     restriction: Option<Restriction>,
@@ -221,8 +223,10 @@ impl PatternSearch {
             let table = store.open(&spec)?;
             pdbs.push(Pdb { projection, table });
         }
+        let membership = super::group::Membership::new(&ranked, 20_000_000);
         Ok(Self {
             pdbs,
+            membership,
             ranked,
             restriction,
             puzzle: puzzle.clone(),
@@ -247,6 +251,14 @@ impl PatternSearch {
             Some(r) => r.apply(&self.puzzle, state)?,
             None => state.clone(),
         };
+        // A state the moves cannot reach would be searched to the depth limit.
+        if self
+            .membership
+            .as_ref()
+            .is_some_and(|m| !m.contains(&inner))
+        {
+            return None;
+        }
         let width: usize = self.pdbs.iter().map(|p| p.projection.radix.len()).sum();
         let mut start = Vec::with_capacity(width);
         for pdb in &self.pdbs {
