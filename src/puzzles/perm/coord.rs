@@ -670,6 +670,22 @@ pub fn set_facts(puzzle: &PermPuzzle) -> Vec<SetFacts> {
         .collect()
 }
 
+/// For each move, where the piece in each slot of set `s` goes.
+fn destinations(puzzle: &PermPuzzle, s: usize) -> Vec<Vec<u8>> {
+    puzzle
+        .moves
+        .iter()
+        .map(|m| {
+            let perm = &m.element.orbits[s].perm;
+            let mut to = vec![0u8; perm.len()];
+            for (i, &from) in perm.iter().enumerate() {
+                to[from as usize] = i as u8;
+            }
+            to
+        })
+        .collect()
+}
+
 /// Fills a coordinate's move table: decode each value, apply each move, encode.
 fn fill_table(size: u64, moves: usize, mut step: impl FnMut(u64, usize) -> u64) -> Vec<u32> {
     let mut table = Vec::with_capacity(size as usize * moves);
@@ -963,18 +979,7 @@ impl Coord {
         if !tables {
             return Ok(Coord::Split(split));
         }
-        let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
-        // Where each slot's piece goes under each move.
-        let dest: Vec<Vec<u8>> = elements
-            .iter()
-            .map(|mv| {
-                let mut to = vec![0u8; n];
-                for (i, &from) in mv.perm.iter().enumerate() {
-                    to[from as usize] = i as u8;
-                }
-                to
-            })
-            .collect();
+        let dest = destinations(puzzle, s);
         let mut head = Vec::with_capacity((heads * moves as u64) as usize);
         let mut order_move = Vec::with_capacity(head.capacity());
         let mut head_parity = Vec::with_capacity(heads as usize);
@@ -1061,16 +1066,7 @@ impl Coord {
             .entry((s, k, omod))
             .or_insert_with(|| {
                 let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
-                let dest: Vec<Vec<u8>> = elements
-                    .iter()
-                    .map(|mv| {
-                        let mut to = vec![0u8; n];
-                        for (i, &from) in mv.perm.iter().enumerate() {
-                            to[from as usize] = i as u8;
-                        }
-                        to
-                    })
-                    .collect();
+                let dest = destinations(puzzle, s);
                 // Rows filled on every core: the megaminx's edges have 31 million entries.
                 use rayon::prelude::*;
                 let entries = (slots_count * moves as u64) as usize;

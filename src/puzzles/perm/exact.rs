@@ -211,14 +211,15 @@ pub fn groups_from_bytes(mut bytes: &[u8]) -> Option<Groups> {
 /// A projection seen as a state space for the BFS. When every coordinate has a plain
 /// move table (the usual case), a neighbour's rank is a sum of one table entry per
 /// coordinate times its place value: no dispatch, no dependent multiplications.
-struct Space<'a> {
+pub(super) struct Space<'a> {
     projection: &'a Projection,
     /// Per coordinate: its move table and place value, if all have plain tables.
     plain: Option<Vec<(&'a [u32], u64)>>,
 }
 
 impl<'a> Space<'a> {
-    fn new(projection: &'a Projection) -> Self {
+    /// The space of `projection`.
+    pub(super) fn new(projection: &'a Projection) -> Self {
         let tables: Option<Vec<&[u32]>> = projection.coords.iter().map(Coord::move_table).collect();
         let plain = tables.map(|tables| {
             let mut weight = 1u64;

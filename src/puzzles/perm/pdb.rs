@@ -8,10 +8,10 @@
 
 use super::coord::{set_facts, Coord, CoordError, Projection, SetFacts, TrackedCache};
 use super::element::Element;
-use super::exact::ExactError;
+use super::exact::{ExactError, Space};
 use super::puzzle::{PermPuzzle, Restriction};
 use crate::progress::Progress;
-use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
+use crate::search::bfs::{layered_bfs, UNREACHED};
 use crate::table::{intern, packed, Table, TableSpec, TableStore};
 use rayon::prelude::*;
 
@@ -107,33 +107,6 @@ fn whole_set(
     Ok(Some(coords))
 }
 
-/// A projection as a BFS space (through the general coordinate step).
-struct Space<'a>(&'a Projection);
-
-impl RankedSpace for Space<'_> {
-    fn size(&self) -> u64 {
-        self.0.size
-    }
-
-    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
-        let mut values = [0u64; 8];
-        let values = &mut values[..self.0.radix.len()];
-        self.0.values(rank, values);
-        for m in 0..self.0.moves {
-            visit(self.0.after(values, m));
-        }
-    }
-
-    fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
-        let mut values = [0u64; 8];
-        let values = &mut values[..self.0.radix.len()];
-        self.0.values(rank, values);
-        (0..self.0.moves).any(|m| test(self.0.after(values, m)))
-    }
-
-    const STOPS_EARLY: bool = true;
-}
-
 /// One pattern database, opened.
 struct Pdb {
     projection: Projection,
@@ -202,7 +175,7 @@ impl PatternSearch {
                     spec.payload_len() as f64 / 1e6
                 ));
                 let result = layered_bfs(
-                    &Space(&projection),
+                    &Space::new(&projection),
                     &[projection.solved],
                     progress,
                     "pattern BFS",
