@@ -18,6 +18,9 @@ use rayon::prelude::*;
 /// Most entries of one pattern database (4 bits each: 128 MiB).
 pub const PDB_ENTRIES: u64 = 1 << 28;
 
+/// The search bound from which a state is first checked to be reachable at all.
+pub const CHECK_FROM: usize = 11;
+
 /// Deepest IDA* goes.
 pub const MAX_DEPTH: usize = 64;
 
@@ -123,8 +126,9 @@ impl Pdb {
 /// Optimal solving by IDA* over pattern databases.
 pub struct PatternSearch {
     pdbs: Vec<Pdb>,
-    /// Tells reachable states from the others before searching (pieces told apart).
-    membership: Option<super::group::Membership>,
+    /// Tells reachable states from the others (pieces told apart), made the first time a
+    /// search goes past [`CHECK_FROM`] moves (Schreier–Sims on the megaminx takes 1.3 s).
+    membership: std::sync::OnceLock<Option<super::group::Membership>>,
     /// The puzzle searched (without untouched slots).
     ranked: PermPuzzle,
     restriction: Option<Restriction>,
@@ -196,10 +200,9 @@ impl PatternSearch {
             let table = store.open(&spec)?;
             pdbs.push(Pdb { projection, table });
         }
-        let membership = super::group::Membership::new(&ranked, 20_000_000);
         Ok(Self {
             pdbs,
-            membership,
+            membership: std::sync::OnceLock::new(),
             ranked,
             restriction,
             puzzle: puzzle.clone(),
@@ -224,14 +227,6 @@ impl PatternSearch {
             Some(r) => r.apply(&self.puzzle, state)?,
             None => state.clone(),
         };
-        // A state the moves cannot reach would be searched to the depth limit.
-        if self
-            .membership
-            .as_ref()
-            .is_some_and(|m| !m.contains(&inner))
-        {
-            return None;
-        }
         let width: usize = self.pdbs.iter().map(|p| p.projection.radix.len()).sum();
         let mut start = Vec::with_capacity(width);
         for pdb in &self.pdbs {
@@ -252,12 +247,25 @@ impl PatternSearch {
         };
         search.stack[..width].copy_from_slice(&start);
         for bound in h as usize..=max_depth.min(MAX_DEPTH) {
+            // A state the moves cannot reach would be searched to the depth limit: past
+            // a few bounds, make sure it can be reached at all.
+            if bound == CHECK_FROM.max(h as usize) && !self.reachable(&inner) {
+                return None;
+            }
             let go_on = search.dfs(0, bound, self.ranked.moves.len(), &mut visit);
             if search.found > 0 || !go_on {
                 return Some(search.stats);
             }
         }
         Some(search.stats)
+    }
+
+    /// Whether the moves reach `state` (true when no membership test can be made).
+    fn reachable(&self, state: &Element) -> bool {
+        self.membership
+            .get_or_init(|| super::group::Membership::new(&self.ranked, 20_000_000))
+            .as_ref()
+            .is_none_or(|m| m.contains(state))
     }
 
     /// The largest distance any database gives for coordinate values `values`.
