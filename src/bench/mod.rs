@@ -62,15 +62,15 @@ pub struct BenchArgs {
 
     /// How many queries of each set the (slow) search engine answers, spread evenly
     /// [default: 100 for rolling; for rotation 100 random, 5 hardest].
-    #[arg(long, value_name = "N", value_parser = crate::cli::ranges::sample, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = crate::ranges::sample, allow_negative_numbers = true)]
     pub search_sample: Option<usize>,
 
     /// rubik-twophase without INPUT: how many random positions.
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = crate::cli::ranges::bench_count, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = crate::ranges::bench_count, allow_negative_numbers = true)]
     pub count: u64,
 
     /// rubik-twophase without INPUT: seed of the random positions.
-    #[arg(long, value_name = "S", default_value_t = 2026, value_parser = crate::cli::ranges::seed, allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", default_value_t = 2026, value_parser = crate::ranges::seed, allow_negative_numbers = true)]
     pub seed: u64,
 
     /// rubik-twophase: caps to measure, as METRIC:N (default htm:21,htm:20,qtm:26,qtm:24).

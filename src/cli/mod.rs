@@ -4,7 +4,6 @@
 mod cube_input;
 mod pipeline;
 mod puzzle;
-pub(crate) mod ranges;
 mod rolling;
 mod rotation;
 mod rubik;
@@ -33,7 +32,7 @@ struct Cli {
     command: Command,
 
     /// Threads for searches and table builds [default: one per core].
-    #[arg(long, global = true, value_name = "N", value_parser = ranges::threads, allow_negative_numbers = true)]
+    #[arg(long, global = true, value_name = "N", value_parser = crate::ranges::threads, allow_negative_numbers = true)]
     threads: Option<std::num::NonZeroUsize>,
 }
 

@@ -47,7 +47,7 @@ pub struct ServeArgs {
 
     /// Longest any one solve may take, in seconds (a request's own `timeout` can only
     /// shorten it); past it the answer is 504.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::cli::ranges::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::ranges::seconds)]
     deadline: f64,
 
     /// Long requests (optimal, listings, goals) waiting for a free solver at most; past
@@ -61,7 +61,7 @@ pub struct ServeArgs {
 
     /// How long a client may take to send a request's headers, or its body, in seconds;
     /// slower or stalled clients are cut off (408 when the headers came).
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = crate::cli::ranges::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = crate::ranges::seconds)]
     client_timeout: f64,
 
     /// No progress bars or notes on stderr (the line saying where it listens stays).

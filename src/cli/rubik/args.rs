@@ -1,6 +1,6 @@
 //! The arguments of `cubedb rubik` subcommands, shared by the modules that run them.
 
-use crate::cli::ranges;
+use crate::ranges;
 use clap::Args;
 use cubedb::engine::Engine;
 use cubedb::puzzles::rubik::{Metric, Preset};

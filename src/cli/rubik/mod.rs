@@ -34,7 +34,7 @@ pub struct RubikArgs {
     common: CommonArgs,
 
     /// Answer -1 for cubes needing more than N quarter turns (the judge asks 5).
-    #[arg(long, value_name = "N", default_value_t = rubik::JUDGE_LIMIT, value_parser = crate::cli::ranges::judge_depth, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", default_value_t = rubik::JUDGE_LIMIT, value_parser = crate::ranges::judge_depth, allow_negative_numbers = true)]
     max_depth: u32,
 }
 

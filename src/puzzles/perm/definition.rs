@@ -9,7 +9,7 @@
 //! with an optional `2` or `'`, or capitals ending in `v`). Comments are lines whose first
 //! character is `#`. Anything else is an error naming the line and the rule.
 
-use super::element::{Element, Orbit, WILD};
+use super::element::{Element, Orbit, SetDef, WILD};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -29,17 +29,6 @@ fn error(line: usize, problem: impl Into<String>) -> DefinitionError {
         line,
         problem: problem.into(),
     }
-}
-
-/// One orbit of pieces: its name, size and number of orientations.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetDef {
-    /// The name (`CORNER`).
-    pub name: String,
-    /// Pieces (and slots).
-    pub size: usize,
-    /// Orientations of each piece (1: none).
-    pub omod: u8,
 }
 
 /// A move as the file gives it, before its powers are made.

@@ -2,7 +2,16 @@
 //! its orientation. A move is the same data read as a transformation (where each slot's
 //! piece comes from and the twist it gains); applying it is one composition.
 
-use super::definition::SetDef;
+/// One orbit of pieces: its name, size and number of orientations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetDef {
+    /// The name (`CORNER`).
+    pub name: String,
+    /// Pieces (and slots).
+    pub size: usize,
+    /// Orientations of each piece (1: none).
+    pub omod: u8,
+}
 
 /// Orientation "any" (`?` in a state): it stays any as the piece moves.
 pub const WILD: u8 = u8::MAX;

@@ -2,8 +2,8 @@
 //! metric's costs, which moves may follow which (canonical sequences), input parsing
 //! (move sequences and position blocks) and the legality rule.
 
-use super::definition::{power_names, Definition, DefinitionError, Illegal, SetDef};
-use super::element::{Element, WILD};
+use super::definition::{power_names, Definition, DefinitionError, Illegal};
+use super::element::{Element, SetDef, WILD};
 use std::collections::HashMap;
 use thiserror::Error;
 
