@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
 use cubedb::puzzles::perm::{
-    load_puzzle, parse_states, DefinitionFileError, ExactTable, PermPuzzle, PuzzleEngine,
+    load_puzzle, parse_states, DefinitionFileError, Element, ExactTable, PermPuzzle, PuzzleEngine,
     PuzzleMetric, PuzzleSolver,
 };
 use cubedb::rng::SplitMix64;
@@ -253,7 +253,72 @@ fn gods(args: &GodsArgs) -> Result<()> {
     Ok(())
 }
 
-/// Lines solved per parallel batch.
+/// One position to solve, with what its messages name: the kind of input, its number,
+/// its line, and a prefix (the states file and the block's name).
+struct Case {
+    what: &'static str,
+    number: usize,
+    line: usize,
+    prefix: String,
+    state: Element,
+}
+
+impl Case {
+    fn error(&self, problem: impl std::fmt::Display) -> InputError {
+        InputError {
+            what: self.what,
+            case: self.number,
+            line: self.line,
+            problem: format!("{}{problem}", self.prefix),
+        }
+    }
+}
+
+/// The positions of `--states FILE`, checked against the definition; errors name the
+/// file, the block's line and the rule.
+fn states_file(puzzle: &PermPuzzle, path: &Path) -> Result<Vec<Case>> {
+    let bad = |line: usize, problem: String| InputError {
+        what: "state",
+        case: 1,
+        line,
+        problem: format!("{}: {problem}", path.display()),
+    };
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
+    let states =
+        parse_states(text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
+    let mut cases = Vec::with_capacity(states.len());
+    for (i, named) in states.into_iter().enumerate() {
+        let mut case = Case {
+            what: "state",
+            number: i + 1,
+            line: named.line,
+            prefix: format!("{}: {}: ", path.display(), named.name),
+            state: named.state,
+        };
+        if let Some(alg) = &named.alg {
+            case.state = puzzle.scrambled(alg).map_err(|e| case.error(e))?;
+        }
+        puzzle.check_state(&case.state).map_err(|e| case.error(e))?;
+        cases.push(case);
+    }
+    Ok(cases)
+}
+
+/// A scramble read as a case numbered by its line.
+fn scramble_case(puzzle: &PermPuzzle, number: usize, text: &str) -> Result<Case, InputError> {
+    let mut case = Case {
+        what: "scramble",
+        number,
+        line: number,
+        prefix: String::new(),
+        state: puzzle.solved.clone(),
+    };
+    case.state = puzzle.scrambled(text).map_err(|e| case.error(e))?;
+    Ok(case)
+}
+
+/// Cases solved per parallel batch.
 const BATCH: usize = 1 << 14;
 
 fn solve(args: &SolveArgs) -> Result<()> {
@@ -264,15 +329,37 @@ fn solve(args: &SolveArgs) -> Result<()> {
     } else {
         args.count
     };
-    let mut out = cubedb::output::stdout()?;
-    let answer = |number: usize, text: &str| -> Result<String, InputError> {
-        let bad = |problem: String| InputError {
-            what: "scramble",
-            case: number,
-            line: number,
-            problem,
+    // Cases are read in batches (stdin lines as they come), each batch solved on every
+    // core and printed in input order: bounded memory, and no per-line hand-off cost.
+    /// A scramble line (read here, parsed on the cores) or a case already checked.
+    enum Job {
+        Line(usize, String),
+        Case(Case),
+    }
+    // Reading stdin may fail (a line too long, not UTF-8): that ends the command.
+    type Read = std::io::Result<Job>;
+    let mut source: Box<dyn Iterator<Item = Read>> = match (&args.states, &args.scramble) {
+        (Some(path), _) => Box::new(
+            states_file(&puzzle, path)?
+                .into_iter()
+                .map(|c| Ok(Job::Case(c))),
+        ),
+        (None, Some(text)) => Box::new(std::iter::once(Ok(Job::Line(1, text.clone())))),
+        (None, None) => {
+            let mut input = stdin_lines();
+            Box::new(std::iter::from_fn(move || {
+                input
+                    .next_line()
+                    .map(|line| line.map(|(number, text)| Job::Line(number, text.to_string())))
+                    .transpose()
+            }))
+        }
+    };
+    let work = |job: Job| -> Result<String, InputError> {
+        let case = match job {
+            Job::Line(number, text) => scramble_case(&puzzle, number, &text)?,
+            Job::Case(case) => case,
         };
-        let state = puzzle.scrambled(text).map_err(|e| bad(e.to_string()))?;
         let mut lines = Vec::new();
         let mut length = 0;
         let wanted = limit.unwrap_or(1);
@@ -282,13 +369,14 @@ fn solve(args: &SolveArgs) -> Result<()> {
             lines.len() < wanted
         };
         solver
-            .each_solution(&state, args.max_depth, visit)
-            .map_err(|e| bad(e.to_string()))?;
+            .each_solution(&case.state, args.max_depth, visit)
+            .map_err(|e| case.error(e))?;
         if limit.is_none() {
             return Ok(lines.swap_remove(0));
         }
         let mut text = format!(
-            "case {number}: {} solutions of length {length}",
+            "case {}: {} solutions of length {length}",
+            case.number,
             lines.len()
         );
         for line in lines {
@@ -297,75 +385,30 @@ fn solve(args: &SolveArgs) -> Result<()> {
         }
         Ok(text)
     };
-    if let Some(path) = &args.states {
-        let bad = |line: usize, problem: String| InputError {
-            what: "state",
-            case: 1,
-            line,
-            problem: format!("{}: {problem}", path.display()),
-        };
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let text = std::str::from_utf8(&bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
-        let mut states =
-            parse_states(text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
-        for named in &mut states {
-            if let Some(alg) = &named.alg {
-                named.state = puzzle
-                    .scrambled(alg)
-                    .map_err(|e| bad(named.line, format!("{}: {e}", named.name)))?;
-            }
-        }
-        for named in &states {
-            puzzle
-                .check_state(&named.state)
-                .map_err(|e| bad(named.line, format!("{}: {e}", named.name)))?;
-        }
-        let answers: Vec<Result<String, InputError>> = states
-            .par_iter()
-            .map(|named| {
-                let mut found = None;
-                solver
-                    .each_solution(&named.state, args.max_depth, |path| {
-                        found = Some(puzzle.format_path(path));
-                        false
-                    })
-                    .map_err(|e| bad(named.line, format!("{}: {e}", named.name)))?;
-                found.ok_or_else(|| bad(named.line, format!("{}: no solution", named.name)))
-            })
-            .collect();
-        for answer in answers {
-            writeln!(out, "{}", answer?)?;
-        }
-        return Ok(out.flush()?);
-    }
-    if let Some(scramble) = &args.scramble {
-        let line = answer(1, scramble)?;
-        writeln!(out, "{line}")?;
-        return Ok(out.flush()?);
-    }
-    let mut input = stdin_lines();
-    let mut batch: Vec<(usize, String)> = Vec::with_capacity(BATCH);
+    let mut out = std::io::BufWriter::new(cubedb::output::stdout()?);
     loop {
-        let next = input.next_line().map_err(JudgeError::Read)?;
-        let end = next.is_none();
-        if let Some((number, line)) = next {
-            batch.push((number, line.to_string()));
-        }
-        if batch.len() == BATCH || (end && !batch.is_empty()) {
-            let answers: Vec<Result<String, InputError>> = batch
-                .par_iter()
-                .map(|(number, line)| answer(*number, line))
-                .collect();
-            for a in answers {
-                writeln!(out, "{}", a?)?;
+        let mut batch: Vec<Job> = Vec::with_capacity(BATCH);
+        for read in source.by_ref() {
+            batch.push(read.map_err(JudgeError::Read)?);
+            if batch.len() == BATCH {
+                break;
             }
-            batch.clear();
         }
-        if end {
+        if batch.is_empty() {
             break;
         }
+        let answers: Vec<Result<String, InputError>> = batch.into_par_iter().map(work).collect();
+        for answer in answers {
+            match answer {
+                Ok(text) => writeln!(out, "{text}").context(crate::WRITING)?,
+                Err(e) => {
+                    out.flush().context(crate::WRITING)?;
+                    return Err(JudgeError::Input(e).into());
+                }
+            }
+        }
     }
-    Ok(out.flush()?)
+    out.flush().context(crate::WRITING)
 }
 
 fn scramble(args: &ScrambleArgs) -> Result<()> {
@@ -440,9 +483,7 @@ fn info(args: &FileArgs) -> Result<()> {
         }
         None => say!("states: {invariants} (by invariants; Schreier-Sims gave up)"),
     }
-    let ranked = puzzle
-        .restricted()
-        .map_or(puzzle.clone(), |(smaller, _)| smaller);
+    let (ranked, _) = puzzle.searched();
     match cubedb::puzzles::perm::exact::exact_projection(&ranked, false) {
         Ok(projection) => {
             let sizes: Vec<String> = projection.radix.iter().map(u64::to_string).collect();

@@ -14,7 +14,7 @@
 //! their values. With every piece and orientation covered it is the whole puzzle (an
 //! exact table); otherwise a pattern database's space.
 
-use super::element::{Element, WILD};
+use super::element::{parity, Element, WILD};
 use super::puzzle::PermPuzzle;
 
 /// Largest table of one coordinate, in entries (moves times values).
@@ -45,16 +45,6 @@ pub fn unrank_perm(mut rank: u64, n: usize) -> Vec<u8> {
     }
     let mut pool: Vec<u8> = (0..n as u8).collect();
     digits.iter().map(|&d| pool.remove(d)).collect()
-}
-
-fn parity(p: &[u8]) -> u8 {
-    let mut inversions = 0u32;
-    for i in 0..p.len() {
-        for j in i + 1..p.len() {
-            inversions += u32::from(p[j] < p[i]);
-        }
-    }
-    (inversions % 2) as u8
 }
 
 /// Number of arrangements of a multiset with these class counts.

@@ -13,6 +13,18 @@ pub struct SetDef {
     pub omod: u8,
 }
 
+/// The parity of a sequence (0 even, 1 odd): of its inversions, so that it also serves
+/// arrangements of classes, not only permutations.
+pub fn parity(p: &[u8]) -> u8 {
+    let mut inversions = 0u32;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            inversions += u32::from(p[j] < p[i]);
+        }
+    }
+    (inversions % 2) as u8
+}
+
 /// Orientation "any" (`?` in a state): it stays any as the piece moves.
 pub const WILD: u8 = u8::MAX;
 

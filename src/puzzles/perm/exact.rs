@@ -423,10 +423,9 @@ pub struct ExactTable {
     encoder: Arc<Projection>,
     /// The same projection with move tables, made on the first walk by rank.
     stepper: OnceLock<Arc<Projection>>,
-    /// Slots no search move touches, dropped before ranking.
-    restriction: Option<Restriction>,
-    /// The puzzle as given (states arrive in its shape).
-    puzzle: PermPuzzle,
+    /// Slots no search move touches, dropped before ranking (states arrive in the
+    /// given puzzle's shape).
+    restriction: Restriction,
     /// The puzzle ranked (without untouched slots).
     ranked: PermPuzzle,
     table: Table,
@@ -447,10 +446,7 @@ impl ExactTable {
         budget_mb: u64,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
-        let (ranked, restriction) = match puzzle.restricted() {
-            Some((smaller, restriction)) => (smaller, Some(restriction)),
-            None => (puzzle.clone(), None),
-        };
+        let (ranked, restriction) = puzzle.searched();
         // With the table and its coordinate file present, the enumerations are read
         // back instead of redone: a second process starts in milliseconds.
         let (encoder, spec) = match open_coordinates(puzzle, &ranked, store, source)? {
@@ -514,7 +510,6 @@ impl ExactTable {
             encoder: Arc::new(encoder),
             stepper,
             restriction,
-            puzzle: puzzle.clone(),
             ranked,
             table,
             histogram,
@@ -541,10 +536,7 @@ impl ExactTable {
         state: &Element,
         mut visit: impl FnMut(&[usize]) -> bool,
     ) -> Option<()> {
-        let inner = match &self.restriction {
-            Some(r) => r.apply(&self.puzzle, state)?,
-            None => state.clone(),
-        };
+        let inner = self.restriction.apply(state)?;
         let rank = self.encoder.encode(&inner)?;
         if !self.reachable(rank) {
             return None;
@@ -605,10 +597,7 @@ impl ExactTable {
 
     /// The rank of a state, `None` when a slot no search move touches is out of place.
     pub fn rank(&self, state: &Element) -> Option<u64> {
-        match &self.restriction {
-            Some(r) => self.encoder.encode(&r.apply(&self.puzzle, state)?),
-            None => self.encoder.encode(state),
-        }
+        self.encoder.encode(&self.restriction.apply(state)?)
     }
 
     /// Number of ranks (the table's entries).

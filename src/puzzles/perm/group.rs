@@ -3,7 +3,7 @@
 //! count by invariants (pieces, orientations, the parities and orientation sums every
 //! move keeps) that also covers identical pieces.
 
-use super::element::{Element, WILD};
+use super::element::{parity, Element, WILD};
 use super::puzzle::PermPuzzle;
 use std::fmt;
 
@@ -444,22 +444,6 @@ pub fn invariant_count(puzzle: &PermPuzzle) -> Count {
         count = count.divided(2);
     }
     count
-}
-
-fn parity(perm: &[u8]) -> u32 {
-    let mut seen = vec![false; perm.len()];
-    let mut swaps = 0;
-    for start in 0..perm.len() {
-        let mut p = start;
-        let mut length = 0;
-        while !seen[p] {
-            seen[p] = true;
-            p = perm[p] as usize;
-            length += 1;
-        }
-        swaps += length.max(1) - 1;
-    }
-    (swaps % 2) as u32
 }
 
 fn gf2_rank(mut vectors: Vec<u64>) -> usize {

@@ -131,8 +131,8 @@ pub struct PatternSearch {
     membership: std::sync::OnceLock<Option<super::group::Membership>>,
     /// The puzzle searched (without untouched slots).
     ranked: PermPuzzle,
-    restriction: Option<Restriction>,
-    puzzle: PermPuzzle,
+    /// How given states map into it.
+    restriction: Restriction,
 }
 
 /// What a search visited.
@@ -152,10 +152,7 @@ impl PatternSearch {
         budget_mb: u64,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
-        let (ranked, restriction) = match puzzle.restricted() {
-            Some((smaller, restriction)) => (smaller, Some(restriction)),
-            None => (puzzle.clone(), None),
-        };
+        let (ranked, restriction) = puzzle.searched();
         // The tables take half a byte per entry; a build about 1.5 bytes per entry more.
         let cap = PDB_ENTRIES.min((budget_mb << 20) / 2);
         let projections = pattern_projections(&ranked, cap)?;
@@ -205,7 +202,6 @@ impl PatternSearch {
             membership: std::sync::OnceLock::new(),
             ranked,
             restriction,
-            puzzle: puzzle.clone(),
         })
     }
 
@@ -223,10 +219,7 @@ impl PatternSearch {
         max_depth: usize,
         mut visit: impl FnMut(&[usize]) -> bool,
     ) -> Option<SearchStats> {
-        let inner = match &self.restriction {
-            Some(r) => r.apply(&self.puzzle, state)?,
-            None => state.clone(),
-        };
+        let inner = self.restriction.apply(state)?;
         let width: usize = self.pdbs.iter().map(|p| p.projection.radix.len()).sum();
         let mut start = Vec::with_capacity(width);
         for pdb in &self.pdbs {

@@ -364,20 +364,25 @@ fn definition_hash(definition: &Definition, metric: PuzzleMetric) -> u64 {
 /// `U,F,R` keeps 7 corners, the <U,R> subgroup of the 3x3x3 6 corners and 7 edges).
 #[derive(Debug, Clone)]
 pub struct Restriction {
-    /// Per set, the slots kept, in order.
-    keep: Vec<Vec<usize>>,
+    /// Per set, the slots kept, in order; `None` when nothing is dropped.
+    keep: Option<Vec<Vec<usize>>>,
     /// Per set, the new label of each old label (dense, in order of the old ones).
     relabel: Vec<Vec<u8>>,
+    /// The given puzzle's solved state (what dropped slots must hold).
+    solved: Element,
 }
 
 impl Restriction {
     /// `state` in the restricted puzzle, or `None` when a dropped slot does not hold its
     /// solved piece as solved (such a state is not reachable by the search moves).
-    pub fn apply(&self, puzzle: &PermPuzzle, state: &Element) -> Option<Element> {
+    pub fn apply(&self, state: &Element) -> Option<Element> {
+        let Some(keep) = &self.keep else {
+            return Some(state.clone());
+        };
         let mut orbits = Vec::with_capacity(state.orbits.len());
         for (s, orbit) in state.orbits.iter().enumerate() {
-            let solved = &puzzle.solved.orbits[s];
-            let keep = &self.keep[s];
+            let solved = &self.solved.orbits[s];
+            let keep = &keep[s];
             let mut kept = keep.iter().peekable();
             for slot in 0..orbit.perm.len() {
                 if kept.peek() == Some(&&slot) {
@@ -401,9 +406,20 @@ impl Restriction {
 }
 
 impl PermPuzzle {
-    /// The puzzle without the slots no search move touches, and how to map states into
-    /// it; `None` when every slot is touched.
-    pub fn restricted(&self) -> Option<(PermPuzzle, Restriction)> {
+    /// The puzzle as tables search it, without the slots no search move touches, and
+    /// how to map states into it (the puzzle itself, as is, when every slot is touched).
+    pub fn searched(&self) -> (PermPuzzle, Restriction) {
+        let identity = || Restriction {
+            keep: None,
+            relabel: Vec::new(),
+            solved: self.solved.clone(),
+        };
+        self.restricted()
+            .unwrap_or_else(|| (self.clone(), identity()))
+    }
+
+    /// The restricted puzzle, `None` when every slot is touched.
+    fn restricted(&self) -> Option<(PermPuzzle, Restriction)> {
         let keep: Vec<Vec<usize>> = self
             .sets
             .iter()
@@ -443,23 +459,27 @@ impl PermPuzzle {
                 map
             })
             .collect();
-        let restriction = Restriction { keep, relabel };
+        let restriction = Restriction {
+            keep: Some(keep.clone()),
+            relabel,
+            solved: self.solved.clone(),
+        };
         let sets: Vec<SetDef> = self
             .sets
             .iter()
-            .zip(&restriction.keep)
+            .zip(&keep)
             .map(|(def, k)| SetDef {
                 size: k.len(),
                 ..def.clone()
             })
             .collect();
-        let solved = restriction.apply(self, &self.solved)?;
+        let solved = restriction.apply(&self.solved)?;
         // A move keeps the slots it touches among the kept ones: re-index its sources.
         let restrict_move = |e: &Element| Element {
             orbits: e
                 .orbits
                 .iter()
-                .zip(&restriction.keep)
+                .zip(&keep)
                 .map(|(o, k)| {
                     let mut position = vec![0u8; o.perm.len()];
                     for (new, &old) in k.iter().enumerate() {
