@@ -3,9 +3,10 @@
 
 use crate::{cube_error, store, table_error};
 use cubedb::progress::Progress;
+use cubedb::puzzles::perm::target::{retarget, Retarget};
 use cubedb::puzzles::perm::{
-    load_puzzle, DefinitionFileError, ExactError, PermPuzzle, PuzzleEngine, PuzzleMetric,
-    PuzzleSolver,
+    load_puzzle, parse_target, DefinitionFileError, ExactError, PermPuzzle, PuzzleEngine,
+    PuzzleMetric, PuzzleSolver,
 };
 use cubedb::rng::SplitMix64;
 use pyo3::exceptions::{PyMemoryError, PyOSError};
@@ -22,6 +23,10 @@ const BUDGET_MB: u64 = 8192;
 #[pyclass(module = "cubedb", frozen)]
 pub struct Puzzle {
     puzzle: PermPuzzle,
+    /// The puzzle searched: `puzzle`, or the one whose solved state is the target.
+    searched: PermPuzzle,
+    /// How states map into `searched` when a target is given.
+    retarget: Option<Retarget>,
     source: String,
     solver: OnceLock<PuzzleSolver>,
 }
@@ -42,7 +47,7 @@ impl Puzzle {
         let opened = py
             .detach(|| {
                 PuzzleSolver::open(
-                    &self.puzzle,
+                    &self.searched,
                     &store(),
                     &self.source,
                     BUDGET_MB,
@@ -60,7 +65,10 @@ impl Puzzle {
         scramble: &str,
         max_depth: usize,
     ) -> Result<String, String> {
-        let state = self.puzzle.scrambled(scramble).map_err(|e| e.to_string())?;
+        let mut state = self.puzzle.scrambled(scramble).map_err(|e| e.to_string())?;
+        if let Some(map) = &self.retarget {
+            state = map.apply(&state);
+        }
         let path = solver.solve(&state, max_depth).map_err(|e| e.to_string())?;
         Ok(self.puzzle.format_path(&path))
     }
@@ -69,10 +77,17 @@ impl Puzzle {
 #[pymethods]
 impl Puzzle {
     /// Reads a definition: `metric` "htm" (every power of a move is one move) or "qtm";
-    /// `moves`, a list of base move names to search with (all by default).
+    /// `moves`, a list of base move names to search with (all by default); `target`, a
+    /// position block (as `cubedb puzzle solve --target` reads) to solve to instead of
+    /// the solved state, `?` standing for any piece or orientation.
     #[staticmethod]
-    #[pyo3(signature = (path, *, metric = "htm", moves = None))]
-    fn from_file(path: PathBuf, metric: &str, moves: Option<Vec<String>>) -> PyResult<Self> {
+    #[pyo3(signature = (path, *, metric = "htm", moves = None, target = None))]
+    fn from_file(
+        path: PathBuf,
+        metric: &str,
+        moves: Option<Vec<String>>,
+        target: Option<&str>,
+    ) -> PyResult<Self> {
         let metric = match metric {
             "htm" => PuzzleMetric::Htm,
             "qtm" => PuzzleMetric::Qtm,
@@ -90,8 +105,20 @@ impl Puzzle {
         if let Some(moves) = &moves {
             source.push_str(&format!(" --moves {}", moves.join(",")));
         }
+        let (searched, retarget) = match target {
+            Some(text) => {
+                let pattern = parse_target(text, &puzzle.sets, &puzzle.solved)
+                    .map_err(|e| cube_error(format!("target line {}: {}", e.line, e.problem)))?;
+                let (projected, map) =
+                    retarget(&puzzle, &pattern).map_err(|e| cube_error(e.to_string()))?;
+                (projected, Some(map))
+            }
+            None => (puzzle.clone(), None),
+        };
         Ok(Self {
             puzzle,
+            searched,
+            retarget,
             source,
             solver: OnceLock::new(),
         })
@@ -170,10 +197,9 @@ impl Puzzle {
         });
         let mut rng = SplitMix64::new(seed);
         let mut one = || -> PyResult<String> {
-            let rank = table.random_rank(&mut rng);
             let moves = table
-                .scramble_of(rank)
-                .ok_or_else(|| cube_error("a position has no path to solved"))?;
+                .random_scramble(&mut rng)
+                .ok_or_else(|| cube_error("no random position found"))?;
             Ok(self.puzzle.format_path(&moves))
         };
         match count {

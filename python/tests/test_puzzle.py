@@ -48,3 +48,22 @@ def test_bad_input_names_the_problem(tmp_path):
     with pytest.raises(CubeError, match="metric"):
         Puzzle.from_file(str(PUZZLES / "loopover-3x3.tws"), metric="xtm")
     assert isinstance(puzzle, cubedb.Puzzle) and "loopover" in repr(puzzle)
+
+
+def test_solving_to_a_target_pattern():
+    # Corner orientations only: every piece `?`, every twist 0.
+    twist = "ScrambleState twist\nCORNERS\n? ? ? ? ? ? ?\n0 0 0 0 0 0 0\nEnd\n"
+    puzzle = Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), target=twist)
+    full = Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"))
+    assert puzzle.solve("U2") == ""  # a half turn twists nothing
+    for scramble in full.scramble(count=20, seed=5):
+        solution = puzzle.solve(scramble)
+        # The target is met: solving it again from there needs nothing, and it is
+        # never further than solved.
+        assert puzzle.solve(f"{scramble} {solution}") == ""
+        assert len(solution.split()) <= len(full.solve(scramble).split())
+    with pytest.raises(CubeError, match="named 2 times"):
+        Puzzle.from_file(
+            str(PUZZLES / "2x2x2-fixed.tws"),
+            target="Scramble x\nCORNERS\n? ? ? 4 5 6 6\n? ? ? ? 0 0 0\nEnd\n",
+        )

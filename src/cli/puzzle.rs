@@ -7,9 +7,10 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
+use cubedb::puzzles::perm::target::{retarget, Retarget};
 use cubedb::puzzles::perm::{
-    load_puzzle, parse_states, DefinitionFileError, Element, ExactTable, PermPuzzle, PuzzleEngine,
-    PuzzleMetric, PuzzleSolver,
+    load_puzzle, parse_states, parse_target, DefinitionFileError, Element, ExactTable, PermPuzzle,
+    PuzzleEngine, PuzzleMetric, PuzzleSolver,
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
@@ -93,6 +94,11 @@ struct SolveArgs {
     /// Longest solution IDA* looks for.
     #[arg(long, value_name = "N", default_value_t = 30)]
     max_depth: usize,
+    /// Solve to this pattern instead of the solved state: a file with one position
+    /// block (as in --states), where `?` may stand for a piece (any piece not named
+    /// elsewhere in its set) or an orientation (any).
+    #[arg(long, value_name = "FILE")]
+    target: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -231,10 +237,7 @@ fn gods(args: &GodsArgs) -> Result<()> {
     }
     writeln!(out, "total {}", table.states())?;
     if args.antipodes > 0 {
-        for rank in table.antipodes(args.antipodes) {
-            let scramble = table
-                .scramble_of(rank)
-                .context("an antipode has no path to solved")?;
+        for scramble in table.antipodes(args.antipodes)? {
             writeln!(out, "antipode {}", puzzle.format_path(&scramble))?;
         }
     }
@@ -321,9 +324,32 @@ fn scramble_case(puzzle: &PermPuzzle, number: usize, text: &str) -> Result<Case,
 /// Cases solved per parallel batch.
 const BATCH: usize = 1 << 14;
 
+/// The puzzle whose solved state is the target of `--target FILE`, and the map of
+/// states into it; errors name the file, line and rule (exit 2).
+fn target(puzzle: &PermPuzzle, path: &Path) -> Result<(PermPuzzle, Retarget)> {
+    let bad = |line: usize, problem: String| InputError {
+        what: "target",
+        case: 1,
+        line,
+        problem: format!("{}: {problem}", path.display()),
+    };
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
+    let pattern =
+        parse_target(text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
+    Ok(retarget(puzzle, &pattern).map_err(|e| bad(0, e.to_string()))?)
+}
+
 fn solve(args: &SolveArgs) -> Result<()> {
     let puzzle = args.file.puzzle()?;
-    let solver = solver(&args.file, &puzzle, &args.tables, &args.engine)?;
+    let (searched, retargeted) = match &args.target {
+        Some(path) => {
+            let (projected, map) = target(&puzzle, path)?;
+            (projected, Some(map))
+        }
+        None => (puzzle.clone(), None),
+    };
+    let solver = solver(&args.file, &searched, &args.tables, &args.engine)?;
     let limit = if args.all {
         Some(usize::MAX)
     } else {
@@ -368,8 +394,12 @@ fn solve(args: &SolveArgs) -> Result<()> {
             lines.push(puzzle.format_path(path));
             lines.len() < wanted
         };
+        let state = match &retargeted {
+            Some(map) => map.apply(&case.state),
+            None => case.state.clone(),
+        };
         solver
-            .each_solution(&case.state, args.max_depth, visit)
+            .each_solution(&state, args.max_depth, visit)
             .map_err(|e| case.error(e))?;
         if limit.is_none() {
             return Ok(lines.swap_remove(0));
@@ -422,14 +452,18 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
     let mut rng = SplitMix64::new(seed);
     let mut out = cubedb::output::stdout()?;
     for _ in 0..args.count {
-        let rank = table.random_rank(&mut rng);
         let moves = table
-            .scramble_of(rank)
-            .context("a position has no path to solved")?;
+            .random_scramble(&mut rng)
+            .context("no random position found")?;
         let reached = puzzle.apply_path(&puzzle.solved, &moves);
+        let mut shortest = None;
+        table.each_solution_of(&reached, |path| {
+            shortest = Some(path.len());
+            false
+        });
         anyhow::ensure!(
-            table.rank(&reached) == Some(rank),
-            "internal error: a scramble does not reach its position"
+            shortest == Some(moves.len()),
+            "internal error: a scramble is not a shortest way to its position"
         );
         writeln!(out, "{}", puzzle.format_path(&moves))?;
     }
@@ -469,6 +503,13 @@ fn info(args: &FileArgs) -> Result<()> {
         puzzle.moves.len(),
         bases.join(", ")
     );
+    let (ranked, _) = puzzle.searched();
+    let symmetries = cubedb::puzzles::perm::symmetry::Symmetries::find(&ranked);
+    say!(
+        "symmetries: {}{} (relabelings of the slots that carry moves to moves and keep the solved pattern)",
+        symmetries.len(),
+        if symmetries.partial { " or more (search cut short)" } else { "" }
+    );
     let invariants = invariant_count(&puzzle);
     match group_order(&puzzle, 20_000_000) {
         Some(order) if !has_identical_pieces(&puzzle) => {
@@ -483,16 +524,23 @@ fn info(args: &FileArgs) -> Result<()> {
         }
         None => say!("states: {invariants} (by invariants; Schreier-Sims gave up)"),
     }
-    let (ranked, _) = puzzle.searched();
     match cubedb::puzzles::perm::exact::exact_projection(&ranked, false) {
         Ok(projection) => {
             let sizes: Vec<String> = projection.radix.iter().map(u64::to_string).collect();
-            let needed = cubedb::puzzles::perm::exact::build_bytes(projection.size);
+            let used = cubedb::puzzles::perm::reduced::plan(&ranked, &projection, &symmetries)
+                .map_or(1, |(s, _)| s.len() as u64);
+            let entries = projection.size / used;
+            let needed = cubedb::puzzles::perm::exact::build_bytes(entries);
+            let reduced = if used > 1 {
+                format!(", reduced by {used} symmetries to about {entries} entries")
+            } else {
+                String::new()
+            };
             say!(
-                "exact table: {} ranks ({}), file {:.1} MB, build needs {:.0} MB{}",
+                "exact table: {} ranks ({}){reduced}, file {:.1} MB, build needs {:.0} MB{}",
                 projection.size,
                 sizes.join(" x "),
-                projection.size as f64 / 4e6,
+                entries as f64 / 4e6,
                 needed as f64 / (1 << 20) as f64,
                 if needed > 8192 << 20 {
                     " (over the default --memory 8192)"

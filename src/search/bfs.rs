@@ -36,6 +36,18 @@ pub trait RankedSpace: Sync {
     /// Whether [`RankedSpace::any_neighbour`] stops at the first hit. Then pulling pays
     /// from an earlier layer on: once fewer than twice the frontier's states are unseen.
     const STOPS_EARLY: bool = false;
+
+    /// How many states the rank stands for (a reduced table's entry stands for its
+    /// class); the histogram counts these.
+    #[inline]
+    fn weight(&self, _rank: u64) -> u64 {
+        1
+    }
+
+    /// Calls `visit` with the ranks that stand for the same states as `rank` (a reduced
+    /// table's twins): [`mod3_bfs`] settles them with it.
+    #[inline]
+    fn for_each_twin(&self, _rank: u64, _visit: impl FnMut(u64)) {}
 }
 
 /// The outcome of a BFS: a depth per rank and the number of states at each depth.
@@ -478,13 +490,20 @@ pub fn mod3_bfs<S: RankedSpace>(
     let size = space.size();
     let bytes: Vec<AtomicU8> = (0..size.div_ceil(4)).map(|_| AtomicU8::new(0xFF)).collect();
     let bar = progress.states(label, size);
-    let mut layer = 0u64;
+    let (mut layer, mut states) = (0u64, 0u64);
     for &s in sources {
         if claim_crumb(&bytes, s, 0) {
             layer += 1;
+            states += space.weight(s);
+            space.for_each_twin(s, |twin| {
+                if claim_crumb(&bytes, twin, 0) {
+                    layer += 1;
+                    states += space.weight(twin);
+                }
+            });
         }
     }
-    let mut histogram = vec![layer];
+    let mut histogram = vec![states];
     let mut unseen = size - layer;
     let mut depth = 0usize;
     bar.set_message(depth.to_string());
@@ -493,12 +512,23 @@ pub fn mod3_bfs<S: RankedSpace>(
         let current = (depth % 3) as u8;
         let next = ((depth + 1) % 3) as u8;
         let pull_below = if S::STOPS_EARLY { 2 * layer } else { layer };
-        let found: u64 = bytes
+        // Per layer: ranks settled (for the bottom-up switch) and states they stand for.
+        let (found, states) = bytes
             .par_chunks(SCAN_CHUNK / 4)
             .enumerate()
             .map(|(chunk_index, chunk)| {
                 let base = (chunk_index * SCAN_CHUNK) as u64;
-                let mut found = 0u64;
+                let mut found = (0u64, 0u64);
+                let settle = |rank: u64, found: &mut (u64, u64)| {
+                    found.0 += 1;
+                    found.1 += space.weight(rank);
+                    space.for_each_twin(rank, |twin| {
+                        if claim_crumb(&bytes, twin, next) {
+                            found.0 += 1;
+                            found.1 += space.weight(twin);
+                        }
+                    });
+                };
                 for (offset, byte) in chunk.iter().enumerate() {
                     let packed = byte.load(Ordering::Relaxed);
                     for slot in 0..4u64 {
@@ -512,12 +542,12 @@ pub fn mod3_bfs<S: RankedSpace>(
                                 && space.any_neighbour(rank, |n| crumb(&bytes, n) == current)
                                 && claim_crumb(&bytes, rank, next)
                             {
-                                found += 1;
+                                settle(rank, &mut found);
                             }
                         } else if value == current {
                             space.for_each_neighbour(rank, |n| {
                                 if claim_crumb(&bytes, n, next) {
-                                    found += 1;
+                                    settle(n, &mut found);
                                 }
                             });
                         }
@@ -525,11 +555,11 @@ pub fn mod3_bfs<S: RankedSpace>(
                 }
                 found
             })
-            .sum();
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         if found == 0 {
             break;
         }
-        histogram.push(found);
+        histogram.push(states);
         unseen -= found;
         layer = found;
         depth += 1;

@@ -111,26 +111,33 @@ fn table_solutions_are_optimal_and_verified() {
         let known = brute_force(&puzzle, 6);
         let mut rng = SplitMix64::new(25);
         let mut checked = 0;
+        let solve = |state: &Element| -> Vec<usize> {
+            let mut found = None;
+            table
+                .each_solution_of(state, |p| {
+                    found = Some(p.to_vec());
+                    false
+                })
+                .expect("a position");
+            found.expect("a solution")
+        };
         for (state, &distance) in known.iter().take(3000) {
-            let rank = table.rank(state).expect("a position");
-            let path = table.solve_rank(rank).expect("solvable");
+            let path = solve(state);
             assert_eq!(path.len(), distance, "{file}: optimal length");
             assert!(puzzle.is_solved(&puzzle.apply_path(state, &path)));
             checked += 1;
         }
         assert!(checked >= 1000);
-        // Random positions: the solution solves, and a scramble reaches its position.
+        // Random positions: a scramble is as long as the solution of where it leads.
         for _ in 0..200 {
-            let rank = table.random_rank(&mut rng);
-            let scramble = table.scramble_of(rank).expect("scramble");
+            let scramble = table.random_scramble(&mut rng).expect("scramble");
             let state = puzzle.apply_path(&puzzle.solved, &scramble);
-            assert_eq!(table.rank(&state), Some(rank));
-            let path = table.solve_rank(rank).expect("solvable");
+            let path = solve(&state);
             assert_eq!(path.len(), scramble.len());
             assert!(puzzle.is_solved(&puzzle.apply_path(&state, &path)));
             // Every listed optimal solution solves, and they are distinct.
             let mut all = Vec::new();
-            table.each_solution(rank, |p| {
+            table.each_solution_of(&state, |p| {
                 all.push(p.to_vec());
                 all.len() < 50
             });
@@ -251,8 +258,7 @@ fn pattern_database_search_matches_the_exact_table() {
         assert_eq!(search.sizes().len(), 2, "{:?}", search.sizes());
         let mut rng = SplitMix64::new(26);
         for _ in 0..150 {
-            let rank = exact.random_rank(&mut rng);
-            let scramble = exact.scramble_of(rank).expect("scramble");
+            let scramble = exact.random_scramble(&mut rng).expect("scramble");
             let state = puzzle.apply_path(&puzzle.solved, &scramble);
             let mut found = Vec::new();
             search
@@ -440,6 +446,127 @@ fn states_from_a_scramble_file() {
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains("not reachable"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// The shortest way from `state` to a position matching `pattern` (pieces and
+/// orientations, `?` matching anything), by trying every move sequence up to `limit`.
+fn brute_force_to_pattern(
+    puzzle: &PermPuzzle,
+    state: &Element,
+    pattern: &Element,
+    limit: usize,
+) -> Option<usize> {
+    const ANY: u8 = u8::MAX;
+    let matches = |s: &Element| {
+        s.orbits.iter().zip(&pattern.orbits).all(|(o, p)| {
+            o.perm
+                .iter()
+                .zip(&o.ori)
+                .zip(p.perm.iter().zip(&p.ori))
+                .all(|((&l, &r), (&pl, &pr))| (pl == ANY || pl == l) && (pr == ANY || pr == r))
+        })
+    };
+    fn search(
+        puzzle: &PermPuzzle,
+        s: &Element,
+        left: usize,
+        matches: &dyn Fn(&Element) -> bool,
+    ) -> bool {
+        matches(s)
+            || (left > 0
+                && puzzle
+                    .moves
+                    .iter()
+                    .any(|m| search(puzzle, &s.then(&m.element, &puzzle.sets), left - 1, matches)))
+    }
+    (0..=limit).find(|&depth| search(puzzle, state, depth, &matches))
+}
+
+/// Targets: a partial pattern (first layer, any top), orientations only, and a full
+/// position. The target solver's lengths equal a brute-force search for the nearest
+/// matching position, every solution reaches one, and bad targets are named (exit 2).
+#[test]
+fn solving_to_target_patterns() {
+    use cubedb::puzzles::perm::target::retarget;
+    use cubedb::puzzles::perm::{parse_target, PuzzleEngine, PuzzleSolver};
+    let dir = fresh_dir("perm-target");
+    let store = TableStore::new(&dir);
+    let text = std::fs::read_to_string(definition("2x2x2-fixed.tws")).expect("definition");
+    let puzzle = PermPuzzle::new(
+        &Definition::parse(&text).expect("parses"),
+        PuzzleMetric::Htm,
+    )
+    .expect("compiles");
+    let targets = [
+        "Scramble layer\nCORNERS\n? ? ? ? 5 6 7\n? ? ? ? 0 0 0\nEnd\n",
+        "ScrambleState twist\nCORNERS\n? ? ? ? ? ? ?\n0 0 0 0 0 0 0\nEnd\n",
+        "Scramble swap\nCORNERS\n2 1 3 4 5 6 7\n0 0 0 0 0 0 0\nEnd\n",
+    ];
+    let mut rng = SplitMix64::new(77);
+    for text in targets {
+        let pattern = parse_target(text, &puzzle.sets, &puzzle.solved).expect("a target");
+        let (projected, map) = retarget(&puzzle, &pattern).expect("a valid target");
+        let solver = PuzzleSolver::open(
+            &projected,
+            &store,
+            "target",
+            64,
+            PuzzleEngine::Auto,
+            &Progress::hidden(),
+        )
+        .expect("solver");
+        for _ in 0..40 {
+            let walk: Vec<usize> = (0..rng.below(5))
+                .map(|_| rng.below(puzzle.moves.len() as u64) as usize)
+                .collect();
+            // Start from the target's neighbourhood when it is a full position.
+            let start = if text.contains("swap") {
+                pattern.clone()
+            } else {
+                puzzle.solved.clone()
+            };
+            let state = puzzle.apply_path(&start, &walk);
+            let path = solver.solve(&map.apply(&state), 30).expect("solvable");
+            let reached = puzzle.apply_path(&state, &path);
+            assert_eq!(
+                brute_force_to_pattern(&puzzle, &reached, &pattern, 0),
+                Some(0),
+                "the solution reaches the target"
+            );
+            assert_eq!(
+                Some(path.len()),
+                brute_force_to_pattern(&puzzle, &state, &pattern, 5),
+                "optimal to the nearest matching position"
+            );
+        }
+    }
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "Scramble x\nCORNERS\n? ? ? 4 5 6 6\n? ? ? ? 0 0 0\nEnd\n",
+    )
+    .expect("write");
+    let file = definition("2x2x2-fixed.tws");
+    let output = cubedb(
+        &[
+            "puzzle",
+            "solve",
+            file.to_str().expect("utf-8"),
+            "--target",
+            bad.to_str().expect("utf-8"),
+            "--scramble",
+            "R",
+            "--data",
+            dir.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("piece 6 is named 2 times"),
         "{}",
         stderr(&output)
     );

@@ -172,6 +172,8 @@ pub struct Places {
     halved: bool,
     /// The parity of the solved arrangement (the only one when halved).
     solved_parity: u8,
+    /// A label of each class (what a decoded state shows).
+    labels: Vec<u8>,
     table: Vec<u32>,
 }
 
@@ -554,6 +556,83 @@ impl Coord {
         })
     }
 
+    /// Writes the part of a state this coordinate covers, from its value, into `out`;
+    /// false when this kind of coordinate cannot (tracked pieces, an unknown value).
+    pub fn decode_into(&self, value: u64, out: &mut Element) -> bool {
+        match self {
+            Coord::Reachable(r) => {
+                let Some(&key) = r.keys.get(value as usize) else {
+                    return false;
+                };
+                let total: usize = r
+                    .sets
+                    .iter()
+                    .map(|&(s, drop)| out.orbits[s].perm.len() * if drop { 1 } else { 2 })
+                    .sum();
+                let mut bytes = vec![0u8; total];
+                unpack_bytes(key, &mut bytes);
+                let mut at = 0;
+                for &(s, drop_ori) in &r.sets {
+                    let orbit = &mut out.orbits[s];
+                    let n = orbit.perm.len();
+                    orbit.perm.copy_from_slice(&bytes[at..at + n]);
+                    at += n;
+                    if !drop_ori {
+                        orbit.ori.copy_from_slice(&bytes[at..at + n]);
+                        at += n;
+                    }
+                }
+                true
+            }
+            Coord::Twist(t) => {
+                out.orbits[t.set].ori = t.decode(value);
+                true
+            }
+            Coord::Places(p) => {
+                let classes = p.decode(value, p.solved_parity);
+                out.orbits[p.set].perm = classes.iter().map(|&c| p.labels[c as usize]).collect();
+                true
+            }
+            Coord::Split(s) => {
+                let orders = s.orders();
+                let (head, order) = (value / orders, value % orders);
+                let slots = unrank_slots(head, s.a, s.n);
+                let build = |order_rank: u64| -> Vec<u8> {
+                    let rest = unrank_perm(order_rank, s.n - s.a);
+                    let mut perm = vec![u8::MAX; s.n];
+                    for (label, &slot) in slots.iter().enumerate() {
+                        perm[slot as usize] = label as u8;
+                    }
+                    let mut rest = rest.iter();
+                    for cell in perm.iter_mut().filter(|c| **c == u8::MAX) {
+                        *cell = rest.next().map_or(0, |&l| l + s.a as u8);
+                    }
+                    perm
+                };
+                out.orbits[s.set].perm = if s.halved {
+                    let even = build(order * 2);
+                    if parity(&even) == s.want {
+                        even
+                    } else {
+                        build(order * 2 + 1)
+                    }
+                } else {
+                    build(order)
+                };
+                true
+            }
+            Coord::Tracked(_) => false,
+        }
+    }
+
+    /// The set whose orientations this coordinate keeps apart from its places.
+    pub fn twist_set(&self) -> Option<usize> {
+        match self {
+            Coord::Twist(t) => Some(t.set),
+            _ => None,
+        }
+    }
+
     /// The coordinate's move table (`table[value * moves + m]`), when it has a plain one.
     pub fn move_table(&self) -> Option<&[u32]> {
         match self {
@@ -892,7 +971,12 @@ impl Coord {
             counts.pop();
         }
         let everything_distinct = counts.iter().all(|&c| c == 1);
+        let mut labels = vec![0u8; counts.len()];
+        for &label in solved.perm.iter().rev() {
+            labels[class_of[label as usize] as usize] = label;
+        }
         let mut places = Places {
+            labels,
             set: s,
             class_of,
             halved: everything_distinct && facts.keeps_parity && facts.distinct,
@@ -1141,6 +1225,17 @@ impl Projection {
             .try_fold(0, |acc, (c, &r)| Some(acc * r + c.encode(state)?))
     }
 
+    /// The state of the coordinate values `values`, the rest taken from `base` (the
+    /// solved state); `None` when a coordinate cannot be decoded.
+    pub fn decode(&self, values: &[u64], base: &Element) -> Option<Element> {
+        let mut out = base.clone();
+        self.coords
+            .iter()
+            .zip(values)
+            .all(|(c, &v)| c.decode_into(v, &mut out))
+            .then_some(out)
+    }
+
     /// The coordinate values of a state number.
     #[inline]
     pub fn values(&self, mut rank: u64, out: &mut [u64]) {
@@ -1210,6 +1305,9 @@ mod split_tests {
             let next = state.then(&puzzle.moves[m].element, &puzzle.sets);
             let value = split.encode(&state).expect("value");
             assert!(value < split.size());
+            let mut decoded = puzzle.solved.clone();
+            assert!(split.decode_into(value, &mut decoded));
+            assert_eq!(decoded, state, "decoding undoes encoding");
             assert_eq!(
                 split.apply(value, m, moves),
                 split.encode(&next).expect("value")

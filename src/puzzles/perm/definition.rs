@@ -186,7 +186,14 @@ impl Definition {
                     } else {
                         Block::StartState
                     };
-                    solved = Some(read_block(&lines, &mut at, &sets, kind, keyword)?);
+                    let state = read_block(&lines, &mut at, &sets, kind, keyword)?;
+                    if state.orbits.iter().any(|o| o.perm.contains(&WILD)) {
+                        return Err(error(
+                            line,
+                            "`?` for a piece is for target patterns (--target), not the solved state",
+                        ));
+                    }
+                    solved = Some(state);
                 }
                 "Move" | "MoveTransformation" => {
                     if solved.is_none() {
@@ -344,6 +351,46 @@ pub fn parse_states(
     sets: &[SetDef],
     solved: &Element,
 ) -> Result<Vec<NamedState>, DefinitionError> {
+    let states = read_states(text, sets, solved)?;
+    if let Some(wild) = states
+        .iter()
+        .find(|s| s.state.orbits.iter().any(|o| o.perm.contains(&WILD)))
+    {
+        return Err(error(
+            wild.line,
+            "`?` for a piece is for target patterns (--target), not positions",
+        ));
+    }
+    Ok(states)
+}
+
+/// A target pattern: one block in the format of [`parse_states`] where `?` may also
+/// stand for a piece (any piece not named elsewhere in its set) as well as for an
+/// orientation (any). Pieces are [`WILD`] where `?` stands.
+pub fn parse_target(
+    text: &str,
+    sets: &[SetDef],
+    solved: &Element,
+) -> Result<Element, DefinitionError> {
+    let mut states = read_states(text, sets, solved)?;
+    match states.len() {
+        1 if states[0].alg.is_none() => Ok(states.remove(0).state),
+        1 => Err(error(
+            states[0].line,
+            "a target is a position block (ScrambleState or Scramble), not moves",
+        )),
+        n => Err(error(
+            states.get(1).map_or(0, |s| s.line),
+            format!("a target file holds one position block, found {n}"),
+        )),
+    }
+}
+
+fn read_states(
+    text: &str,
+    sets: &[SetDef],
+    solved: &Element,
+) -> Result<Vec<NamedState>, DefinitionError> {
     let lines = tokenized(text);
     let mut at = 0;
     let mut states = Vec::new();
@@ -481,6 +528,11 @@ fn read_block(
         let one_based = matches!(kind, Block::Solved | Block::Move);
         let mut perm = Vec::with_capacity(def.size);
         for token in perm_tokens {
+            if *token == "?" && matches!(kind, Block::Solved | Block::StartState) {
+                // Any piece: only a target pattern may say so (callers check).
+                perm.push(WILD);
+                continue;
+            }
             let n = number(*perm_line, token, "piece")?;
             let n = if one_based {
                 n.checked_sub(1)

@@ -10,14 +10,15 @@
 //! (God's algorithm reads it back without a search).
 
 use super::coord::{set_facts, Coord, CoordError, Projection, Reachable, REACHABLE_LIMIT};
-use super::element::Element;
+use super::element::{Element, WILD};
 use super::puzzle::{PermPuzzle, Restriction};
+use super::reduced::{self, Reduction};
+use super::symmetry::Symmetries;
 use crate::progress::Progress;
 use crate::rng::SplitMix64;
 use crate::search::bfs::{mod3_bfs, RankedSpace};
 use crate::table::{intern, packed, Table, TableError, TableSpec, TableStore};
 use rayon::prelude::*;
-use std::sync::{Arc, OnceLock};
 
 /// Value of a rank the BFS never reached (not a position of the puzzle).
 const UNREACHABLE: u8 = 3;
@@ -63,14 +64,26 @@ pub fn exact_projection_with(
     // bigger sets are tight enough by parity and twist sums, and faster by move tables.
     let usual_size = |s: usize| -> u128 {
         let (def, fact) = (&puzzle.sets[s], &facts[s]);
+        let solved = &puzzle.solved.orbits[s];
         let mut size = if fact.moved {
-            (1..=def.size as u128).product::<u128>()
-                >> u32::from(fact.keeps_parity && fact.distinct)
+            // Arrangements of the labels (identical pieces counted once).
+            let mut labels = solved.perm.clone();
+            labels.sort_unstable();
+            let (mut arrangements, mut placed) = (1u128, 0u128);
+            for run in labels.chunk_by(|a, b| a == b) {
+                for k in 1..=run.len() as u128 {
+                    placed += 1;
+                    arrangements = arrangements.saturating_mul(placed) / k;
+                }
+            }
+            arrangements >> u32::from(fact.keeps_parity && fact.distinct)
         } else {
             1
         };
         if fact.twisted && !fact.wild {
-            size *= (def.omod as u128).pow((def.size - usize::from(fact.keeps_sum)) as u32);
+            let kept = solved.ori.iter().filter(|&&o| o != WILD).count();
+            let free = kept - usize::from(fact.keeps_sum && kept == def.size);
+            size = size.saturating_mul((def.omod as u128).pow(free as u32));
         }
         size
     };
@@ -151,6 +164,10 @@ fn enumerate_groups(
             }
             let mut sets = group.clone();
             sets.push(s);
+            // Schreier–Sims tells, without enumerating, when the sets are independent.
+            if joint_order(puzzle, &sets, facts).is_some_and(|order| order >= product) {
+                return None;
+            }
             let joint = Coord::reachable(puzzle, &sets, facts)?;
             ((joint.len() as u64) < product).then_some((sets, joint))
         });
@@ -160,6 +177,33 @@ fn enumerate_groups(
         }
     }
     groups
+}
+
+/// The number of states the sets `sets` reach together, by Schreier–Sims on those sets
+/// alone, when that is what an enumeration would count (distinct pieces, no orientation
+/// "any"); `None` otherwise.
+fn joint_order(
+    puzzle: &PermPuzzle,
+    sets: &[usize],
+    facts: &[super::coord::SetFacts],
+) -> Option<u64> {
+    if sets
+        .iter()
+        .any(|&s| !facts[s].distinct || facts[s].wild || facts[s].partly_wild)
+    {
+        return None;
+    }
+    let keep = |orbits: &[super::element::Orbit]| -> Vec<super::element::Orbit> {
+        sets.iter().map(|&s| orbits[s].clone()).collect()
+    };
+    let mut part = puzzle.clone();
+    part.sets = sets.iter().map(|&s| puzzle.sets[s].clone()).collect();
+    part.solved.orbits = keep(&puzzle.solved.orbits);
+    for m in &mut part.moves {
+        m.element.orbits = keep(&m.element.orbits);
+    }
+    part.illegal.clear();
+    super::group::group_order(&part, 100_000)?.to_u64()
 }
 
 /// The enumerated groups as bytes (little-endian): the group count, then per group its
@@ -301,7 +345,11 @@ impl RankedSpace for Space<'_> {
 /// What the exact table of `puzzle` is: name (with the definition's hash), size, and the
 /// command that rebuilds it.
 pub fn exact_spec(puzzle: &PermPuzzle, projection: &Projection, source: &str) -> TableSpec {
-    exact_spec_named(puzzle, source, projection.size, projection.moves as u64)
+    exact_spec_named(
+        puzzle,
+        source,
+        Layout::plain(projection.size, projection.moves),
+    )
 }
 
 /// The start of every table file name of `puzzle` (exact table, coordinate file,
@@ -326,71 +374,180 @@ pub fn table_prefix(puzzle: &PermPuzzle) -> String {
     )
 }
 
-fn exact_spec_named(puzzle: &PermPuzzle, source: &str, states: u64, moves: u64) -> TableSpec {
+/// What an exact table holds: its entries, moves, and (reduced by symmetry) how many
+/// symmetries, which coordinate was reduced and into how many classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Layout {
+    entries: u64,
+    moves: u64,
+    /// `(symmetries, reduced coordinate, classes)`.
+    symmetry: Option<(u64, u64, u64)>,
+}
+
+impl Layout {
+    fn plain(entries: u64, moves: usize) -> Self {
+        Self {
+            entries,
+            moves: moves as u64,
+            symmetry: None,
+        }
+    }
+
+    fn reduced(reduction: &Reduction, moves: usize) -> Self {
+        Self {
+            entries: reduction.entries(),
+            moves: moves as u64,
+            symmetry: Some((
+                reduction.symmetries.len() as u64,
+                reduction.reduced as u64,
+                reduction.reps.len() as u64,
+            )),
+        }
+    }
+
+    /// The layout a table header records (`symmetric`: a reduced table's name).
+    fn from_header(header: &crate::table::TableHeader, symmetric: bool) -> Self {
+        let param = |name: &str| {
+            header
+                .params
+                .iter()
+                .find(|(k, _)| k == name)
+                .map_or(0, |p| p.1)
+        };
+        Self {
+            entries: header.entries,
+            moves: param("moves"),
+            symmetry: symmetric.then(|| (param("symmetries"), param("reduced"), param("classes"))),
+        }
+    }
+}
+
+/// The name of an exact table: a reduced table's ends in `-sym`.
+fn exact_name(puzzle: &PermPuzzle, symmetric: bool) -> String {
+    format!(
+        "{}{}",
+        table_prefix(puzzle),
+        if symmetric { "-sym" } else { "" }
+    )
+}
+
+fn exact_spec_named(puzzle: &PermPuzzle, source: &str, layout: Layout) -> TableSpec {
+    let mut params = vec![
+        ("states".to_string(), layout.entries),
+        ("moves".to_string(), layout.moves),
+    ];
+    if let Some((symmetries, reduced, classes)) = layout.symmetry {
+        params.push(("symmetries".into(), symmetries));
+        params.push(("reduced".into(), reduced));
+        params.push(("classes".into(), classes));
+    }
     TableSpec {
-        name: intern(table_prefix(puzzle)),
+        name: intern(exact_name(puzzle, layout.symmetry.is_some())),
         group: intern(format!("puzzle {source} --metric {}", puzzle.metric.name())),
         puzzle: "perm",
-        kind: "depth-mod3",
-        params: vec![("states".into(), states), ("moves".into(), moves)],
-        entries: states,
+        kind: if layout.symmetry.is_some() {
+            "depth-mod3-sym"
+        } else {
+            "depth-mod3"
+        },
+        params,
+        entries: layout.entries,
         bits_per_entry: 2,
     }
 }
 
-/// The coordinate file of an exact table: the states of its enumerated sets.
-fn coords_spec(table: &TableSpec, groups: &Groups) -> TableSpec {
-    coords_spec_of_len(table, groups_to_bytes(groups).len() as u64)
-}
-
-fn coords_spec_of_len(table: &TableSpec, bytes: u64) -> TableSpec {
+/// A side file of an exact table (`suffix`: `coords`, the enumerated sets; `classes`, a
+/// reduced table's class list), of `bytes` bytes.
+fn side_spec(table: &TableSpec, suffix: &str, bytes: u64) -> TableSpec {
     TableSpec {
-        name: intern(format!("{}-coords", table.name)),
+        name: intern(format!("{}-{suffix}", table.name)),
         group: table.group,
         puzzle: "perm",
-        kind: "coordinates",
+        kind: if suffix == "coords" {
+            "coordinates"
+        } else {
+            "classes"
+        },
         params: table.params.clone(),
         entries: bytes,
         bits_per_entry: 8,
     }
 }
 
-/// The encoder and spec of `puzzle`'s exact table from its coordinate file, when the
-/// table and that file are both present (`None` otherwise). A damaged file is an error.
-fn open_coordinates(
+/// Reads a side file of `table` (its length from its own header).
+fn read_side(store: &TableStore, table: &TableSpec, suffix: &str) -> Result<Table, TableError> {
+    let path = store.dir().join(format!("{}-{suffix}.cdb", table.name));
+    let (header, _) = crate::table::read_header(&path, table.group)?;
+    store.open(&side_spec(table, suffix, header.entries))
+}
+
+fn reps_to_bytes(reps: &[u32]) -> Vec<u8> {
+    reps.iter().flat_map(|r| r.to_le_bytes()).collect()
+}
+
+fn reps_from_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
+    let reps: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let sorted = reps.windows(2).all(|w| w[0] < w[1]);
+    (bytes.len().is_multiple_of(4) && sorted).then_some(reps)
+}
+
+/// An exact table found in `store` with its side files: the encoder, the reduction (for
+/// a reduced table) and the spec. `None` when none is there (a reduced table is looked
+/// for first); a damaged side file is an error.
+fn open_existing(
     puzzle: &PermPuzzle,
     ranked: &PermPuzzle,
+    found: &Symmetries,
     store: &TableStore,
     source: &str,
-) -> Result<Option<(Projection, TableSpec)>, ExactError> {
-    let slug_spec = exact_spec_named(puzzle, source, 0, 0);
-    let table_path = store.dir().join(slug_spec.file_name());
-    let coords_path = store.dir().join(format!("{}-coords.cdb", slug_spec.name));
-    if !table_path.is_file() || !coords_path.is_file() {
-        return Ok(None);
+) -> Result<Option<(Projection, Option<Reduction>, TableSpec)>, ExactError> {
+    for symmetric in [true, false] {
+        let name = exact_name(puzzle, symmetric);
+        let table_path = store.dir().join(format!("{name}.cdb"));
+        let coords_path = store.dir().join(format!("{name}-coords.cdb"));
+        if !table_path.is_file() || !coords_path.is_file() {
+            continue;
+        }
+        let group = exact_spec_named(puzzle, source, Layout::plain(0, 0)).group;
+        let (header, _) = crate::table::read_header(&table_path, group)?;
+        let layout = Layout::from_header(&header, symmetric);
+        let spec = exact_spec_named(puzzle, source, layout);
+        let damaged = |file: &std::path::Path, why: &str| {
+            ExactError::Unsupported(CoordError(format!("{}: {why}", file.display())))
+        };
+        let coords = read_side(store, &spec, "coords")?;
+        let groups = groups_from_bytes(coords.payload())
+            .ok_or_else(|| damaged(&coords_path, "not a list of coordinates"))?;
+        let (encoder, _) = exact_projection_with(ranked, Some(groups), false)
+            .map_err(|e| damaged(&coords_path, &e.0))?;
+        let reduction = match layout.symmetry {
+            None => None,
+            Some((symmetries, reduced, classes)) => {
+                let classes_file = read_side(store, &spec, "classes")?;
+                let reps = reps_from_bytes(classes_file.payload())
+                    .filter(|reps| reps.len() as u64 == classes)
+                    .ok_or_else(|| damaged(&table_path, "its class file is not a class list"))?;
+                let (syms, index) = reduced::plan(ranked, &encoder, found)
+                    .filter(|(s, i)| s.len() as u64 == symmetries && *i as u64 == reduced)
+                    .ok_or_else(|| {
+                        damaged(&table_path, "its symmetries do not fit the definition")
+                    })?;
+                Some(Reduction::with_reps(&encoder, syms, index, reps))
+            }
+        };
+        let entries = reduction.as_ref().map_or(encoder.size, Reduction::entries);
+        if entries != header.entries {
+            return Err(damaged(
+                &coords_path,
+                "its coordinates do not give the table's size",
+            ));
+        }
+        return Ok(Some((encoder, reduction, spec)));
     }
-    let (header, _) = crate::table::read_header(&table_path, slug_spec.group)?;
-    let moves = header
-        .params
-        .iter()
-        .find(|(k, _)| k == "moves")
-        .map_or(0, |p| p.1);
-    let spec = exact_spec_named(puzzle, source, header.entries, moves);
-    let (coords_header, _) = crate::table::read_header(&coords_path, slug_spec.group)?;
-    let coords = store.open(&coords_spec_of_len(&spec, coords_header.entries))?;
-    let damaged = |why: String| {
-        ExactError::Unsupported(CoordError(format!("{}: {why}", coords_path.display())))
-    };
-    let groups = groups_from_bytes(coords.payload())
-        .ok_or_else(|| damaged("not a list of coordinates".into()))?;
-    let (encoder, _) =
-        exact_projection_with(ranked, Some(groups), false).map_err(|e| damaged(e.0))?;
-    if encoder.size != header.entries {
-        return Err(damaged(
-            "its coordinates do not give the table's size".into(),
-        ));
-    }
-    Ok(Some((encoder, spec)))
+    Ok(None)
 }
 
 /// Why a puzzle has no exact table, or a state no answer.
@@ -419,15 +576,17 @@ pub fn build_bytes(size: u64) -> u64 {
 
 /// An exact distance table, opened (mapped) and ready to answer.
 pub struct ExactTable {
-    /// Ranks states (move tables only if the table was built by this process).
-    encoder: Arc<Projection>,
-    /// The same projection with move tables, made on the first walk by rank.
-    stepper: OnceLock<Arc<Projection>>,
+    /// Numbers states (no move tables: walks go state by state).
+    encoder: Projection,
+    /// For a table reduced by symmetry: how entries stand for classes of states.
+    reduction: Option<Reduction>,
     /// Slots no search move touches, dropped before ranking (states arrive in the
     /// given puzzle's shape).
     restriction: Restriction,
     /// The puzzle ranked (without untouched slots).
     ranked: PermPuzzle,
+    /// The solved state's entry.
+    solved: u64,
     table: Table,
     /// Number of states at each distance.
     pub histogram: Vec<u64>,
@@ -437,8 +596,9 @@ pub struct ExactTable {
 
 impl ExactTable {
     /// Opens the table of `puzzle` from `store`, building it first when missing (BFS on
-    /// every core, with progress). `source` names the definition file in messages;
-    /// `budget_mb` bounds the memory a build may take.
+    /// every core, with progress; reduced by the puzzle's symmetries where they apply).
+    /// `source` names the definition file in messages; `budget_mb` bounds the memory a
+    /// build may take.
     pub fn load_or_build(
         puzzle: &PermPuzzle,
         store: &TableStore,
@@ -447,102 +607,64 @@ impl ExactTable {
         progress: &Progress,
     ) -> Result<Self, ExactError> {
         let (ranked, restriction) = puzzle.searched();
-        // With the table and its coordinate file present, the enumerations are read
-        // back instead of redone: a second process starts in milliseconds.
-        let (encoder, spec) = match open_coordinates(puzzle, &ranked, store, source)? {
-            Some(found) => found,
-            None => {
-                let (encoder, groups) = exact_projection_with(&ranked, None, false)?;
-                let spec = exact_spec(puzzle, &encoder, source);
-                if store.exists(&spec) {
-                    // The table without its coordinate file (deleted): write it again.
-                    store.write(
-                        &coords_spec(&spec, &groups),
-                        &groups_to_bytes(&groups),
-                        Vec::new(),
-                    )?;
-                }
-                (encoder, spec)
-            }
-        };
-        let stepper = OnceLock::new();
-        if !store.exists(&spec) {
-            let needed = build_bytes(encoder.size);
-            if needed > budget_mb << 20 {
-                return Err(ExactError::TooBig {
-                    needed_mb: needed as f64 / (1 << 20) as f64,
-                    budget_mb,
-                });
-            }
-            store.check_writable()?;
-            progress.note(format!(
-                "building the exact table of {} ({} ranks, {:.1} MB) in {} ...",
-                puzzle.name,
-                encoder.size,
-                spec.payload_len() as f64 / 1e6,
-                store.dir().display()
-            ));
-            let started = std::time::Instant::now();
-            let (projection, groups) = exact_projection_with(&ranked, None, true)?;
-            let projection = Arc::new(projection);
-            let result = mod3_bfs(
-                &Space::new(&projection),
-                &[projection.solved],
-                progress,
-                "BFS depth",
-            );
-            store.write(
-                &coords_spec(&spec, &groups),
-                &groups_to_bytes(&groups),
-                Vec::new(),
-            )?;
-            store.write(&spec, &result.crumbs, result.histogram)?;
-            let _ = stepper.set(projection);
-            progress.note(format!(
-                "exact table built in {:.1} s",
-                started.elapsed().as_secs_f64()
-            ));
-        }
+        let found = Symmetries::find(&ranked);
+        // With the table and its side files present, the enumerations are read back
+        // instead of redone: a second process starts in milliseconds.
+        let (encoder, reduction, spec) =
+            match open_existing(puzzle, &ranked, &found, store, source)? {
+                Some(opened) => opened,
+                None => build(puzzle, &ranked, &found, store, source, budget_mb, progress)?,
+            };
         let table = store.open(&spec)?;
         let histogram = table.header().histogram.clone();
         let inverse = inverse_moves(puzzle);
-        Ok(Self {
-            encoder: Arc::new(encoder),
-            stepper,
+        let mut opened = Self {
+            encoder,
+            reduction,
             restriction,
             ranked,
+            solved: 0,
             table,
             histogram,
             inverse,
-        })
+        };
+        opened.solved = opened
+            .entry(&opened.ranked.solved)
+            .ok_or_else(|| CoordError("the solved state has no entry".into()))?;
+        Ok(opened)
     }
 
-    /// The projection with move tables (made now if this process has not yet).
-    fn stepper(&self) -> &Projection {
-        self.stepper.get_or_init(|| {
-            // The same choice of coordinates as the encoder, which succeeded.
-            Arc::new(
-                exact_projection(&self.ranked, true)
-                    .expect("a projection that encodes also gets its move tables"),
-            )
-        })
+    /// The entry of a state of the ranked puzzle (`None`: not numbered).
+    fn entry(&self, inner: &Element) -> Option<u64> {
+        match &self.reduction {
+            Some(reduction) => reduction.entry(&self.encoder, &self.ranked, inner),
+            None => self.encoder.encode(inner),
+        }
     }
 
     /// Optimal solutions of `state` in move order, handed to `visit` until it returns
     /// false; `None` when it is not a position of the puzzle (with the moves searched).
-    /// Walks states, not ranks: no move tables are needed.
+    /// Walks states: no move tables are needed.
     pub fn each_solution_of(
         &self,
         state: &Element,
         mut visit: impl FnMut(&[usize]) -> bool,
     ) -> Option<()> {
         let inner = self.restriction.apply(state)?;
-        let rank = self.encoder.encode(&inner)?;
+        self.each_inner_solution(&inner, &mut visit)
+    }
+
+    fn each_inner_solution(
+        &self,
+        inner: &Element,
+        visit: &mut impl FnMut(&[usize]) -> bool,
+    ) -> Option<()> {
+        let rank = self.entry(inner)?;
         if !self.reachable(rank) {
             return None;
         }
         let mut path = Vec::new();
-        self.descend_states(&inner, rank, &mut path, &mut visit);
+        self.descend_states(inner, rank, &mut path, visit);
         Some(())
     }
 
@@ -553,8 +675,8 @@ impl ExactTable {
         path: &mut Vec<usize>,
         visit: &mut impl FnMut(&[usize]) -> bool,
     ) -> bool {
-        if rank == self.encoder.solved {
-            // Ranks cover every piece and twist the moves change: the state is solved.
+        if rank == self.solved {
+            // Entries cover every piece and twist the moves change: the state is solved.
             debug_assert!(self.ranked.is_solved(state));
             return visit(path);
         }
@@ -564,7 +686,7 @@ impl ExactTable {
         let want = (self.value(rank) + 2) % 3;
         for (m, mv) in self.ranked.moves.iter().enumerate() {
             let next = state.then(&mv.element, &self.ranked.sets);
-            let Some(next_rank) = self.encoder.encode(&next) else {
+            let Some(next_rank) = self.entry(&next) else {
                 continue;
             };
             if self.value(next_rank) != want {
@@ -580,6 +702,16 @@ impl ExactTable {
         true
     }
 
+    /// One optimal solution of a state of the ranked puzzle.
+    fn inner_solution(&self, inner: &Element) -> Option<Vec<usize>> {
+        let mut found = None;
+        self.each_inner_solution(inner, &mut |path: &[usize]| {
+            found = Some(path.to_vec());
+            false
+        })?;
+        found
+    }
+
     /// Where the table file is.
     pub fn path(&self) -> &std::path::Path {
         self.table.path()
@@ -590,132 +722,197 @@ impl ExactTable {
         self.histogram.iter().sum()
     }
 
+    /// The symmetries the table is reduced by (1: not reduced).
+    pub fn symmetries(&self) -> usize {
+        self.reduction.as_ref().map_or(1, |r| r.symmetries.len())
+    }
+
+    /// Number of entries (states, or classes of them in a reduced table).
+    pub fn entries(&self) -> u64 {
+        self.reduction
+            .as_ref()
+            .map_or(self.encoder.size, Reduction::entries)
+    }
+
     #[inline]
     fn value(&self, rank: u64) -> u8 {
         packed::Crumbs::new(self.table.payload()).get(rank as usize)
     }
 
-    /// The rank of a state, `None` when a slot no search move touches is out of place.
-    pub fn rank(&self, state: &Element) -> Option<u64> {
-        self.encoder.encode(&self.restriction.apply(state)?)
-    }
-
-    /// Number of ranks (the table's entries).
-    pub fn ranks(&self) -> u64 {
-        self.encoder.size
-    }
-
-    /// Whether the rank is a position of the puzzle (reachable from solved).
-    pub fn reachable(&self, rank: u64) -> bool {
+    /// Whether the entry is a position of the puzzle (reachable from solved).
+    fn reachable(&self, rank: u64) -> bool {
         self.value(rank) != UNREACHABLE
     }
 
-    /// The moves from `rank` that lead one step closer to solved, in move order, with
-    /// the ranks they lead to.
-    fn closer(&self, rank: u64) -> Vec<(usize, u64)> {
-        let stepper = self.stepper();
-        let mut values = [0u64; MAX_COORDS];
-        let values = &mut values[..stepper.radix.len()];
-        let want = (self.value(rank) + 2) % 3;
-        stepper.values(rank, values);
-        (0..stepper.moves)
-            .map(|m| (m, stepper.after(values, m)))
-            .filter(|&(_, next)| self.value(next) == want)
-            .collect()
-    }
-
-    /// An optimal solution (search-move indices) of the state ranked `rank`, or `None`
-    /// if it is not a position of the puzzle.
-    pub fn solve_rank(&self, mut rank: u64) -> Option<Vec<usize>> {
-        if !self.reachable(rank) {
-            return None;
-        }
-        let stepper = self.stepper();
-        let mut values = [0u64; MAX_COORDS];
-        let values = &mut values[..stepper.radix.len()];
-        let mut path = Vec::new();
-        while rank != stepper.solved {
-            let want = (self.value(rank) + 2) % 3;
-            stepper.values(rank, values);
-            let (m, next) = (0..stepper.moves)
-                .map(|m| (m, stepper.after(values, m)))
-                .find(|&(_, next)| self.value(next) == want)?;
-            path.push(m);
-            rank = next;
-            if path.len() > 255 {
-                return None;
-            }
-        }
-        Some(path)
-    }
-
-    /// Optimal solutions of the state ranked `rank` in move order, handed to `visit`
-    /// until it returns false; `None` if the rank is not a position of the puzzle.
-    pub fn each_solution(&self, rank: u64, mut visit: impl FnMut(&[usize]) -> bool) -> Option<()> {
-        let length = self.solve_rank(rank)?.len();
-        let mut path = Vec::with_capacity(length);
-        self.descend(rank, length, &mut path, &mut visit);
-        Some(())
-    }
-
-    fn descend(
-        &self,
-        rank: u64,
-        left: usize,
-        path: &mut Vec<usize>,
-        visit: &mut impl FnMut(&[usize]) -> bool,
-    ) -> bool {
-        if left == 0 {
-            return visit(path);
-        }
-        for (m, next) in self.closer(rank) {
-            path.push(m);
-            let go_on = self.descend(next, left - 1, path, visit);
-            path.pop();
-            if !go_on {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// A uniformly random position's rank.
-    pub fn random_rank(&self, rng: &mut SplitMix64) -> u64 {
-        loop {
-            let rank = rng.below(self.encoder.size);
-            if self.reachable(rank) {
-                return rank;
-            }
-        }
-    }
-
-    /// A shortest move sequence that takes solved to the state ranked `rank` (the inverse
-    /// of its optimal solution); `None` if it is not a position.
-    pub fn scramble_of(&self, rank: u64) -> Option<Vec<usize>> {
-        let solution = self.solve_rank(rank)?;
+    /// The shortest move sequence reaching a state of the ranked puzzle from solved (its
+    /// optimal solution undone).
+    fn scramble_to(&self, inner: &Element) -> Option<Vec<usize>> {
+        let solution = self.inner_solution(inner)?;
         Some(solution.iter().rev().map(|&m| self.inverse[m]).collect())
     }
 
-    /// Ranks at the greatest distance, at most `limit` of them: a parallel scan for
-    /// states whose neighbours are all one step closer (local maxima, rare), each then
-    /// measured by a walk.
-    pub fn antipodes(&self, limit: usize) -> Vec<u64> {
+    /// A shortest scramble of a uniformly random position: every coordinate drawn at
+    /// random until the state they make is a position.
+    pub fn random_scramble(&self, rng: &mut SplitMix64) -> Option<Vec<usize>> {
+        let mut values = vec![0u64; self.encoder.radix.len()];
+        for _ in 0..1_000_000 {
+            for (v, &radix) in values.iter_mut().zip(&self.encoder.radix) {
+                *v = rng.below(radix);
+            }
+            let state = self.encoder.decode(&values, &self.ranked.solved)?;
+            if self.entry(&state).is_some_and(|rank| self.reachable(rank)) {
+                return self.scramble_to(&state);
+            }
+        }
+        None
+    }
+
+    /// Shortest scrambles of positions at the greatest distance, at most `limit` of
+    /// them: a parallel scan for entries whose neighbours are all one step closer (local
+    /// maxima, rare), each then measured by a walk.
+    pub fn antipodes(&self, limit: usize) -> Result<Vec<Vec<usize>>, ExactError> {
         let deepest = self.histogram.len().saturating_sub(1);
         let want = (deepest % 3) as u8;
         let below = (want + 2) % 3;
-        let space = Space::new(self.stepper());
-        let mut found: Vec<u64> = (0..self.encoder.size)
-            .into_par_iter()
-            .filter(|&rank| {
-                self.value(rank) == want
-                    && !space.any_neighbour(rank, |n| self.value(n) != below)
-                    && self.solve_rank(rank).is_some_and(|p| p.len() == deepest)
-            })
-            .take_any(limit)
-            .collect();
-        found.sort_unstable();
-        found
+        let stepper = exact_projection(&self.ranked, true)?;
+        let local_maxima = |space: &(dyn Fn(u64) -> bool + Sync)| -> Vec<u64> {
+            let mut found: Vec<u64> = (0..self.entries())
+                .into_par_iter()
+                .filter(|&rank| self.value(rank) == want && !space(rank))
+                .take_any(limit.saturating_mul(64).max(64))
+                .collect();
+            found.sort_unstable();
+            found
+        };
+        let mut values = vec![0u64; self.encoder.radix.len()];
+        let candidates: Vec<Element> = match &self.reduction {
+            None => {
+                let space = Space::new(&stepper);
+                local_maxima(&|rank| space.any_neighbour(rank, |n| self.value(n) != below))
+                    .into_iter()
+                    .filter_map(|rank| {
+                        self.encoder.values(rank, &mut values);
+                        self.encoder.decode(&values, &self.ranked.solved)
+                    })
+                    .collect()
+            }
+            Some(reduction) => {
+                let unsupported = || CoordError("the reduced table's coordinates changed".into());
+                let syms = reduction.symmetries.clone();
+                let (again, map) =
+                    Reduction::classify(&self.ranked, &stepper, syms, reduction.reduced)
+                        .ok_or_else(unsupported)?;
+                let space = again
+                    .space(&self.ranked, &stepper, &map)
+                    .ok_or_else(unsupported)?;
+                local_maxima(&|rank| space.any_neighbour(rank, |n| self.value(n) != below))
+                    .into_iter()
+                    .filter_map(|rank| {
+                        reduction.values(&self.encoder, rank, &mut values);
+                        self.encoder.decode(&values, &self.ranked.solved)
+                    })
+                    .collect()
+            }
+        };
+        Ok(candidates
+            .iter()
+            .filter_map(|state| self.scramble_to(state))
+            .filter(|scramble| scramble.len() == deepest)
+            .take(limit)
+            .collect())
     }
+}
+
+/// Builds the exact table of `puzzle` into `store` (reduced by symmetry where that
+/// applies), with its side files; the encoder, reduction and spec of what was written.
+fn build(
+    puzzle: &PermPuzzle,
+    ranked: &PermPuzzle,
+    found: &Symmetries,
+    store: &TableStore,
+    source: &str,
+    budget_mb: u64,
+    progress: &Progress,
+) -> Result<(Projection, Option<Reduction>, TableSpec), ExactError> {
+    let (encoder, groups) = exact_projection_with(ranked, None, false)?;
+    let plan = reduced::plan(ranked, &encoder, found);
+    let estimate = encoder.size / plan.as_ref().map_or(1, |(s, _)| s.len() as u64);
+    let needed = build_bytes(estimate);
+    if needed > budget_mb << 20 {
+        return Err(ExactError::TooBig {
+            needed_mb: needed as f64 / (1 << 20) as f64,
+            budget_mb,
+        });
+    }
+    store.check_writable()?;
+    let started = std::time::Instant::now();
+    let (projection, groups) = exact_projection_with(ranked, Some(groups), true)?;
+    let note = |entries: u64, how: String| {
+        progress.note(format!(
+            "building the exact table of {} ({entries} entries{how}, {:.1} MB) in {} ...",
+            puzzle.name,
+            build_bytes(entries) as f64 / 1e6,
+            store.dir().display()
+        ))
+    };
+    let (result, reduction, spec) = match plan
+        .and_then(|(syms, reduced)| Reduction::classify(ranked, &projection, syms, reduced))
+    {
+        Some((reduction, map)) => {
+            let space = reduction
+                .space(ranked, &projection, &map)
+                .ok_or_else(|| CoordError("a coordinate has no conjugate table".into()))?;
+            let solved = reduction
+                .entry(&projection, ranked, &ranked.solved)
+                .ok_or_else(|| CoordError("the solved state has no entry".into()))?;
+            let spec = exact_spec_named(
+                puzzle,
+                source,
+                Layout::reduced(&reduction, projection.moves),
+            );
+            note(
+                reduction.entries(),
+                format!(", {} symmetries", reduction.symmetries.len()),
+            );
+            let result = mod3_bfs(&space, &[solved], progress, "BFS depth");
+            store.write(
+                &side_spec(&spec, "classes", reduction.reps.len() as u64 * 4),
+                &reps_to_bytes(&reduction.reps),
+                Vec::new(),
+            )?;
+            drop(space);
+            let reduction = Reduction::with_reps(
+                &encoder,
+                reduction.symmetries,
+                reduction.reduced,
+                reduction.reps,
+            );
+            (result, Some(reduction), spec)
+        }
+        None => {
+            let spec = exact_spec(puzzle, &projection, source);
+            note(projection.size, String::new());
+            let result = mod3_bfs(
+                &Space::new(&projection),
+                &[projection.solved],
+                progress,
+                "BFS depth",
+            );
+            (result, None, spec)
+        }
+    };
+    let coords = groups_to_bytes(&groups);
+    store.write(
+        &side_spec(&spec, "coords", coords.len() as u64),
+        &coords,
+        Vec::new(),
+    )?;
+    store.write(&spec, &result.crumbs, result.histogram)?;
+    progress.note(format!(
+        "exact table built in {:.1} s",
+        started.elapsed().as_secs_f64()
+    ));
+    Ok((encoder, reduction, spec))
 }
 
 /// For each search move, the search move that undoes it.
@@ -733,4 +930,97 @@ fn inverse_moves(puzzle: &PermPuzzle) -> Vec<usize> {
                 .unwrap_or(i)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::perm::{Definition, PuzzleMetric};
+
+    /// The full BFS's distance of `state` from its mod-3 crumbs: steps down to solved.
+    fn full_distance(projection: &Projection, crumbs: &[u8], state: &Element) -> usize {
+        let value = |rank: u64| packed::Crumbs::new(crumbs).get(rank as usize);
+        let mut rank = projection.encode(state).expect("numbered");
+        let mut values = vec![0u64; projection.radix.len()];
+        let mut steps = 0;
+        while rank != projection.solved {
+            projection.values(rank, &mut values);
+            let want = (value(rank) + 2) % 3;
+            rank = (0..projection.moves)
+                .map(|m| projection.after(&values, m))
+                .find(|&n| value(n) == want)
+                .expect("a step down");
+            steps += 1;
+        }
+        steps
+    }
+
+    /// The 2x2x2 with every corner free (24 rotations; 8 keep the orientation reference):
+    /// the table reduced by symmetry counts each distance like the BFS over all 88 million
+    /// states, answers every state at the full table's distance, and a damaged class file
+    /// is named.
+    #[test]
+    fn reduced_table_agrees_with_the_full_bfs() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/2x2x2.tws");
+        let text = std::fs::read_to_string(path).expect("definition");
+        let puzzle = PermPuzzle::new(
+            &Definition::parse(&text).expect("parses"),
+            PuzzleMetric::Qtm,
+        )
+        .expect("compiles");
+        let dir = std::env::temp_dir().join(format!("cubedb-reduced-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = TableStore::new(&dir);
+        let hidden = Progress::hidden();
+        let table = ExactTable::load_or_build(&puzzle, &store, "2x2x2", 1024, &hidden)
+            .expect("reduced table");
+        assert_eq!(table.symmetries(), 8);
+        assert!(table.entries() * 7 < 88_179_840);
+        let (ranked, _) = puzzle.searched();
+        let projection = exact_projection(&ranked, true).expect("projection");
+        let full = mod3_bfs(
+            &Space::new(&projection),
+            &[projection.solved],
+            &hidden,
+            "full",
+        );
+        assert_eq!(table.histogram, full.histogram);
+        assert_eq!(table.states(), 88_179_840);
+        let mut rng = SplitMix64::new(41);
+        for _ in 0..300 {
+            let walk: Vec<usize> = (0..rng.below(20))
+                .map(|_| rng.below(puzzle.moves.len() as u64) as usize)
+                .collect();
+            let state = puzzle.apply_path(&puzzle.solved, &walk);
+            let mut found = None;
+            table.each_solution_of(&state, |p| {
+                found = Some(p.to_vec());
+                false
+            });
+            let path = found.expect("a solution");
+            assert!(puzzle.is_solved(&puzzle.apply_path(&state, &path)));
+            assert_eq!(path.len(), full_distance(&projection, &full.crumbs, &state));
+        }
+        // A second opening reads the class list back; a damaged one is named.
+        let again =
+            ExactTable::load_or_build(&puzzle, &store, "2x2x2", 1024, &hidden).expect("reopened");
+        assert_eq!(again.histogram, table.histogram);
+        drop((table, again));
+        let classes = std::fs::read_dir(&dir)
+            .expect("folder")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.to_string_lossy().ends_with("-sym-classes.cdb"))
+            .expect("a class file");
+        let mut bytes = std::fs::read(&classes).expect("class file");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x55;
+        std::fs::write(&classes, bytes).expect("damaged");
+        let error = ExactTable::load_or_build(&puzzle, &store, "2x2x2", 1024, &hidden)
+            .err()
+            .expect("a damaged class file is refused")
+            .to_string();
+        assert!(error.contains("classes"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -8,8 +8,12 @@
 //! - [`puzzle`]: the search moves with their powers, canonical sequences, input;
 //! - [`group`]: state counts by Schreier–Sims and by invariants;
 //! - [`coord`]: numbers for parts of a state, with move tables, and projections of them;
+//! - [`symmetry`]: relabelings of slots that carry moves to moves (conjugation keeps
+//!   distances);
 //! - [`exact`]: exact distance tables (God's algorithm, optimal solutions by table walks);
+//! - [`reduced`]: exact tables with one entry per class of symmetric states;
 //! - [`pdb`]: pattern databases and IDA*, for puzzles too big for an exact table;
+//! - [`target`]: solving to a target pattern (with `?` wildcards) instead of solved;
 //! - [`solver`]: the face front ends call: load a file, open the right solver.
 
 pub mod coord;
@@ -19,9 +23,12 @@ pub mod exact;
 pub mod group;
 pub mod pdb;
 pub mod puzzle;
+pub mod reduced;
 pub mod solver;
+pub mod symmetry;
+pub mod target;
 
-pub use definition::{parse_states, Definition, DefinitionError, NamedState};
+pub use definition::{parse_states, parse_target, Definition, DefinitionError, NamedState};
 pub use element::Element;
 pub use exact::{ExactError, ExactTable};
 pub use pdb::PatternSearch;
