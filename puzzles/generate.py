@@ -97,7 +97,50 @@ def main():
     write("topspin.tws", ["TopSpin 20/4: a loop of 20 discs, a turntable reversing 4 of them."],
           [("DISCS", 20, 1)],
           [("R", {"DISCS": (track, [0] * 20)}), ("F", {"DISCS": (flip, [0] * 20)})])
+    square_one()
     from_geometry()
+
+
+def square_one():
+    """Square-1 in 30-degree slots, as twsearch models it: 12 top slots then 12 bottom
+    slots, each layer numbered from one end of the slash line so that the slash swaps
+    slots 1-6 of the top with slots 1-6 of the bottom. Edges fill one slot, corners two
+    (a first half, then a second half, all second halves alike); a layer turn may not
+    leave a corner across the slash line (Illegal: a second half just after the line)."""
+    top = ["C", "c", "E"] * 4
+    bottom = ["E", "C", "c"] * 4
+    labels, edges, corners = [], 0, 0
+    for kind in top + bottom:
+        if kind == "E":
+            edges += 1
+            labels.append(edges)
+        elif kind == "C":
+            corners += 1
+            labels.append(8 + corners)
+        else:
+            labels.append(17)
+    def layer_turn(first):
+        perm = list(range(24))
+        for i in range(12):
+            perm[first + i] = first + (i - 1) % 12
+        return perm
+    slash = list(range(24))
+    for i in range(6):
+        slash[i], slash[12 + i] = 12 + i, i
+    lines = [
+        "# Square-1: 24 slots of 30 degrees (top 1-12, bottom 13-24), edges one slot,",
+        "# corners two; U and D turn a layer by 30 degrees, S is the slash. A corner may",
+        "# never lie across the slash line (the Illegal lines), so layer turns stop where",
+        "# a slash is possible, as on the puzzle. MIDDLE is the equator layer's flip.",
+        "Name square-1", "", "Set SLICE 24 1", "Set MIDDLE 1 2", "", "Solved",
+        "SLICE", " ".join(map(str, labels)), "MIDDLE", "1", "0", "End", "",
+    ]
+    for name, perm, flip in (("U", layer_turn(0), 0), ("D", layer_turn(12), 0), ("S", slash, 1)):
+        lines += [f"Move {name}", "SLICE", " ".join(str(p + 1) for p in perm), "MIDDLE", "1", str(flip), "End", ""]
+    for slot in (1, 7, 13, 19):
+        lines.append(f"Illegal SLICE {slot} 17")
+    with open(os.path.join(HERE, "square-1.tws"), "w") as out:
+        out.write("\n".join(lines) + "\n")
 
 
 def from_geometry():

@@ -668,6 +668,9 @@ impl Coord {
                 let twists = t.twists();
                 let (slots, code) = (value / twists, value % twists);
                 let at = slots as usize * moves + m;
+                if t.omod == 1 {
+                    return t.tables.head[at] as u64;
+                }
                 t.tables.head[at] as u64 * twists + t.add(code, t.tables.delta[at] as u64)
             }
         }
@@ -1145,25 +1148,34 @@ impl Coord {
                 use rayon::prelude::*;
                 let entries = (slots_count * moves as u64) as usize;
                 let mut head = vec![0u32; entries];
-                let mut delta = vec![0u32; entries];
-                head.par_chunks_mut(moves)
-                    .zip(delta.par_chunks_mut(moves))
-                    .enumerate()
-                    .for_each(|(v, (head_row, delta_row))| {
+                // Without twists every delta is 0: no table (half the memory).
+                let mut delta = vec![0u32; if omod > 1 { entries } else { 0 }];
+                head.par_chunks_mut(moves).enumerate().for_each_init(
+                    || vec![0u8; k],
+                    |moved, (v, row)| {
                         let slots = unrank_slots(v as u64, k, n);
-                        let mut new_slots = vec![0u8; k];
                         for (m, to) in dest.iter().enumerate() {
-                            for (new, &s) in new_slots.iter_mut().zip(&slots) {
+                            for (new, &s) in moved.iter_mut().zip(&slots) {
                                 *new = to[s as usize];
                             }
-                            head_row[m] = rank_slots(&new_slots, n) as u32;
+                            row[m] = rank_slots(moved, n) as u32;
+                        }
+                    },
+                );
+                delta
+                    .par_chunks_mut(moves)
+                    .enumerate()
+                    .for_each(|(v, row)| {
+                        let slots = unrank_slots(v as u64, k, n);
+                        for (m, to) in dest.iter().enumerate() {
                             let mut code = 0u64;
                             let mut place = 1u64;
-                            for &d in &new_slots {
+                            for &s in &slots {
+                                let d = to[s as usize];
                                 code += elements[m].ori[d as usize] as u64 % omod * place;
                                 place *= omod;
                             }
-                            delta_row[m] = code as u32;
+                            row[m] = code as u32;
                         }
                     });
                 std::sync::Arc::new(TrackedMoves { head, delta })

@@ -41,7 +41,16 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
             projections.push(Projection::new(puzzle, whole)?);
             continue;
         }
-        if !fact.distinct || !fact.moved {
+        // The pieces told apart (labels the solved state has once) are followed in
+        // groups; identical pieces are left to the search, which checks whole states.
+        let solved = &puzzle.solved.orbits[s];
+        let unique: Vec<u8> = solved
+            .perm
+            .iter()
+            .copied()
+            .filter(|&l| solved.perm.iter().filter(|&&m| m == l).count() == 1)
+            .collect();
+        if unique.is_empty() || !fact.moved {
             return Err(CoordError(format!(
                 "set {}: too big for one pattern database, and its pieces cannot be split \
                  (identical pieces or orientations only)",
@@ -64,8 +73,7 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
                     def.name
                 ))
             })?;
-        let labels: Vec<u8> = (0..n as u8).collect();
-        for group in labels.chunks(group_size) {
+        for group in unique.chunks(group_size) {
             let coord = Coord::tracked(puzzle, s, group, omod, &mut cache)?;
             projections.push(Projection::new(puzzle, vec![coord])?);
         }
@@ -235,6 +243,11 @@ impl PatternSearch {
             width,
             stack: vec![0u64; width * (MAX_DEPTH + 2)],
             path: Vec::new(),
+            states: if self.ranked.illegal.is_empty() {
+                Vec::new()
+            } else {
+                vec![inner.clone(); MAX_DEPTH + 2]
+            },
             stats: SearchStats::default(),
             found: 0,
         };
@@ -287,6 +300,10 @@ struct Search<'a> {
     /// Coordinate values at each depth (`width` per depth).
     stack: Vec<u64>,
     path: Vec<usize>,
+    /// The state at each depth, kept only when the definition has `Illegal` rules: a
+    /// move into a state they forbid is not taken (the databases ignore the rules, so
+    /// their distances stay lower bounds).
+    states: Vec<Element>,
     stats: SearchStats,
     found: usize,
 }
@@ -303,8 +320,13 @@ impl Search<'_> {
         let owner = self.owner;
         let moves = owner.ranked.moves.len();
         if depth == bound {
-            let end = owner.ranked.apply_path(self.state, &self.path);
-            if owner.ranked.is_solved(&end) {
+            let solved = if self.states.is_empty() {
+                let end = owner.ranked.apply_path(self.state, &self.path);
+                owner.ranked.is_solved(&end)
+            } else {
+                owner.ranked.is_solved(&self.states[depth])
+            };
+            if solved {
                 self.found += 1;
                 return visit(&self.path);
             }
@@ -337,6 +359,14 @@ impl Search<'_> {
             self.stats.nodes += 1;
             if depth + 1 + h as usize > bound {
                 continue;
+            }
+            if !self.states.is_empty() {
+                let ranked = &owner.ranked;
+                let after = self.states[depth].then(&ranked.moves[m].element, &ranked.sets);
+                if !ranked.is_legal(&after) {
+                    continue;
+                }
+                self.states[depth + 1] = after;
             }
             self.path.push(m);
             let go_on = self.dfs(depth + 1, bound, m, visit);

@@ -227,8 +227,14 @@ impl PermPuzzle {
     /// The solved state after a move sequence.
     pub fn scrambled(&self, text: &str) -> Result<Element, InputError> {
         let mut state = self.solved.clone();
-        for (_, element) in self.parse_sequence(text)? {
+        for (i, (name, element)) in self.parse_sequence(text)?.into_iter().enumerate() {
             state = state.then(&element, &self.sets);
+            if !self.is_legal(&state) {
+                return Err(InputError::BadState(format!(
+                    "move {} ({name}) leads to a state the definition's Illegal rules forbid",
+                    i + 1
+                )));
+            }
         }
         Ok(state)
     }
