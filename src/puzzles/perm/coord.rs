@@ -1150,34 +1150,37 @@ impl Coord {
                 let mut head = vec![0u32; entries];
                 // Without twists every delta is 0: no table (half the memory).
                 let mut delta = vec![0u32; if omod > 1 { entries } else { 0 }];
-                head.par_chunks_mut(moves).enumerate().for_each_init(
-                    || vec![0u8; k],
-                    |moved, (v, row)| {
-                        let slots = unrank_slots(v as u64, k, n);
-                        for (m, to) in dest.iter().enumerate() {
-                            for (new, &s) in moved.iter_mut().zip(&slots) {
-                                *new = to[s as usize];
-                            }
-                            row[m] = rank_slots(moved, n) as u32;
+                // One row per slots value: the new slots rank, and (with twists) the
+                // twists gained, one base-`omod` digit per piece.
+                let fill = |v: usize, head_row: &mut [u32], mut delta_row: Option<&mut [u32]>| {
+                    let slots = unrank_slots(v as u64, k, n);
+                    let mut moved = vec![0u8; k];
+                    for (m, to) in dest.iter().enumerate() {
+                        for (new, &s) in moved.iter_mut().zip(&slots) {
+                            *new = to[s as usize];
                         }
-                    },
-                );
-                delta
-                    .par_chunks_mut(moves)
-                    .enumerate()
-                    .for_each(|(v, row)| {
-                        let slots = unrank_slots(v as u64, k, n);
-                        for (m, to) in dest.iter().enumerate() {
+                        head_row[m] = rank_slots(&moved, n) as u32;
+                        if let Some(delta_row) = delta_row.as_deref_mut() {
                             let mut code = 0u64;
                             let mut place = 1u64;
-                            for &s in &slots {
-                                let d = to[s as usize];
+                            for &d in &moved {
                                 code += elements[m].ori[d as usize] as u64 % omod * place;
                                 place *= omod;
                             }
-                            row[m] = code as u32;
+                            delta_row[m] = code as u32;
                         }
-                    });
+                    }
+                };
+                if omod > 1 {
+                    head.par_chunks_mut(moves)
+                        .zip(delta.par_chunks_mut(moves))
+                        .enumerate()
+                        .for_each(|(v, (h, d))| fill(v, h, Some(d)));
+                } else {
+                    head.par_chunks_mut(moves)
+                        .enumerate()
+                        .for_each(|(v, h)| fill(v, h, None));
+                }
                 std::sync::Arc::new(TrackedMoves { head, delta })
             })
             .clone();

@@ -481,8 +481,11 @@ fn read_side(store: &TableStore, table: &TableSpec, suffix: &str) -> Result<Tabl
     store.open(&side_spec(table, suffix, header.entries))
 }
 
-fn reps_to_bytes(reps: &[u32]) -> Vec<u8> {
-    reps.iter().flat_map(|r| r.to_le_bytes()).collect()
+/// A reduced table's class file: its symmetries, then its classes' smallest values.
+fn classes_to_bytes(reduction: &Reduction) -> Vec<u8> {
+    let mut out = reduction.symmetries.to_bytes();
+    out.extend(reduction.reps.iter().flat_map(|r| r.to_le_bytes()));
+    out
 }
 
 fn reps_from_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
@@ -500,7 +503,6 @@ fn reps_from_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
 fn open_existing(
     puzzle: &PermPuzzle,
     ranked: &PermPuzzle,
-    found: &Symmetries,
     store: &TableStore,
     source: &str,
 ) -> Result<Option<(Projection, Option<Reduction>, TableSpec)>, ExactError> {
@@ -527,14 +529,17 @@ fn open_existing(
             None => None,
             Some((symmetries, reduced, classes)) => {
                 let classes_file = read_side(store, &spec, "classes")?;
-                let reps = reps_from_bytes(classes_file.payload())
+                let not_classes =
+                    || damaged(&table_path, "its class file does not fit the definition");
+                let (syms, rest) = Symmetries::from_bytes(classes_file.payload(), ranked)
+                    .filter(|(s, _)| s.len() as u64 == symmetries)
+                    .ok_or_else(not_classes)?;
+                let reps = reps_from_bytes(rest)
                     .filter(|reps| reps.len() as u64 == classes)
-                    .ok_or_else(|| damaged(&table_path, "its class file is not a class list"))?;
-                let (syms, index) = reduced::plan(ranked, &encoder, found)
-                    .filter(|(s, i)| s.len() as u64 == symmetries && *i as u64 == reduced)
-                    .ok_or_else(|| {
-                        damaged(&table_path, "its symmetries do not fit the definition")
-                    })?;
+                    .ok_or_else(not_classes)?;
+                let index = reduced::reduced_coordinate(&encoder)
+                    .filter(|&i| i as u64 == reduced)
+                    .ok_or_else(not_classes)?;
                 Some(Reduction::with_reps(&encoder, syms, index, reps))
             }
         };
@@ -607,14 +612,24 @@ impl ExactTable {
         progress: &Progress,
     ) -> Result<Self, ExactError> {
         let (ranked, restriction) = puzzle.searched();
-        let found = Symmetries::find(&ranked);
+        // Found only when a table is built (an opened one keeps them in its class file;
+        // the search is wasted on a puzzle too big for any table).
+        let found = std::cell::OnceCell::new();
+        let symmetries = || found.get_or_init(|| Symmetries::find(&ranked));
         // With the table and its side files present, the enumerations are read back
         // instead of redone: a second process starts in milliseconds.
-        let (encoder, reduction, spec) =
-            match open_existing(puzzle, &ranked, &found, store, source)? {
-                Some(opened) => opened,
-                None => build(puzzle, &ranked, &found, store, source, budget_mb, progress)?,
-            };
+        let (encoder, reduction, spec) = match open_existing(puzzle, &ranked, store, source)? {
+            Some(opened) => opened,
+            None => build(
+                puzzle,
+                &ranked,
+                &symmetries,
+                store,
+                source,
+                budget_mb,
+                progress,
+            )?,
+        };
         let table = store.open(&spec)?;
         let histogram = table.header().histogram.clone();
         let inverse = inverse_moves(puzzle);
@@ -825,17 +840,17 @@ impl ExactTable {
 
 /// Builds the exact table of `puzzle` into `store` (reduced by symmetry where that
 /// applies), with its side files; the encoder, reduction and spec of what was written.
-fn build(
+fn build<'a>(
     puzzle: &PermPuzzle,
     ranked: &PermPuzzle,
-    found: &Symmetries,
+    found: &impl Fn() -> &'a Symmetries,
     store: &TableStore,
     source: &str,
     budget_mb: u64,
     progress: &Progress,
 ) -> Result<(Projection, Option<Reduction>, TableSpec), ExactError> {
     let (encoder, groups) = exact_projection_with(ranked, None, false)?;
-    let plan = reduced::plan(ranked, &encoder, found);
+    let plan = reduced::plan(ranked, &encoder, found());
     let estimate = encoder.size / plan.as_ref().map_or(1, |(s, _)| s.len() as u64);
     let needed = build_bytes(estimate);
     if needed > budget_mb << 20 {
@@ -875,9 +890,10 @@ fn build(
                 format!(", {} symmetries", reduction.symmetries.len()),
             );
             let result = mod3_bfs(&space, &[solved], progress, "BFS depth");
+            let classes = classes_to_bytes(&reduction);
             store.write(
-                &side_spec(&spec, "classes", reduction.reps.len() as u64 * 4),
-                &reps_to_bytes(&reduction.reps),
+                &side_spec(&spec, "classes", classes.len() as u64),
+                &classes,
                 Vec::new(),
             )?;
             drop(space);

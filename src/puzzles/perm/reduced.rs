@@ -55,6 +55,18 @@ pub fn plan(
     projection: &Projection,
     found: &Symmetries,
 ) -> Option<(Symmetries, usize)> {
+    let reduced = reduced_coordinate(projection)?;
+    let twisted: Vec<usize> = projection
+        .coords
+        .iter()
+        .filter_map(Coord::twist_set)
+        .collect();
+    Some((found.for_tables(puzzle, &twisted)?, reduced))
+}
+
+/// The coordinate a reduced table groups in classes (the largest that fits the class
+/// map), when every coordinate has a plain table and the others fit conjugate tables.
+pub fn reduced_coordinate(projection: &Projection) -> Option<usize> {
     if projection.coords.len() > MAX_MINORS {
         return None;
     }
@@ -65,18 +77,12 @@ pub fn plan(
     if !plain {
         return None;
     }
-    let twisted: Vec<usize> = projection
-        .coords
-        .iter()
-        .filter_map(Coord::twist_set)
-        .collect();
-    let symmetries = found.for_tables(puzzle, &twisted)?;
     let reduced = (0..projection.radix.len())
         .filter(|&i| projection.radix[i] <= MAX_REDUCED)
         .max_by_key(|&i| projection.radix[i])?;
     let minors_fit =
         (0..projection.radix.len()).all(|i| i == reduced || projection.radix[i] <= MAX_MINOR);
-    minors_fit.then_some((symmetries, reduced))
+    minors_fit.then_some(reduced)
 }
 
 /// The value of coordinate `coord` for the conjugate by `h` of a state whose value is

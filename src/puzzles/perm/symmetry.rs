@@ -306,6 +306,74 @@ impl Symmetries {
         }
     }
 
+    /// The symmetries as bytes (a table's class file keeps them, so that opening it
+    /// needs no search): the count, then per symmetry each orbit's slots and shifts.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = (self.elements.len() as u32).to_le_bytes().to_vec();
+        for e in &self.elements {
+            for o in &e.orbits {
+                out.extend_from_slice(&o.perm);
+                out.extend_from_slice(&o.ori);
+            }
+        }
+        out
+    }
+
+    /// [`Symmetries::to_bytes`] read back for `puzzle`, with the bytes after them; `None`
+    /// when they are not symmetries of its moves (a damaged or foreign file).
+    pub fn from_bytes<'b>(bytes: &'b [u8], puzzle: &PermPuzzle) -> Option<(Self, &'b [u8])> {
+        let (count, mut rest) = bytes.split_at_checked(4)?;
+        let count = u32::from_le_bytes(count.try_into().ok()?) as usize;
+        if count == 0 || count > MAX_SYMMETRIES {
+            return None;
+        }
+        let sets = &puzzle.sets;
+        let moves: HashMap<&Element, usize> = puzzle
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (&m.element, i))
+            .collect();
+        let mut elements = Vec::with_capacity(count);
+        for _ in 0..count {
+            let mut orbits = Vec::with_capacity(sets.len());
+            for def in sets {
+                let (perm, after) = rest.split_at_checked(def.size)?;
+                let (ori, after) = after.split_at_checked(def.size)?;
+                let mut seen = vec![false; def.size];
+                for &p in perm {
+                    if std::mem::replace(seen.get_mut(p as usize)?, true) {
+                        return None;
+                    }
+                }
+                if ori.iter().any(|&t| t >= def.omod.max(1)) {
+                    return None;
+                }
+                orbits.push(Orbit {
+                    perm: perm.to_vec(),
+                    ori: ori.to_vec(),
+                });
+                rest = after;
+            }
+            elements.push(Element { orbits });
+        }
+        let inverses: Vec<Element> = elements.iter().map(|e| e.inverse(sets)).collect();
+        let carry_moves = elements.iter().zip(&inverses).all(|(h, hi)| {
+            puzzle
+                .moves
+                .iter()
+                .all(|m| moves.contains_key(&conjugate(&m.element, h, hi, sets)))
+        });
+        (carry_moves && elements[0].is_identity()).then_some((
+            Self {
+                elements,
+                inverses,
+                partial: false,
+            },
+            rest,
+        ))
+    }
+
     /// Number of symmetries.
     pub fn len(&self) -> usize {
         self.elements.len()
