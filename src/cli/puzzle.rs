@@ -277,19 +277,29 @@ impl Case {
     }
 }
 
-/// The positions of `--states FILE`, checked against the definition; errors name the
-/// file, the block's line and the rule.
-fn states_file(puzzle: &PermPuzzle, path: &Path) -> Result<Vec<Case>> {
-    let bad = |line: usize, problem: String| InputError {
-        what: "state",
+/// The text of an input file (`what`: the kind of input messages name), and how to name
+/// a problem at one of its lines (exit 2).
+fn input_file<'a>(
+    path: &'a Path,
+    what: &'static str,
+) -> Result<(String, impl Fn(usize, String) -> InputError + 'a)> {
+    let bad = move |line: usize, problem: String| InputError {
+        what,
         case: 1,
         line,
         problem: format!("{}: {problem}", path.display()),
     };
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
+    let text = String::from_utf8(bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
+    Ok((text, bad))
+}
+
+/// The positions of `--states FILE`, checked against the definition; errors name the
+/// file, the block's line and the rule.
+fn states_file(puzzle: &PermPuzzle, path: &Path) -> Result<Vec<Case>> {
+    let (text, bad) = input_file(path, "state")?;
     let states =
-        parse_states(text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
+        parse_states(&text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
     let mut cases = Vec::with_capacity(states.len());
     for (i, named) in states.into_iter().enumerate() {
         let mut case = Case {
@@ -327,16 +337,9 @@ const BATCH: usize = 1 << 14;
 /// The puzzle whose solved state is the target of `--target FILE`, and the map of
 /// states into it; errors name the file, line and rule (exit 2).
 fn target(puzzle: &PermPuzzle, path: &Path) -> Result<(PermPuzzle, Retarget)> {
-    let bad = |line: usize, problem: String| InputError {
-        what: "target",
-        case: 1,
-        line,
-        problem: format!("{}: {problem}", path.display()),
-    };
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
+    let (text, bad) = input_file(path, "target")?;
     let pattern =
-        parse_target(text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
+        parse_target(&text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
     Ok(retarget(puzzle, &pattern).map_err(|e| bad(0, e.to_string()))?)
 }
 

@@ -488,6 +488,20 @@ fn classes_to_bytes(reduction: &Reduction) -> Vec<u8> {
     out
 }
 
+/// Writes a side file of `table` (atomically, checksummed, like every table).
+fn write_side(
+    store: &TableStore,
+    table: &TableSpec,
+    suffix: &str,
+    bytes: &[u8],
+) -> Result<(), TableError> {
+    store.write(
+        &side_spec(table, suffix, bytes.len() as u64),
+        bytes,
+        Vec::new(),
+    )
+}
+
 fn reps_from_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
     let reps: Vec<u32> = bytes
         .chunks_exact(4)
@@ -890,12 +904,7 @@ fn build<'a>(
                 format!(", {} symmetries", reduction.symmetries.len()),
             );
             let result = mod3_bfs(&space, &[solved], progress, "BFS depth");
-            let classes = classes_to_bytes(&reduction);
-            store.write(
-                &side_spec(&spec, "classes", classes.len() as u64),
-                &classes,
-                Vec::new(),
-            )?;
+            write_side(store, &spec, "classes", &classes_to_bytes(&reduction))?;
             drop(space);
             let reduction = Reduction::with_reps(
                 &encoder,
@@ -917,12 +926,7 @@ fn build<'a>(
             (result, None, spec)
         }
     };
-    let coords = groups_to_bytes(&groups);
-    store.write(
-        &side_spec(&spec, "coords", coords.len() as u64),
-        &coords,
-        Vec::new(),
-    )?;
+    write_side(store, &spec, "coords", &groups_to_bytes(&groups))?;
     store.write(&spec, &result.crumbs, result.histogram)?;
     progress.note(format!(
         "exact table built in {:.1} s",

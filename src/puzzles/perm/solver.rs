@@ -138,7 +138,7 @@ pub enum DefinitionFileError {
 /// `moves` when given.
 pub fn load_puzzle(
     path: &std::path::Path,
-    metric: super::PuzzleMetric,
+    metric: super::puzzle::PuzzleMetric,
     moves: Option<&[String]>,
 ) -> Result<PermPuzzle, DefinitionFileError> {
     let shown = path.display().to_string();
@@ -152,6 +152,7 @@ pub fn load_puzzle(
         problem,
     };
     let text = std::str::from_utf8(&bytes).map_err(|_| invalid(0, "not UTF-8 text".into()))?;
-    let definition = super::Definition::parse(text).map_err(|e| invalid(e.line, e.problem))?;
+    let definition =
+        super::definition::Definition::parse(text).map_err(|e| invalid(e.line, e.problem))?;
     PermPuzzle::with_moves(&definition, metric, moves).map_err(|e| invalid(e.line, e.problem))
 }

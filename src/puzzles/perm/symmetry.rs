@@ -25,6 +25,35 @@ pub fn conjugate(x: &Element, h: &Element, h_inverse: &Element, sets: &[SetDef])
     h_inverse.then(x, sets).then(h, sets)
 }
 
+/// Each search move's index, by the move.
+fn move_index(puzzle: &PermPuzzle) -> HashMap<&Element, usize> {
+    puzzle
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (&m.element, i))
+        .collect()
+}
+
+/// Each search move's conjugate by `h` as a move index (`usize::MAX`: not a move).
+fn action(
+    puzzle: &PermPuzzle,
+    index: &HashMap<&Element, usize>,
+    h: &Element,
+    h_inverse: &Element,
+) -> Vec<usize> {
+    puzzle
+        .moves
+        .iter()
+        .map(|m| {
+            index
+                .get(&conjugate(&m.element, h, h_inverse, &puzzle.sets))
+                .copied()
+                .unwrap_or(usize::MAX)
+        })
+        .collect()
+}
+
 /// A move as stickers travel: the piece in slot `j` goes to `dest[j]` gaining `twist[j]`.
 struct Travel {
     /// Per set.
@@ -191,18 +220,8 @@ impl Finder<'_> {
         }
         let h = Element { orbits };
         let h_inverse = h.inverse(sets);
-        let moves: HashMap<&Element, usize> = self
-            .puzzle
-            .moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (&m.element, i))
-            .collect();
-        let carries_moves = self
-            .puzzle
-            .moves
-            .iter()
-            .all(|m| moves.contains_key(&conjugate(&m.element, &h, &h_inverse, sets)));
+        let index = move_index(self.puzzle);
+        let carries_moves = !action(self.puzzle, &index, &h, &h_inverse).contains(&usize::MAX);
         (carries_moves && keeps_pattern(&self.puzzle.solved, &h)).then_some(h)
     }
 }
@@ -264,25 +283,8 @@ impl Symmetries {
     /// changes no conjugate, so such elements count once.
     fn group_of(found: Vec<Element>, puzzle: &PermPuzzle, partial: bool) -> Self {
         let sets = &puzzle.sets;
-        let moves: HashMap<&Element, usize> = puzzle
-            .moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (&m.element, i))
-            .collect();
-        let action = |h: &Element| -> Vec<usize> {
-            let h_inverse = h.inverse(sets);
-            puzzle
-                .moves
-                .iter()
-                .map(|m| {
-                    moves
-                        .get(&conjugate(&m.element, h, &h_inverse, sets))
-                        .copied()
-                        .unwrap_or(usize::MAX)
-                })
-                .collect()
-        };
+        let index = move_index(puzzle);
+        let action = |h: &Element| action(puzzle, &index, h, &h.inverse(sets));
         let identity = Element::identity(sets);
         let mut seen: std::collections::HashSet<Vec<usize>> =
             [action(&identity)].into_iter().collect();
@@ -328,12 +330,7 @@ impl Symmetries {
             return None;
         }
         let sets = &puzzle.sets;
-        let moves: HashMap<&Element, usize> = puzzle
-            .moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (&m.element, i))
-            .collect();
+        let index = move_index(puzzle);
         let mut elements = Vec::with_capacity(count);
         for _ in 0..count {
             let mut orbits = Vec::with_capacity(sets.len());
@@ -358,12 +355,10 @@ impl Symmetries {
             elements.push(Element { orbits });
         }
         let inverses: Vec<Element> = elements.iter().map(|e| e.inverse(sets)).collect();
-        let carry_moves = elements.iter().zip(&inverses).all(|(h, hi)| {
-            puzzle
-                .moves
-                .iter()
-                .all(|m| moves.contains_key(&conjugate(&m.element, h, hi, sets)))
-        });
+        let carry_moves = elements
+            .iter()
+            .zip(&inverses)
+            .all(|(h, hi)| !action(puzzle, &index, h, hi).contains(&usize::MAX));
         (carry_moves && elements[0].is_identity()).then_some((
             Self {
                 elements,
