@@ -12,8 +12,8 @@ this repository. Run alone: the machine's cores are the resource measured.
 - gods: God's algorithm from nothing (cubedb builds its exact table, twsearch -g), wall time
   and peak memory, and the distributions compared line by line;
 - solve: 100 random states (cubedb puzzle scramble) of 2x2x2, skewb, pyraminx and dino,
-  tables already built for both; twsearch one process per state (its usual use), cubedb
-  one process per state and one batch; optimal lengths compared;
+  tables already built for both; each one process per state, and one process for all
+  (twsearch reading a scramble file, cubedb a batch on stdin); optimal lengths compared;
 - big: 3x3x3 scrambles of 14 random moves and megaminx scrambles of 9, one process each;
 - twips: God's algorithm of the fixed-corner 2x2x2 (twips, the Rust peer: TWIPS, default
   /tmp/twips-root/bin/twips from `cargo install --locked --no-default-features twips-cli
@@ -76,9 +76,25 @@ def gods():
         print(f"{name} | {sum(counts):,} ({same}) | {tw_s:.2f} | {tw_mb:.0f} | {c_s:.2f} | {c_mb:.0f} | {tw_s / c_s:.1f}x")
 
 
+def tw_batch_lengths(out):
+    """Solution lengths of a twsearch run over a scramble file, in order."""
+    lengths, waiting = [], False
+    for line in out.splitlines():
+        if line.startswith("Solving"):
+            waiting = True
+        elif waiting and line.startswith(" ") and line.strip():
+            lengths.append(len(line.split()))
+            waiting = False
+        elif waiting and line.startswith("Found"):
+            lengths.append(0)
+            waiting = False
+    return lengths
+
+
 def solve(count=100):
     print(f"## {count} random states per puzzle (tables built for both)")
     print("puzzle | twsearch total s (1 process/state) | cubedb total s (1 process/state) | cubedb batch s | ratio (process) | ratio (batch) | lengths")
+    batches = []
     for name in ["2x2x2", "skewb", "pyraminx", "dino"]:
         tws = os.path.join(SAMPLES, f"{name}.tws")
         scrambles, _, _ = timed([CUBEDB, "puzzle", "scramble", tws, "--data", DATA, "-q", "--count", str(count), "--seed", "2026"])
@@ -98,8 +114,17 @@ def solve(count=100):
             c_lengths.append(len(out.split()))
         out, batch, _ = timed([CUBEDB, "puzzle", "solve", tws, "--data", DATA, "-q"], "\n".join(scrambles) + "\n")
         batch_lengths = [len(l.split()) for l in out.splitlines()]
-        same = "same" if tw_lengths == c_lengths == batch_lengths else "DIFFER"
+        # twsearch in one process too: a scramble file of ScrambleAlg blocks.
+        with tempfile.NamedTemporaryFile("w", suffix=".scr", delete=False) as f:
+            f.write("".join(f"ScrambleAlg s{i}\n{x}\nEnd\n\n" for i, x in enumerate(scrambles)))
+        out, tw_batch, _ = timed([TW, "--cachedir", CACHE, tws, f.name])
+        os.unlink(f.name)
+        same = "same" if tw_lengths == c_lengths == batch_lengths == tw_batch_lengths(out) else "DIFFER"
         print(f"{name} | {tw_total:.2f} | {c_total:.2f} | {batch:.3f} | {tw_total / c_total:.1f}x | {tw_total / batch:.0f}x | {same}")
+        batches.append((name, tw_batch, batch))
+    print("puzzle | twsearch one process for all s | cubedb one batch s | ratio")
+    for name, tw_batch, batch in batches:
+        print(f"{name} | {tw_batch:.3f} | {batch:.3f} | {tw_batch / batch:.0f}x")
 
 
 def random_scramble(moves, faces, length, rng):

@@ -20,7 +20,7 @@
 use super::coord::{Coord, Projection};
 use super::element::Element;
 use super::puzzle::PermPuzzle;
-use super::symmetry::{conjugate, Symmetries};
+use super::symmetry::{conjugate, conjugate_into, Symmetries};
 use crate::search::bfs::RankedSpace;
 use rayon::prelude::*;
 
@@ -183,18 +183,26 @@ impl Reduction {
         let coord = &projection.coords[self.reduced];
         let syms = &self.symmetries;
         let mut best = (coord.encode(state)?, 0usize);
+        let mut seen = state.clone();
         for i in 1..syms.len() {
-            let seen = conjugate(state, &syms.elements[i], &syms.inverses[i], &puzzle.sets);
+            conjugate_into(
+                state,
+                &syms.elements[i],
+                &syms.inverses[i],
+                &puzzle.sets,
+                &mut seen,
+            );
             let v = coord.encode(&seen)?;
             if v < best.0 {
                 best = (v, i);
             }
         }
-        let seen = conjugate(
+        conjugate_into(
             state,
             &syms.elements[best.1],
             &syms.inverses[best.1],
             &puzzle.sets,
+            &mut seen,
         );
         let class = self.reps.binary_search(&(best.0 as u32)).ok()? as u64;
         let mut rest = 0u64;

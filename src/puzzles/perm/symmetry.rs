@@ -25,6 +25,29 @@ pub fn conjugate(x: &Element, h: &Element, h_inverse: &Element, sets: &[SetDef])
     h_inverse.then(x, sets).then(h, sets)
 }
 
+/// [`conjugate`] written into `out` (shaped like `x`), with no allocation: the walks of
+/// a reduced table conjugate every neighbour by every symmetry.
+pub fn conjugate_into(
+    x: &Element,
+    h: &Element,
+    h_inverse: &Element,
+    sets: &[SetDef],
+    out: &mut Element,
+) {
+    for (s, def) in sets.iter().enumerate() {
+        let (xo, ho, hio) = (&x.orbits[s], &h.orbits[s], &h_inverse.orbits[s]);
+        let o = &mut out.orbits[s];
+        let omod = def.omod.max(1) as u16;
+        for i in 0..xo.perm.len() {
+            let from = ho.perm[i] as usize;
+            let piece = xo.perm[from] as usize;
+            o.perm[i] = hio.perm[piece];
+            o.ori[i] =
+                ((hio.ori[piece] as u16 + xo.ori[from] as u16 + ho.ori[i] as u16) % omod) as u8;
+        }
+    }
+}
+
 /// Each search move's index, by the move.
 fn move_index(puzzle: &PermPuzzle) -> HashMap<&Element, usize> {
     puzzle
@@ -434,6 +457,9 @@ mod tests {
                     .collect();
                 let state = p.apply_path(&p.solved, &path);
                 let seen = conjugate(&state, h, hi, &p.sets);
+                let mut into = state.clone();
+                conjugate_into(&state, h, hi, &p.sets, &mut into);
+                assert_eq!(into, seen, "{file}");
                 let mut undone = seen.clone();
                 for &m in path.iter().rev() {
                     let back = conjugate(&p.moves[m].element.inverse(&p.sets), h, hi, &p.sets);
