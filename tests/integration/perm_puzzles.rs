@@ -637,3 +637,38 @@ fn square_one_respects_its_shape_rules() {
         .expect_err("a corner across the slash line");
     assert!(error.to_string().contains("Illegal"), "{error}");
 }
+
+/// The 4x4x4 (identical centres): IDA* over databases of one colour's centres, groups of
+/// wing edges and the corners solves short scrambles at the brute-force distance.
+#[test]
+fn four_by_four_short_scrambles_are_optimal() {
+    use cubedb::puzzles::perm::{PuzzleEngine, PuzzleSolver};
+    let dir = fresh_dir("perm-444");
+    let store = TableStore::new(&dir);
+    let text = std::fs::read_to_string(definition("4x4x4.tws")).expect("definition");
+    let puzzle = PermPuzzle::new(
+        &Definition::parse(&text).expect("parses"),
+        PuzzleMetric::Htm,
+    )
+    .expect("compiles");
+    let solver = PuzzleSolver::open(
+        &puzzle,
+        &store,
+        "4x4x4",
+        64,
+        PuzzleEngine::Auto,
+        &Progress::hidden(),
+    )
+    .expect("pattern databases");
+    let mut rng = SplitMix64::new(44);
+    for _ in 0..20 {
+        let walk: Vec<usize> = (0..3)
+            .map(|_| rng.below(puzzle.moves.len() as u64) as usize)
+            .collect();
+        let state = puzzle.apply_path(&puzzle.solved, &walk);
+        let path = solver.solve(&state, 10).expect("solvable");
+        assert!(puzzle.is_solved(&puzzle.apply_path(&state, &path)));
+        let shortest = brute_force_to_pattern(&puzzle, &state, &puzzle.solved, 3);
+        assert_eq!(Some(path.len()), shortest);
+    }
+}

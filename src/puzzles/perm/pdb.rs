@@ -50,12 +50,64 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
             .copied()
             .filter(|&l| solved.perm.iter().filter(|&&m| m == l).count() == 1)
             .collect();
-        if unique.is_empty() || !fact.moved {
+        if !fact.moved {
             return Err(CoordError(format!(
-                "set {}: too big for one pattern database, and its pieces cannot be split \
-                 (identical pieces or orientations only)",
+                "set {}: too big for one pattern database, and only its orientations move",
                 def.name
             )));
+        }
+        // Kinds of identical pieces (the 4x4x4's centres): their places, a few kinds at
+        // a time, the other pieces blank.
+        let mut kinds: Vec<(u8, usize)> = Vec::new();
+        for &l in &solved.perm {
+            let count = solved.perm.iter().filter(|&&m| m == l).count();
+            if count > 1 && !kinds.iter().any(|&(k, _)| k == l) {
+                kinds.push((l, count));
+            }
+        }
+        let places_of = |counts: &[usize]| -> u128 {
+            let blank = def.size - counts.iter().sum::<usize>();
+            let (mut arrangements, mut placed) = (1u128, 0u128);
+            for &c in counts.iter().chain(std::iter::once(&blank)) {
+                for k in 1..=c as u128 {
+                    placed += 1;
+                    arrangements = arrangements.saturating_mul(placed) / k;
+                }
+            }
+            arrangements
+        };
+        let fits = |size: u128| {
+            size <= cap as u128
+                && size.saturating_mul(puzzle.moves.len() as u128)
+                    <= super::coord::MOVE_TABLE_LIMIT as u128
+        };
+        let mut group: Vec<(u8, usize)> = Vec::new();
+        let mut groups: Vec<Vec<(u8, usize)>> = Vec::new();
+        for kind in kinds {
+            let mut counts: Vec<usize> = group.iter().map(|&(_, c)| c).collect();
+            counts.push(kind.1);
+            if !group.is_empty() && !fits(places_of(&counts)) {
+                groups.push(std::mem::take(&mut group));
+            }
+            group.push(kind);
+        }
+        if !group.is_empty() {
+            groups.push(group);
+        }
+        for group in groups {
+            let counts: Vec<usize> = group.iter().map(|&(_, c)| c).collect();
+            if !fits(places_of(&counts)) {
+                continue;
+            }
+            let mut follow = vec![false; 256];
+            for &(l, _) in &group {
+                follow[l as usize] = true;
+            }
+            let coord = Coord::places(puzzle, s, fact, &follow, true)?;
+            projections.push(Projection::new(puzzle, vec![coord])?);
+        }
+        if unique.is_empty() {
+            continue;
         }
         let omod = if follow_twist { def.omod as u64 } else { 1 };
         let n = def.size;
