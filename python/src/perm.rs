@@ -23,10 +23,8 @@ const BUDGET_MB: u64 = 8192;
 #[pyclass(module = "cubedb", frozen)]
 pub struct Puzzle {
     puzzle: PermPuzzle,
-    /// The puzzle searched: `puzzle`, or the one whose solved state is the target.
-    searched: PermPuzzle,
-    /// How states map into `searched` when a target is given.
-    retarget: Option<Retarget>,
+    /// With a target: the puzzle whose solved state it is, and how states map into it.
+    target: Option<(PermPuzzle, Retarget)>,
     source: String,
     solver: OnceLock<PuzzleSolver>,
 }
@@ -47,7 +45,7 @@ impl Puzzle {
         let opened = py
             .detach(|| {
                 PuzzleSolver::open(
-                    &self.searched,
+                    self.target.as_ref().map_or(&self.puzzle, |(p, _)| p),
                     &store(),
                     &self.source,
                     BUDGET_MB,
@@ -66,7 +64,7 @@ impl Puzzle {
         max_depth: usize,
     ) -> Result<String, String> {
         let mut state = self.puzzle.scrambled(scramble).map_err(|e| e.to_string())?;
-        if let Some(map) = &self.retarget {
+        if let Some((_, map)) = &self.target {
             state = map.apply(&state);
         }
         let path = solver.solve(&state, max_depth).map_err(|e| e.to_string())?;
@@ -105,20 +103,16 @@ impl Puzzle {
         if let Some(moves) = &moves {
             source.push_str(&format!(" --moves {}", moves.join(",")));
         }
-        let (searched, retarget) = match target {
-            Some(text) => {
+        let target = target
+            .map(|text| {
                 let pattern = parse_target(text, &puzzle.sets, &puzzle.solved)
                     .map_err(|e| cube_error(format!("target line {}: {}", e.line, e.problem)))?;
-                let (projected, map) =
-                    retarget(&puzzle, &pattern).map_err(|e| cube_error(e.to_string()))?;
-                (projected, Some(map))
-            }
-            None => (puzzle.clone(), None),
-        };
+                retarget(&puzzle, &pattern).map_err(|e| cube_error(e.to_string()))
+            })
+            .transpose()?;
         Ok(Self {
             puzzle,
-            searched,
-            retarget,
+            target,
             source,
             solver: OnceLock::new(),
         })

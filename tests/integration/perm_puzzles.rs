@@ -5,7 +5,8 @@
 use super::common::{cubedb, fresh_dir, stderr, stdout};
 use cubedb::progress::Progress;
 use cubedb::puzzles::perm::{
-    Definition, Element, ExactTable, PatternSearch, PermPuzzle, PuzzleMetric,
+    Definition, Element, ExactTable, PatternSearch, PermPuzzle, PuzzleEngine, PuzzleMetric,
+    PuzzleSolver,
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
@@ -16,6 +17,25 @@ fn definition(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("puzzles")
         .join(name)
+}
+
+/// One of our definitions, compiled in `metric`.
+fn load(file: &str, metric: PuzzleMetric) -> PermPuzzle {
+    let text = std::fs::read_to_string(definition(file)).expect("definition");
+    PermPuzzle::new(&Definition::parse(&text).expect("parses"), metric).expect("compiles")
+}
+
+/// The solver `cubedb puzzle solve` would open (tables in `store`, `budget_mb`).
+fn open_solver(puzzle: &PermPuzzle, store: &TableStore, budget_mb: u64) -> PuzzleSolver {
+    PuzzleSolver::open(
+        puzzle,
+        store,
+        "test",
+        budget_mb,
+        PuzzleEngine::Auto,
+        &Progress::hidden(),
+    )
+    .expect("a solver")
 }
 
 fn gods(file: &str, extra: &[&str], dir: &Path) -> Vec<(u64, u64)> {
@@ -225,11 +245,7 @@ fn an_edited_definition_gets_its_own_table() {
     let dir = fresh_dir("perm-hash");
     let store = TableStore::new(&dir);
     let text = std::fs::read_to_string(definition("loopover-3x3.tws")).expect("definition");
-    let original = PermPuzzle::new(
-        &Definition::parse(&text).expect("parses"),
-        PuzzleMetric::Htm,
-    )
-    .expect("compiles");
+    let original = load("loopover-3x3.tws", PuzzleMetric::Htm);
     // Drop the last column move: a different puzzle.
     let cut = text.rfind("Move C3").expect("a C3 move");
     let edited_def = Definition::parse(&text[..cut]).expect("parses");
@@ -280,12 +296,7 @@ fn pattern_database_search_matches_the_exact_table() {
 fn definition_driven_3x3x3_is_optimal_on_short_scrambles() {
     let dir = fresh_dir("perm-3x3x3");
     let store = TableStore::new(&dir);
-    let text = std::fs::read_to_string(definition("3x3x3.tws")).expect("definition");
-    let puzzle = PermPuzzle::new(
-        &Definition::parse(&text).expect("parses"),
-        PuzzleMetric::Htm,
-    )
-    .expect("compiles");
+    let puzzle = load("3x3x3.tws", PuzzleMetric::Htm);
     let search = PatternSearch::load_or_build(&puzzle, &store, "x", 1024, &Progress::hidden())
         .expect("pattern databases");
     let known = brute_force(&puzzle, 5);
@@ -376,45 +387,30 @@ fn states_from_a_scramble_file() {
     let file = file.to_str().expect("utf-8 path");
     let data = dir.to_str().expect("utf-8 path");
     let states = dir.join("states.scr");
+    // Writes a states file and solves it.
+    let solve_file = |text: &str| {
+        std::fs::write(&states, text).expect("write");
+        cubedb(
+            &[
+                "puzzle",
+                "solve",
+                file,
+                "--data",
+                data,
+                "-q",
+                "--states",
+                states.to_str().expect("utf-8"),
+            ],
+            "",
+        )
+    };
     // R U as a position (0-based, per slot), as an alg, and the solved state.
-    std::fs::write(
-        &states,
-        "ScrambleAlg a\nR U\nEnd\nScrambleAlg b\nEnd\nScrambleState c\nCORNERS\n0 1 2 3 4 5 6\n0 0 0 0 0 0 0\nEnd\n",
-    )
-    .expect("write");
-    let output = cubedb(
-        &[
-            "puzzle",
-            "solve",
-            file,
-            "--data",
-            data,
-            "-q",
-            "--states",
-            states.to_str().expect("utf-8"),
-        ],
-        "",
-    );
+    let output = solve_file("ScrambleAlg a\nR U\nEnd\nScrambleAlg b\nEnd\nScrambleState c\nCORNERS\n0 1 2 3 4 5 6\n0 0 0 0 0 0 0\nEnd\n");
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(stdout(&output), "U' R'\n\n\n");
     // A position breaking the definition's rules: exit 2, naming the file, line and rule.
-    std::fs::write(
-        &states,
+    let output = solve_file(
         "ScrambleAlg a\nR U\nEnd\nScrambleState bad\nCORNERS\n0 1 2 3 4 5 5\n0 0 0 0 0 0 0\nEnd\n",
-    )
-    .expect("write");
-    let output = cubedb(
-        &[
-            "puzzle",
-            "solve",
-            file,
-            "--data",
-            data,
-            "-q",
-            "--states",
-            states.to_str().expect("utf-8"),
-        ],
-        "",
     );
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
@@ -425,24 +421,7 @@ fn states_from_a_scramble_file() {
         "{message}"
     );
     // A twist the moves cannot make: no answer, said so.
-    std::fs::write(
-        &states,
-        "ScrambleState twisted\nCORNERS\n0 1 2 3 4 5 6\n1 0 0 0 0 0 0\nEnd\n",
-    )
-    .expect("write");
-    let output = cubedb(
-        &[
-            "puzzle",
-            "solve",
-            file,
-            "--data",
-            data,
-            "-q",
-            "--states",
-            states.to_str().expect("utf-8"),
-        ],
-        "",
-    );
+    let output = solve_file("ScrambleState twisted\nCORNERS\n0 1 2 3 4 5 6\n1 0 0 0 0 0 0\nEnd\n");
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains("not reachable"),
@@ -490,16 +469,11 @@ fn brute_force_to_pattern(
 /// matching position, every solution reaches one, and bad targets are named (exit 2).
 #[test]
 fn solving_to_target_patterns() {
+    use cubedb::puzzles::perm::parse_target;
     use cubedb::puzzles::perm::target::retarget;
-    use cubedb::puzzles::perm::{parse_target, PuzzleEngine, PuzzleSolver};
     let dir = fresh_dir("perm-target");
     let store = TableStore::new(&dir);
-    let text = std::fs::read_to_string(definition("2x2x2-fixed.tws")).expect("definition");
-    let puzzle = PermPuzzle::new(
-        &Definition::parse(&text).expect("parses"),
-        PuzzleMetric::Htm,
-    )
-    .expect("compiles");
+    let puzzle = load("2x2x2-fixed.tws", PuzzleMetric::Htm);
     let targets = [
         "Scramble layer\nCORNERS\n? ? ? ? 5 6 7\n? ? ? ? 0 0 0\nEnd\n",
         "ScrambleState twist\nCORNERS\n? ? ? ? ? ? ?\n0 0 0 0 0 0 0\nEnd\n",
@@ -509,15 +483,7 @@ fn solving_to_target_patterns() {
     for text in targets {
         let pattern = parse_target(text, &puzzle.sets, &puzzle.solved).expect("a target");
         let (projected, map) = retarget(&puzzle, &pattern).expect("a valid target");
-        let solver = PuzzleSolver::open(
-            &projected,
-            &store,
-            "target",
-            64,
-            PuzzleEngine::Auto,
-            &Progress::hidden(),
-        )
-        .expect("solver");
+        let solver = open_solver(&projected, &store, 64);
         for _ in 0..40 {
             let walk: Vec<usize> = (0..rng.below(5))
                 .map(|_| rng.below(puzzle.moves.len() as u64) as usize)
@@ -577,24 +543,10 @@ fn solving_to_target_patterns() {
 /// state on the way is legal, and a scramble through a forbidden state is refused.
 #[test]
 fn square_one_respects_its_shape_rules() {
-    use cubedb::puzzles::perm::{PuzzleEngine, PuzzleSolver};
     let dir = fresh_dir("perm-square-one");
     let store = TableStore::new(&dir);
-    let text = std::fs::read_to_string(definition("square-1.tws")).expect("definition");
-    let puzzle = PermPuzzle::new(
-        &Definition::parse(&text).expect("parses"),
-        PuzzleMetric::Htm,
-    )
-    .expect("compiles");
-    let solver = PuzzleSolver::open(
-        &puzzle,
-        &store,
-        "square-1",
-        512,
-        PuzzleEngine::Auto,
-        &Progress::hidden(),
-    )
-    .expect("pattern databases");
+    let puzzle = load("square-1.tws", PuzzleMetric::Htm);
+    let solver = open_solver(&puzzle, &store, 512);
     assert!(solver.exact().is_none());
     // Shortest legal distance, by trying every legal sequence.
     fn legal_distance(puzzle: &PermPuzzle, state: &Element, limit: usize) -> Option<usize> {
@@ -642,24 +594,10 @@ fn square_one_respects_its_shape_rules() {
 /// wing edges and the corners solves short scrambles at the brute-force distance.
 #[test]
 fn four_by_four_short_scrambles_are_optimal() {
-    use cubedb::puzzles::perm::{PuzzleEngine, PuzzleSolver};
     let dir = fresh_dir("perm-444");
     let store = TableStore::new(&dir);
-    let text = std::fs::read_to_string(definition("4x4x4.tws")).expect("definition");
-    let puzzle = PermPuzzle::new(
-        &Definition::parse(&text).expect("parses"),
-        PuzzleMetric::Htm,
-    )
-    .expect("compiles");
-    let solver = PuzzleSolver::open(
-        &puzzle,
-        &store,
-        "4x4x4",
-        64,
-        PuzzleEngine::Auto,
-        &Progress::hidden(),
-    )
-    .expect("pattern databases");
+    let puzzle = load("4x4x4.tws", PuzzleMetric::Htm);
+    let solver = open_solver(&puzzle, &store, 64);
     let mut rng = SplitMix64::new(44);
     for _ in 0..20 {
         let walk: Vec<usize> = (0..3)

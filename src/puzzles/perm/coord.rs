@@ -47,17 +47,22 @@ pub fn unrank_perm(mut rank: u64, n: usize) -> Vec<u8> {
     digits.iter().map(|&d| pool.remove(d)).collect()
 }
 
-/// Number of arrangements of a multiset with these class counts.
-fn multinomial(counts: &[usize]) -> u64 {
-    let mut total = 0usize;
-    let mut value = 1u128;
+/// Number of arrangements of a multiset with these class counts, saturating at
+/// `u128::MAX` (sets of dozens of pieces): what sizes and bounds are compared with.
+pub fn arrangements(counts: &[usize]) -> u128 {
+    let (mut value, mut placed) = (1u128, 0u128);
     for &c in counts {
-        for k in 1..=c {
-            total += 1;
-            value = value * total as u128 / k as u128;
+        for k in 1..=c as u128 {
+            placed += 1;
+            value = value.saturating_mul(placed) / k;
         }
     }
-    value as u64
+    value
+}
+
+/// [`arrangements`] as a coordinate size (saturating at `u64::MAX`).
+fn multinomial(counts: &[usize]) -> u64 {
+    u64::try_from(arrangements(counts)).unwrap_or(u64::MAX)
 }
 
 /// Rank of an arrangement of classes among all with the same class counts. The
@@ -810,7 +815,7 @@ impl Coord {
                 (puzzle.sets[s].omod as u128).pow(solved.ori.len() as u32)
             };
             bound = bound
-                .saturating_mul(multinomial(&counts) as u128)
+                .saturating_mul(arrangements(&counts))
                 .saturating_mul(twists);
         }
         if bound.saturating_mul(moves as u128) > 4 * REACHABLE_LIMIT as u128 {

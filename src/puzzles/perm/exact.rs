@@ -9,7 +9,9 @@
 //! definition never reuses a stale table; the BFS's depth histogram is kept in the header
 //! (God's algorithm reads it back without a search).
 
-use super::coord::{set_facts, Coord, CoordError, Projection, Reachable, REACHABLE_LIMIT};
+use super::coord::{
+    arrangements, set_facts, Coord, CoordError, Projection, Reachable, REACHABLE_LIMIT,
+};
 use super::element::{Element, WILD};
 use super::puzzle::{PermPuzzle, Restriction};
 use super::reduced::{self, Reduction};
@@ -69,14 +71,8 @@ pub fn exact_projection_with(
             // Arrangements of the labels (identical pieces counted once).
             let mut labels = solved.perm.clone();
             labels.sort_unstable();
-            let (mut arrangements, mut placed) = (1u128, 0u128);
-            for run in labels.chunk_by(|a, b| a == b) {
-                for k in 1..=run.len() as u128 {
-                    placed += 1;
-                    arrangements = arrangements.saturating_mul(placed) / k;
-                }
-            }
-            arrangements >> u32::from(fact.keeps_parity && fact.distinct)
+            let runs: Vec<usize> = labels.chunk_by(|a, b| a == b).map(<[u8]>::len).collect();
+            arrangements(&runs) >> u32::from(fact.keeps_parity && fact.distinct)
         } else {
             1
         };
@@ -775,13 +771,16 @@ impl ExactTable {
 
     /// The shortest move sequence reaching a state of the ranked puzzle from solved (its
     /// optimal solution undone).
+    /// Checked: the scramble applied to solved must give the state (`None` otherwise).
     fn scramble_to(&self, inner: &Element) -> Option<Vec<usize>> {
         let solution = self.inner_solution(inner)?;
-        Some(solution.iter().rev().map(|&m| self.inverse[m]).collect())
+        let scramble: Vec<usize> = solution.iter().rev().map(|&m| self.inverse[m]).collect();
+        (self.ranked.apply_path(&self.ranked.solved, &scramble) == *inner).then_some(scramble)
     }
 
     /// A shortest scramble of a uniformly random position: every coordinate drawn at
-    /// random until the state they make is a position.
+    /// random until the state they make is a position (`None`: none found, or a
+    /// scramble that does not reach its position, which would be a bug).
     pub fn random_scramble(&self, rng: &mut SplitMix64) -> Option<Vec<usize>> {
         let mut values = vec![0u64; self.encoder.radix.len()];
         for _ in 0..1_000_000 {
@@ -905,13 +904,8 @@ fn build<'a>(
             );
             let result = mod3_bfs(&space, &[solved], progress, "BFS depth");
             write_side(store, &spec, "classes", &classes_to_bytes(&reduction))?;
+            // The reduction holds no coordinates: it serves the encoder as it is.
             drop(space);
-            let reduction = Reduction::with_reps(
-                &encoder,
-                reduction.symmetries,
-                reduction.reduced,
-                reduction.reps,
-            );
             (result, Some(reduction), spec)
         }
         None => {

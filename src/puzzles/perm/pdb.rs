@@ -6,7 +6,9 @@
 //! whole state, applied move by move, is solved, so pieces no database follows are still
 //! checked.
 
-use super::coord::{set_facts, Coord, CoordError, Projection, SetFacts, TrackedCache};
+use super::coord::{
+    arrangements, set_facts, Coord, CoordError, Projection, SetFacts, TrackedCache,
+};
 use super::element::Element;
 use super::exact::{ExactError, Space};
 use super::puzzle::{PermPuzzle, Restriction};
@@ -67,14 +69,7 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
         }
         let places_of = |counts: &[usize]| -> u128 {
             let blank = def.size - counts.iter().sum::<usize>();
-            let (mut arrangements, mut placed) = (1u128, 0u128);
-            for &c in counts.iter().chain(std::iter::once(&blank)) {
-                for k in 1..=c as u128 {
-                    placed += 1;
-                    arrangements = arrangements.saturating_mul(placed) / k;
-                }
-            }
-            arrangements
+            arrangements(&[counts, &[blank]].concat())
         };
         let fits = |size: u128| {
             size <= cap as u128

@@ -112,12 +112,10 @@ pub fn retarget(
         for (slot, (&label, &ori)) in wanted.perm.iter().zip(&wanted.ori).enumerate() {
             let kind = if label == WILD { blank } else { label };
             orbit.perm[slot] = kind;
-            orbit.ori[slot] = if any[kind as usize] || def.omod == 1 {
-                if def.omod == 1 {
-                    0
-                } else {
-                    WILD
-                }
+            orbit.ori[slot] = if def.omod == 1 {
+                0
+            } else if any[kind as usize] {
+                WILD
             } else {
                 ori
             };
