@@ -9,8 +9,11 @@
 #                                   minutes on 2 cores; h48h6: 1.8 GiB, about 2.5-3
 #                                   hours, or `./build.sh tool gendata h48h6` first)
 #   H48_SOLVER=h48h3                which H48 table
-#   PRESETS="large huge"            cubedb presets (built on first use)
+#   PRESETS="2g 5g"                 cubedb presets (built on first use)
 #   COUNT=5 SEED=11                 positions: `cubedb rubik random --count COUNT --seed SEED`
+#   POSITIONS=FILE                  or the first COUNT scrambles of FILE (`#` lines skipped;
+#                                   R1/R3 read as R/R'), e.g.
+#                                   bench/data/cube_solver_test-random_state-20.txt
 #   CUBEDB_DATA=DIR                 cubedb's tables
 #
 # H48 reads scrambles, not facelets: each position is first solved near-optimally by
@@ -25,18 +28,23 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${NISSY_DIR:?set NISSY_DIR to a built nissy-core checkout}"
 solver=${H48_SOLVER:-h48h3}
-presets=${PRESETS:-large huge}
+presets=${PRESETS:-2g 5g}
 count=${COUNT:-5}
 seed=${SEED:-11}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build --release --quiet
 cubedb=$PWD/target/release/cubedb
-"$cubedb" rubik random --count "$count" --seed "$seed" > "$work/positions.txt"
-"$cubedb" rubik solve --max-length 21 --metric htm -q < "$work/positions.txt" > "$work/two-phase.txt"
-# The inverse of a solution, as a scramble.
-awk '{ s = ""; for (i = NF; i >= 1; i--) { m = $i; if (m ~ /2$/) t = m; else if (m ~ /'"'"'$/) t = substr(m, 1, 1); else t = m "'"'"'"; s = s (s == "" ? "" : " ") t } print s }' \
-    "$work/two-phase.txt" > "$work/scrambles.txt"
+if [ -n "${POSITIONS:-}" ]; then
+    grep -v '^#' "$POSITIONS" | sed -e 's/\([URFDLB]\)1/\1/g' -e "s/\([URFDLB]\)3/\1'/g" \
+        | head -n "$count" > "$work/scrambles.txt"
+else
+    "$cubedb" rubik random --count "$count" --seed "$seed" > "$work/positions.txt"
+    "$cubedb" rubik solve --max-length 21 --metric htm -q < "$work/positions.txt" > "$work/two-phase.txt"
+    # The inverse of a solution, as a scramble.
+    awk '{ s = ""; for (i = NF; i >= 1; i--) { m = $i; if (m ~ /2$/) t = m; else if (m ~ /'"'"'$/) t = substr(m, 1, 1); else t = m "'"'"'"; s = s (s == "" ? "" : " ") t } print s }' \
+        "$work/two-phase.txt" > "$work/scrambles.txt"
+fi
 printf "%-5s %-8s %s\n" cube solver "length / seconds"
 n=0
 while read -r scramble; do

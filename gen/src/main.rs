@@ -19,7 +19,7 @@ const WRITING: &str = "writing output";
 
 /// Builds cubedb's tables by parallel breadth-first search.
 ///
-/// With no subcommand, builds the named table groups (all but `rubik-large` and `rubik-huge` if none is named),
+/// With no subcommand, builds the named table groups (all but the big Rubik presets `rubik-large`, `rubik-huge`, `rubik-2g` and `rubik-5g` if none is named),
 /// skipping those already present and valid unless --force is given.
 #[derive(Debug, Parser)]
 #[command(name = "cubedb-gen", version, args_conflicts_with_subcommands = true)]
@@ -27,7 +27,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// Table groups to build (default: all but `rubik-large` and `rubik-huge`; the groups
+    /// Table groups to build (default: all but the big Rubik presets; the groups
     /// are listed below).
     tables: Vec<String>,
 
@@ -374,15 +374,27 @@ fn info(store: &TableStore) -> Result<ExitCode> {
                         header.kind
                     )
                     .context(WRITING)?;
+                    // A 2-bit table's last bucket counts every depth from it on.
+                    let open_ended = header.kind.ends_with(table::base_lines::KIND_SUFFIX);
+                    let last = header.histogram.len().saturating_sub(1);
                     let histogram: Vec<String> = header
                         .histogram
                         .iter()
                         .enumerate()
                         .filter(|(_, &n)| n > 0)
-                        .map(|(d, n)| format!("{d}:{n}"))
+                        .map(|(d, n)| match open_ended && d == last {
+                            true => format!("{d}+:{n}"),
+                            false => format!("{d}:{n}"),
+                        })
                         .collect();
                     if !histogram.is_empty() {
                         writeln!(out, "    by depth: {}", histogram.join(" ")).context(WRITING)?;
+                    }
+                    if open_ended {
+                        if let Some(base) = table::base_lines::base_of_histogram(&header.histogram)
+                        {
+                            writeln!(out, "    2-bit codes around base {base}: depths up to {base} read as their line's minimum").context(WRITING)?;
+                        }
                     }
                 }
                 Err(e) => {

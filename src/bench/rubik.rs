@@ -171,8 +171,27 @@ pub fn optimal(args: &BenchArgs) -> Result<()> {
         pdbs.mean_entry(),
         human(per_bound)
     );
-    let mut rng = SplitMix64::new(args.seed);
-    let cubes: Vec<Cube> = (0..args.count).map(|_| Cube::random(&mut rng)).collect();
+    let cubes: Vec<Cube> = match &args.input {
+        Some(path) => {
+            let text = read_input(Some(path))?;
+            let cubes = text
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+                .map(|(i, line)| {
+                    cube_of_line(line.trim())
+                        .with_context(|| format!("{} line {}", path.display(), i + 1))
+                })
+                .collect::<Result<Vec<Cube>>>()?;
+            let cubes: Vec<Cube> = cubes.into_iter().take(args.count as usize).collect();
+            say!("{} positions of {}", cubes.len(), path.display());
+            cubes
+        }
+        None => {
+            let mut rng = SplitMix64::new(args.seed);
+            (0..args.count).map(|_| Cube::random(&mut rng)).collect()
+        }
+    };
     say!(
         "{:>5} {:>6} {:>15} {:>10} {:>8}",
         "cube",
@@ -220,6 +239,29 @@ pub fn optimal(args: &BenchArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A position from a line of a benchmark file: a facelet string, or a scramble in
+/// Singmaster notation (`R U' F2`; cube_solver_test's `R3 U1` is read too).
+fn cube_of_line(line: &str) -> Result<cubedb::puzzles::rubik::Cube> {
+    use cubedb::puzzles::rubik::{parse_facelets, parse_moves, Cube};
+    if let Ok(cube) = parse_facelets(line) {
+        return Ok(cube);
+    }
+    let moves: String = line
+        .split_whitespace()
+        .map(|m| match m.strip_suffix('1') {
+            Some(face) => face.to_string(),
+            None => match m.strip_suffix('3') {
+                Some(face) => format!("{face}'"),
+                None => m.to_string(),
+            },
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let moves = parse_moves(&moves)
+        .with_context(|| format!("neither facelets nor a scramble: {line:?}"))?;
+    Ok(Cube::from_moves(&moves))
 }
 
 /// `bench rubik-ru`: optimal R,U solutions of random group positions, both metrics.

@@ -472,6 +472,23 @@ pub struct Mod3Result {
     pub histogram: Vec<u64>,
 }
 
+/// What a caller of [`mod3_bfs_observed`] learns as the search goes, and where it stops.
+pub trait Mod3Observer: Sync {
+    /// `rank` was reached at `depth` (called from every thread, once per rank).
+    #[inline]
+    fn reached(&self, _rank: u64, _depth: usize) {}
+
+    /// Layer `depth` is complete: `histogram[..=depth]` is known and `crumbs` (four ranks
+    /// per byte, as in [`Mod3Result`]) holds every rank reached so far. Returns whether
+    /// to go on to the next layer.
+    fn layer_done(&mut self, _depth: usize, _histogram: &[u64], _crumbs: &[AtomicU8]) -> bool {
+        true
+    }
+}
+
+/// The observer of a search that is told nothing and runs to the end.
+impl Mod3Observer for () {}
+
 /// Breadth-first search that keeps only each state's depth modulo 3, in two bits: a
 /// quarter of a byte per state and nothing else, so the whole search fits where the
 /// finished table does.
@@ -487,16 +504,30 @@ pub fn mod3_bfs<S: RankedSpace>(
     progress: &Progress,
     label: &str,
 ) -> Mod3Result {
+    mod3_bfs_observed(space, sources, progress, label, &mut ())
+}
+
+/// [`mod3_bfs`] telling `observer` of every rank reached and every layer completed, and
+/// stopping after the layer it says to stop at (ranks beyond stay unreached, 3).
+pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
+    space: &S,
+    sources: &[u64],
+    progress: &Progress,
+    label: &str,
+    observer: &mut O,
+) -> Mod3Result {
     let size = space.size();
     let bytes: Vec<AtomicU8> = (0..size.div_ceil(4)).map(|_| AtomicU8::new(0xFF)).collect();
     let bar = progress.states(label, size);
     let (mut layer, mut states) = (0u64, 0u64);
     for &s in sources {
         if claim_crumb(&bytes, s, 0) {
+            observer.reached(s, 0);
             layer += 1;
             states += space.weight(s);
             space.for_each_twin(s, |twin| {
                 if claim_crumb(&bytes, twin, 0) {
+                    observer.reached(twin, 0);
                     layer += 1;
                     states += space.weight(twin);
                 }
@@ -508,10 +539,12 @@ pub fn mod3_bfs<S: RankedSpace>(
     let mut depth = 0usize;
     bar.set_message(depth.to_string());
     bar.set_position(layer);
-    while layer > 0 && unseen > 0 {
+    let mut go_on = observer.layer_done(0, &histogram, &bytes);
+    while go_on && layer > 0 && unseen > 0 {
         let current = (depth % 3) as u8;
         let next = ((depth + 1) % 3) as u8;
         let pull_below = if S::STOPS_EARLY { 2 * layer } else { layer };
+        let observer_now: &O = observer;
         // Per layer: ranks settled (for the bottom-up switch) and states they stand for.
         let (found, states) = bytes
             .par_chunks(SCAN_CHUNK / 4)
@@ -520,10 +553,12 @@ pub fn mod3_bfs<S: RankedSpace>(
                 let base = (chunk_index * SCAN_CHUNK) as u64;
                 let mut found = (0u64, 0u64);
                 let settle = |rank: u64, found: &mut (u64, u64)| {
+                    observer_now.reached(rank, depth + 1);
                     found.0 += 1;
                     found.1 += space.weight(rank);
                     space.for_each_twin(rank, |twin| {
                         if claim_crumb(&bytes, twin, next) {
+                            observer_now.reached(twin, depth + 1);
                             found.0 += 1;
                             found.1 += space.weight(twin);
                         }
@@ -566,6 +601,7 @@ pub fn mod3_bfs<S: RankedSpace>(
         assert!(depth < 255, "BFS deeper than 254");
         bar.set_message(depth.to_string());
         bar.inc(found);
+        go_on = observer.layer_done(depth, &histogram, &bytes);
     }
     bar.finish_and_clear();
     let crumbs = bytes.into_iter().map(AtomicU8::into_inner).collect();

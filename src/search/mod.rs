@@ -3,6 +3,7 @@
 //! queries without them or beyond them ([`ida`]), and an exact-cover solver (Algorithm X
 //! on bit masks) for packing puzzles ([`exact_cover`]).
 
+pub mod based;
 pub mod bfs;
 pub mod exact_cover;
 pub mod ida;

@@ -12,6 +12,7 @@
 //! one truncated in place under a running process would fault on access, which
 //! [`mmap`] turns into a message and exit code 1 instead of a bare bus error.
 
+pub mod base_lines;
 mod error;
 pub mod family;
 mod file;

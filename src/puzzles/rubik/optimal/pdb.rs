@@ -8,7 +8,11 @@
 //! - flip-slice-twist: symmetry classes of edge flips and E-slice slots, times corner
 //!   twists and E-slice order (3.38 G entries, see [`crate::puzzles::rubik::coord::flipslice`]);
 //! - flip-slice-twist-layers: the same with the corner layers instead of the slice order
-//!   (9.86 G entries).
+//!   (9.86 G entries), and with the parity of the slice order too (19.7 G entries).
+//!
+//! Entries are stored in one of two [`Encoding`]s: exact 4-bit distances, or 2-bit codes
+//! around a base value with a per-line minimum as fallback
+//! ([`crate::table::base_lines`]), built in place by [`based_bfs`].
 
 use crate::progress::Progress;
 use crate::puzzles::rubik::coord::flipslice::{self, Refinement};
@@ -18,7 +22,9 @@ use crate::puzzles::rubik::coord::perm::{
 use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT};
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::model::turns::MOVE_CUBES;
+use crate::search::based::based_bfs;
 use crate::search::{layered_bfs, RankedSpace, UNREACHED};
+use crate::table::base_lines::{self, BaseLines};
 use crate::table::family::{Rebuild, TableFamily};
 use crate::table::packed::{pack, Nibbles};
 use crate::table::{Table, TableError, TableSpec, TableStore};
@@ -26,6 +32,22 @@ use std::sync::LazyLock;
 
 /// Largest distance a 4-bit entry holds; greater distances are stored as this.
 const CAP: u8 = 15;
+
+/// Share of a 2-bit table's entries that may lie within its base (read as their line's
+/// minimum): the base is the last depth before this share is passed. Most entries then
+/// lie at `base + 1` or `base + 2`, read exactly.
+const BASE_SHARE: f64 = 0.10;
+
+/// How a pattern database stores its entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Exact distances in 4 bits (capped at 15).
+    Nibbles,
+    /// 2-bit codes around a base value, 252 per cache line with the line's minimum
+    /// ([`crate::table::base_lines`]): half the bytes of [`Encoding::Nibbles`] for
+    /// bounds that differ from the exact ones only at the extremes.
+    BaseLines,
+}
 
 /// What a pattern database projects the cube onto.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,6 +67,9 @@ pub enum Pattern {
     /// Edge flips, E-slice slots, corner twists and which corner slots hold the U-layer
     /// corners, one entry per class under the same 16 symmetries.
     FlipSliceTwistLayers,
+    /// The corner-layers projection with the parity of the E-slice order as well: twice
+    /// the entries, a finer coset.
+    FlipSliceTwistLayersParity,
     /// Edge flips, E-slice slots and corner twists alone (Kociemba's phase-1 coordinates)
     /// by class: the smallest table of the family (141 M entries), for tests.
     FlipSliceTwistBare,
@@ -68,6 +93,7 @@ impl Pattern {
         match self {
             Pattern::FlipSliceTwist => Some(Refinement::SliceOrder),
             Pattern::FlipSliceTwistLayers => Some(Refinement::CornerLayers),
+            Pattern::FlipSliceTwistLayersParity => Some(Refinement::LayersParity),
             Pattern::FlipSliceTwistBare => Some(Refinement::Bare),
             _ => None,
         }
@@ -95,6 +121,9 @@ impl Pattern {
             Pattern::FlipSliceTwist => format!("rubik-pdb-{m}-flipslice-twist-sym16"),
             Pattern::FlipSliceTwistLayers => {
                 format!("rubik-pdb-{m}-flipslice-twist-layers-sym16")
+            }
+            Pattern::FlipSliceTwistLayersParity => {
+                format!("rubik-pdb-{m}-flipslice-twist-layers-parity-sym16")
             }
             Pattern::FlipSliceTwistBare => format!("rubik-pdb-{m}-flipslice-twist-bare-sym16"),
         }
@@ -291,8 +320,17 @@ impl RankedSpace for PatternSpace {
 }
 
 /// Spec of a pattern database.
-pub fn spec(pattern: Pattern, metric: Metric, group: &'static str) -> TableSpec {
-    let name = crate::table::intern(pattern.name(metric));
+pub fn spec(
+    pattern: Pattern,
+    encoding: Encoding,
+    metric: Metric,
+    group: &'static str,
+) -> TableSpec {
+    let stem = pattern.name(metric);
+    let name = crate::table::intern(match encoding {
+        Encoding::Nibbles => stem,
+        Encoding::BaseLines => format!("{stem}-2bit"),
+    });
     let mut params = vec![("metric-qtm".into(), u64::from(metric == Metric::Qtm))];
     match pattern {
         Pattern::Corners => params.push(("corners".into(), CORNERS as u64)),
@@ -300,41 +338,57 @@ pub fn spec(pattern: Pattern, metric: Metric, group: &'static str) -> TableSpec 
             params.push(("edges".into(), count as u64));
             params.push(("first-edge".into(), first as u64));
         }
-        Pattern::FlipSliceTwist => {
+        _ => {
+            let refinement = pattern.refinement().expect("flip-slice-twist family");
             params.push(("flipslice-classes".into(), flipslice::CLASSES as u64));
             params.push(("symmetries".into(), 16));
-        }
-        Pattern::FlipSliceTwistLayers => {
-            params.push(("flipslice-classes".into(), flipslice::CLASSES as u64));
-            params.push(("symmetries".into(), 16));
-            params.push((
-                "corner-layers".into(),
-                Refinement::CornerLayers.count() as u64,
-            ));
-        }
-        Pattern::FlipSliceTwistBare => {
-            params.push(("flipslice-classes".into(), flipslice::CLASSES as u64));
-            params.push(("symmetries".into(), 16));
-            params.push(("refinement".into(), 0));
+            match refinement {
+                Refinement::SliceOrder => {}
+                Refinement::CornerLayers => {
+                    params.push(("corner-layers".into(), refinement.count() as u64))
+                }
+                Refinement::LayersParity => {
+                    params.push((
+                        "corner-layers".into(),
+                        Refinement::CornerLayers.count() as u64,
+                    ));
+                    params.push(("slice-parity".into(), 2));
+                }
+                Refinement::Bare => params.push(("refinement".into(), 0)),
+            }
         }
     }
-    TableSpec {
-        name,
-        group,
-        puzzle: "rubik",
-        kind: "pdb-distance-capped-15",
-        params,
-        entries: pattern.size(),
-        bits_per_entry: 4,
+    match encoding {
+        Encoding::Nibbles => TableSpec {
+            name,
+            group,
+            puzzle: "rubik",
+            kind: "pdb-distance-capped-15",
+            params,
+            entries: pattern.size(),
+            bits_per_entry: 4,
+        },
+        Encoding::BaseLines => {
+            params.push(("states".into(), pattern.size()));
+            params.push(("line-entries".into(), base_lines::LINE_ENTRIES as u64));
+            TableSpec {
+                name,
+                group,
+                puzzle: "rubik",
+                kind: "pdb-bound-2bit-base-lines",
+                params,
+                // Counted in 2-bit cells, each line's minimum byte included.
+                entries: base_lines::cells(pattern.size()),
+                bits_per_entry: 2,
+            }
+        }
     }
 }
 
 /// Builds one pattern database by BFS from the solved projection and writes it.
 pub fn build_one(
     store: &TableStore,
-    pattern: Pattern,
-    metric: Metric,
-    group: &'static str,
+    (pattern, encoding, metric, group): PdbParams,
     progress: &Progress,
 ) -> Result<(), TableError> {
     let space = PatternSpace {
@@ -344,14 +398,27 @@ pub fn build_one(
     };
     let solved = pattern.index(&Cube::SOLVED) as u64;
     let label = pattern.name(metric);
-    let mut result = layered_bfs(&space, &[solved], progress, &label);
-    for d in result.depths.iter_mut() {
-        assert!(*d != UNREACHED, "every projected state is reachable");
-        *d = (*d).min(CAP);
+    let spec = spec(pattern, encoding, metric, group);
+    match encoding {
+        Encoding::Nibbles => {
+            let mut result = layered_bfs(&space, &[solved], progress, &label);
+            for d in result.depths.iter_mut() {
+                assert!(*d != UNREACHED, "every projected state is reachable");
+                *d = (*d).min(CAP);
+            }
+            let payload = pack(&result.depths, 4);
+            drop(result.depths);
+            store.write(&spec, &payload, result.histogram)
+        }
+        Encoding::BaseLines => {
+            let line = base_lines::LINE_ENTRIES as u64;
+            let based = based_bfs(&space, &[solved], line, BASE_SHARE, progress, &label);
+            let payload = base_lines::pack(space.size(), |i| based.code(i), &based.group_min);
+            let histogram = based.histogram.clone();
+            drop(based);
+            store.write(&spec, &payload, histogram)
+        }
     }
-    let payload = pack(&result.depths, 4);
-    drop(result.depths);
-    store.write(&spec(pattern, metric, group), &payload, result.histogram)
 }
 
 /// Tables up to this size are read into huge pages as they are opened; bigger ones are
@@ -370,40 +437,85 @@ const COPY_AT_OPEN: u64 = 256 << 20;
 pub struct Pdb {
     pattern: Pattern,
     table: Table,
+    /// The base of a 2-bit table (from its histogram), `None` for 4-bit entries.
+    base: Option<u8>,
 }
 
-/// What selects one pattern database: the projection, the metric, and the `cubedb-gen`
-/// group that builds it (named in messages about the file).
-pub type PdbParams = (Pattern, Metric, &'static str);
+/// What selects one pattern database: the projection, its encoding, the metric, and the
+/// `cubedb-gen` group that builds it (named in messages about the file).
+pub type PdbParams = (Pattern, Encoding, Metric, &'static str);
+
+/// A pattern database's entries, read as lower bounds.
+#[derive(Clone, Copy, Debug)]
+pub enum Entries<'a> {
+    /// Exact 4-bit distances.
+    Nibbles(Nibbles<'a>),
+    /// 2-bit codes around a base.
+    Lines(BaseLines<'a>),
+}
+
+impl Entries<'_> {
+    /// The lower bound at `index`.
+    #[inline]
+    pub fn get(&self, index: usize) -> u8 {
+        match self {
+            Entries::Nibbles(n) => n.get(index),
+            Entries::Lines(l) => l.get(index),
+        }
+    }
+}
 
 impl TableFamily for Pdb {
     type Params = PdbParams;
 
-    fn title((pattern, metric, _): PdbParams) -> String {
-        format!("pattern database {}", pattern.name(metric))
+    fn title((pattern, encoding, metric, group): PdbParams) -> String {
+        format!(
+            "pattern database {}",
+            spec(pattern, encoding, metric, group).name
+        )
     }
 
-    fn specs((pattern, metric, group): PdbParams) -> Vec<TableSpec> {
-        vec![spec(pattern, metric, group)]
+    fn specs((pattern, encoding, metric, group): PdbParams) -> Vec<TableSpec> {
+        vec![spec(pattern, encoding, metric, group)]
     }
 
     fn build(
         store: &TableStore,
-        (pattern, metric, group): PdbParams,
+        params: PdbParams,
         _: Rebuild,
         progress: &Progress,
     ) -> Result<(), TableError> {
-        build_one(store, pattern, metric, group, progress)
+        build_one(store, params, progress)
     }
 
-    fn open(store: &TableStore, (pattern, metric, group): PdbParams) -> Result<Self, TableError> {
-        let spec = spec(pattern, metric, group);
+    fn open(
+        store: &TableStore,
+        (pattern, encoding, metric, group): PdbParams,
+    ) -> Result<Self, TableError> {
+        let spec = spec(pattern, encoding, metric, group);
         let table = if spec.payload_len() <= COPY_AT_OPEN {
             store.open_in_huge_pages(&spec)?
         } else {
             store.open(&spec)?
         };
-        Ok(Self { pattern, table })
+        let base = match encoding {
+            Encoding::Nibbles => None,
+            Encoding::BaseLines => Some(
+                base_lines::base_of_histogram(&table.header().histogram).ok_or_else(|| {
+                    TableError::BadHeader {
+                        path: table.path().to_path_buf(),
+                        group,
+                        reason: "a 2-bit table's histogram must give its base (4 to 16 buckets)"
+                            .into(),
+                    }
+                })?,
+            ),
+        };
+        Ok(Self {
+            pattern,
+            table,
+            base,
+        })
     }
 }
 
@@ -427,11 +539,23 @@ impl Pdb {
 
     /// All entries, for callers reading many in a row.
     #[inline]
-    pub fn entries(&self) -> Nibbles<'_> {
-        Nibbles::new(self.payload())
+    pub fn entries(&self) -> Entries<'_> {
+        match self.base {
+            None => Entries::Nibbles(Nibbles::new(self.payload())),
+            Some(base) => Entries::Lines(BaseLines::new(self.payload(), base)),
+        }
     }
 
-    /// Mean entry over all projected states, from the build histogram.
+    /// The encoding of the entries.
+    pub fn encoding(&self) -> Encoding {
+        match self.base {
+            None => Encoding::Nibbles,
+            Some(_) => Encoding::BaseLines,
+        }
+    }
+
+    /// Mean entry over all projected states, from the build histogram (for a 2-bit table,
+    /// of the distances within `base + 3`, those beyond counted as `base + 3`).
     pub fn mean_entry(&self) -> f64 {
         let histogram = self.histogram();
         let count: u64 = histogram.iter().sum();

@@ -1,7 +1,7 @@
 //! Pattern-database presets: which tables a solve reads, chosen by size, and the opened
 //! set of one metric ([`Pdbs`]).
 
-use super::pdb::{spec, Pattern, Pdb};
+use super::pdb::{spec, Encoding, Pattern, Pdb};
 use crate::progress::Progress;
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::table::family::{BuildCost, GroupMember, Rebuild, TableFamily, TableGroup};
@@ -21,26 +21,48 @@ pub enum Preset {
     /// The flip-slice-twist table with the corner layers instead of the slice order,
     /// reduced by symmetry and read like the large one (4.9 GB per metric).
     Huge,
+    /// The huge preset's projection in 2-bit entries around a base value (2.5 GB per
+    /// metric): about equal to H48's `h48h6` and cube48opt's 2 GB table.
+    #[value(name = "2g")]
+    TwoGb,
+    /// The corner-layers projection with the E-slice parity too, in 2-bit entries
+    /// (5.0 GB per metric): twice the entries of `2g`, the biggest preset.
+    #[value(name = "5g")]
+    FiveGb,
 }
 
 impl Preset {
     /// The largest preset whose tables for `metric` are all present in `store`, else the
     /// small one (built on first use): bigger presets only make solving faster.
     pub fn largest_present(store: &TableStore, metric: Metric) -> Preset {
-        [Preset::Huge, Preset::Large, Preset::Medium]
-            .into_iter()
-            .find(|preset| Pdbs::present(store, (*preset, metric)))
-            .unwrap_or(Preset::Small)
+        [
+            Preset::FiveGb,
+            Preset::Huge,
+            Preset::TwoGb,
+            Preset::Large,
+            Preset::Medium,
+        ]
+        .into_iter()
+        .find(|preset| Pdbs::present(store, (*preset, metric)))
+        .unwrap_or(Preset::Small)
     }
 
-    /// The pattern databases of this preset.
-    pub fn patterns(self) -> Vec<Pattern> {
+    /// The pattern databases of this preset and how each stores its entries.
+    pub fn patterns(self) -> Vec<(Pattern, Encoding)> {
         let edges = |first, count| Pattern::Edges { first, count };
+        let nibbles = |patterns: Vec<Pattern>| {
+            patterns
+                .into_iter()
+                .map(|p| (p, Encoding::Nibbles))
+                .collect()
+        };
         match self {
-            Preset::Small => vec![Pattern::Corners, edges(0, 6), edges(6, 6)],
-            Preset::Medium => vec![Pattern::Corners, edges(0, 7), edges(5, 7)],
-            Preset::Large => vec![Pattern::FlipSliceTwist],
-            Preset::Huge => vec![Pattern::FlipSliceTwistLayers],
+            Preset::Small => nibbles(vec![Pattern::Corners, edges(0, 6), edges(6, 6)]),
+            Preset::Medium => nibbles(vec![Pattern::Corners, edges(0, 7), edges(5, 7)]),
+            Preset::Large => nibbles(vec![Pattern::FlipSliceTwist]),
+            Preset::Huge => nibbles(vec![Pattern::FlipSliceTwistLayers]),
+            Preset::TwoGb => vec![(Pattern::FlipSliceTwistLayers, Encoding::BaseLines)],
+            Preset::FiveGb => vec![(Pattern::FlipSliceTwistLayersParity, Encoding::BaseLines)],
         }
     }
 
@@ -51,6 +73,8 @@ impl Preset {
             Preset::Medium => "rubik-medium",
             Preset::Large => "rubik-large",
             Preset::Huge => "rubik-huge",
+            Preset::TwoGb => "rubik-2g",
+            Preset::FiveGb => "rubik-5g",
         }
     }
 
@@ -61,20 +85,22 @@ impl Preset {
             Preset::Medium => "medium",
             Preset::Large => "large",
             Preset::Huge => "huge",
+            Preset::TwoGb => "2g",
+            Preset::FiveGb => "5g",
         }
     }
 
     /// For a preset slower than the biggest, a hint naming the faster options.
     pub fn faster_options(self) -> Option<String> {
-        if self == Preset::Huge {
+        if self == Preset::FiveGb {
             return None;
         }
         let name = self.name();
         Some(format!(
-            "deep solves with the {name} preset are slow; the huge preset (`cubedb-gen rubik-huge`, \
-             or `--tables huge` to build just this metric: 4.9 GB per metric, about 11 minutes \
-             per metric on 2 cores) solves random positions in seconds, and `--max-length 20` \
-             finds near-optimal solutions in milliseconds"
+            "deep solves with the {name} preset are slow; the 5g preset (`cubedb-gen rubik-5g`, \
+             or `--tables 5g` to build just this metric: 5.0 GB per metric) solves random \
+             positions in seconds, and `--max-length 20` finds near-optimal solutions in \
+             milliseconds"
         ))
     }
 }
@@ -92,14 +118,14 @@ impl Pdbs {
     /// and experiments outside the presets.
     pub fn load_or_build_patterns(
         store: &TableStore,
-        patterns: &[Pattern],
+        patterns: &[(Pattern, Encoding)],
         metric: Metric,
         group: &'static str,
         progress: &Progress,
     ) -> Result<Self, TableError> {
         let tables = patterns
             .iter()
-            .map(|&p| Pdb::load_or_build(store, (p, metric, group), progress))
+            .map(|&(p, encoding)| Pdb::load_or_build(store, (p, encoding, metric, group), progress))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             metric,
@@ -130,7 +156,7 @@ impl Pdbs {
 }
 
 /// The `cubedb-gen` targets of the presets, both metrics each: `rubik` (small),
-/// `rubik-medium`, `rubik-large` and `rubik-huge`.
+/// `rubik-medium`, `rubik-large`, `rubik-huge`, `rubik-2g` and `rubik-5g`.
 pub fn groups() -> Vec<TableGroup> {
     let group = |preset: Preset, about: &'static str| TableGroup {
         members: [Metric::Qtm, Metric::Htm]
@@ -176,6 +202,28 @@ pub fn groups() -> Vec<TableGroup> {
                 "Rubik's cube, huge preset: flip-slice-twist with corner layers reduced by 16 symmetries, 4.9 GB per metric, QTM and HTM",
             )
         },
+        TableGroup {
+            by_default: false,
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 470,
+                peak_bytes: 6_100_000_000,
+            }),
+            ..group(
+                Preset::TwoGb,
+                "Rubik's cube, 2g preset: flip-slice-twist with corner layers in 2-bit entries around a base, 2.5 GB per metric, QTM and HTM",
+            )
+        },
+        TableGroup {
+            by_default: false,
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 680,
+                peak_bytes: 12_200_000_000,
+            }),
+            ..group(
+                Preset::FiveGb,
+                "Rubik's cube, 5g preset: flip-slice-twist with corner layers and E-slice parity in 2-bit entries around a base, 5.0 GB per metric, QTM and HTM",
+            )
+        },
     ]
 }
 
@@ -193,7 +241,7 @@ impl TableFamily for Pdbs {
         preset
             .patterns()
             .into_iter()
-            .map(|p| spec(p, metric, preset.group()))
+            .map(|(p, encoding)| spec(p, encoding, metric, preset.group()))
             .collect()
     }
 
@@ -204,8 +252,8 @@ impl TableFamily for Pdbs {
         rebuild: Rebuild,
         progress: &Progress,
     ) -> Result<(), TableError> {
-        for pattern in preset.patterns() {
-            let params = (pattern, metric, preset.group());
+        for (pattern, encoding) in preset.patterns() {
+            let params = (pattern, encoding, metric, preset.group());
             if rebuild == Rebuild::All || !Pdb::present(store, params) {
                 Pdb::build(store, params, rebuild, progress)?;
             }
@@ -217,7 +265,7 @@ impl TableFamily for Pdbs {
         let tables = preset
             .patterns()
             .into_iter()
-            .map(|p| Pdb::open(store, (p, metric, preset.group())))
+            .map(|(p, encoding)| Pdb::open(store, (p, encoding, metric, preset.group())))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             metric,

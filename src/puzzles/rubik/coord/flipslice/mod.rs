@@ -55,6 +55,10 @@ pub enum Refinement {
     SliceOrder,
     /// Which four corner slots hold the U-layer corners (70 values).
     CornerLayers,
+    /// The corner layers and the parity of the E-slice order (140 values): the
+    /// E-slice edges are not relabelled by U and D turns, so their parity is a coset
+    /// coordinate too, and it doubles the table.
+    LayersParity,
     /// Nothing more: Kociemba's phase-1 coordinates alone (a small table for tests).
     Bare,
 }
@@ -66,6 +70,7 @@ impl Refinement {
         match self {
             Refinement::SliceOrder => SLICE_ORDERS,
             Refinement::CornerLayers => CORNER_LAYERS,
+            Refinement::LayersParity => CORNER_LAYERS * 2,
             Refinement::Bare => 1,
         }
     }
@@ -186,13 +191,14 @@ pub fn finish_indices(
     let t = &*TABLES;
     for ((index, raw), &entry) in out.iter_mut().zip(raw).zip(entries) {
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let (twist, fine) = t.conjugated(
+        let (twist, slice, layers) = t.conjugated(
             refinement,
             raw[2] as usize,
             raw[1] as usize,
             raw[3] as usize,
             s,
         );
+        let fine = t.fine(refinement, slice, layers);
         *index = Tables::index_in_class(refinement, class, twist, fine);
     }
 }
@@ -224,6 +230,7 @@ pub fn for_each_neighbour(
     let (order, layers) = match refinement {
         Refinement::SliceOrder => (fine, 0),
         Refinement::CornerLayers => (0, fine),
+        Refinement::LayersParity => (t.order_of_parity(fine % 2), fine / 2),
         Refinement::Bare => (0, 0),
     };
     let (slice, flip) = (pair / FLIPS * SLICE_ORDERS + order, pair % FLIPS);
@@ -257,9 +264,10 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 
-    const REFINEMENTS: [Refinement; 3] = [
+    const REFINEMENTS: [Refinement; 4] = [
         Refinement::SliceOrder,
         Refinement::CornerLayers,
+        Refinement::LayersParity,
         Refinement::Bare,
     ];
 
@@ -382,6 +390,10 @@ mod tests {
         match refinement {
             Refinement::SliceOrder => (slots * SLICE_ORDERS + fine, 0),
             Refinement::CornerLayers => (slots * SLICE_ORDERS, fine),
+            Refinement::LayersParity => (
+                slots * SLICE_ORDERS + TABLES.order_of_parity(fine % 2),
+                fine / 2,
+            ),
             Refinement::Bare => (slots * SLICE_ORDERS, 0),
         }
     }
@@ -421,11 +433,11 @@ mod tests {
                 let (slice, layers) = parts_of(self.0, slots, fine);
                 let slice = t.slice_move[slice * MOVE_COUNT + m] as usize;
                 let f = t.flip_move[flip * MOVE_COUNT + m] as usize;
-                let next_fine = match self.0 {
-                    Refinement::SliceOrder => slice % SLICE_ORDERS,
-                    Refinement::CornerLayers => t.layers_move[layers * MOVE_COUNT + m] as usize,
-                    Refinement::Bare => 0,
-                };
+                let next_fine = t.fine(
+                    self.0,
+                    slice,
+                    t.layers_move[layers * MOVE_COUNT + m] as usize,
+                );
                 visit(((slice / SLICE_ORDERS * FLIPS + f) * count + next_fine) as u64);
             }
         }
@@ -440,11 +452,7 @@ mod tests {
             let solved = parts(&Cube::SOLVED);
             let solved_reduced = without_twist(refinement, solved_index(refinement));
             let solved_unreduced = {
-                let fine = match refinement {
-                    Refinement::SliceOrder => solved[0] % SLICE_ORDERS,
-                    Refinement::CornerLayers => solved[3],
-                    Refinement::Bare => 0,
-                };
+                let fine = t.fine(refinement, solved[0], solved[3]);
                 ((solved[0] / SLICE_ORDERS * FLIPS + solved[1]) * count + fine) as u64
             };
             let reduced = layered_bfs(&Reduced(refinement), &[solved_reduced], &progress, "r");

@@ -24,6 +24,8 @@ pub(crate) struct Tables {
     pub(crate) twist_conj: Vec<u16>,
     /// `slice_conj[slice * 16 + s]`: slice of the image under symmetry `s`.
     pub(crate) slice_conj: Vec<u16>,
+    /// Parity of each slice order (0 even, 1 odd).
+    pub(crate) order_parity: [u8; SLICE_ORDERS],
     /// Rank of each 8-bit corner slot mask with four bits set (others unused).
     pub(crate) layers_of_mask: [u8; 256],
     /// `layers_move[layers * 18 + m]`.
@@ -113,6 +115,15 @@ fn cube_with(t: &Tables, slice: usize, flip: usize, twist: usize) -> Cube {
 }
 
 impl Tables {
+    /// The first slice order of parity `parity` (0 even, 1 odd): a representative.
+    #[inline]
+    pub(crate) fn order_of_parity(&self, parity: usize) -> usize {
+        self.order_parity
+            .iter()
+            .position(|&p| p as usize == parity)
+            .unwrap_or(0)
+    }
+
     /// Slice (slots * 24 + order) of a cube.
     #[inline]
     pub(crate) fn slice(&self, cube: &Cube) -> usize {
@@ -136,7 +147,13 @@ impl Tables {
             let code = order.iter().fold(0, |acc, &c| acc << 2 | c as usize);
             order_of_code[code] = rank as u8;
         }
+        let order_parity = std::array::from_fn(|rank| {
+            let mut order = [0u8; 4];
+            perm::unrank_permutation(rank as u64, &mut order);
+            crate::puzzles::rubik::model::cube::permutation_parity(&order) as u8
+        });
         let mut t = Tables {
+            order_parity,
             slots_of_mask,
             mask_of_slots,
             order_of_code,
@@ -236,19 +253,22 @@ impl Tables {
     ) {
         let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let (twist, fine) = self.conjugated(refinement, twist, slice, layers, s);
+        let (twist, slice, layers) = self.conjugated(refinement, twist, slice, layers, s);
+        let fine = self.fine(refinement, slice, layers);
         visit(Self::index_in_class(refinement, class, twist, fine) as u64);
         let mut others = self.stabiliser[class] & !1;
         while others != 0 {
             let u = others.trailing_zeros() as usize;
             others &= others - 1;
-            let (t2, f2) = self.conjugated(refinement, twist, fine, fine, u);
+            let (t2, s2, l2) = self.conjugated(refinement, twist, slice, layers, u);
+            let f2 = self.fine(refinement, s2, l2);
             visit(Self::index_in_class(refinement, class, t2, f2) as u64);
         }
     }
 
-    /// Twist and refinement value of the image of a position under symmetry `s`; `slice`
-    /// (slots and order) is read for the slice order, `layers` for the corner layers.
+    /// Twist, slice (slots and order) and corner layers of the image of a position under
+    /// symmetry `s`; only the parts the refinement reads are conjugated (the others come
+    /// back as they were).
     #[inline]
     pub(crate) fn conjugated(
         &self,
@@ -257,18 +277,32 @@ impl Tables {
         slice: usize,
         layers: usize,
         s: usize,
-    ) -> (usize, usize) {
+    ) -> (usize, usize, usize) {
         let twist = self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize;
-        let fine = match refinement {
-            Refinement::SliceOrder => self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize,
-            Refinement::CornerLayers => self.layers_conj[layers * UD_SYMMETRY_COUNT + s] as usize,
-            Refinement::Bare => 0,
-        };
-        (twist, fine)
+        let slice_image = || self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize;
+        let layers_image = || self.layers_conj[layers * UD_SYMMETRY_COUNT + s] as usize;
+        match refinement {
+            Refinement::SliceOrder => (twist, slice_image(), layers),
+            Refinement::CornerLayers => (twist, slice, layers_image()),
+            Refinement::LayersParity => (twist, slice_image(), layers_image()),
+            Refinement::Bare => (twist, slice, layers),
+        }
     }
 
-    /// Table index of twist `twist` and refinement `fine` within class `class`; a slice
-    /// (slots and order) stands for its order.
+    /// The refinement's value for a slice (slots and order) and corner layers.
+    #[inline]
+    pub(crate) fn fine(&self, refinement: Refinement, slice: usize, layers: usize) -> usize {
+        match refinement {
+            Refinement::SliceOrder => slice % SLICE_ORDERS,
+            Refinement::CornerLayers => layers,
+            Refinement::LayersParity => {
+                layers * 2 + self.order_parity[slice % SLICE_ORDERS] as usize
+            }
+            Refinement::Bare => 0,
+        }
+    }
+
+    /// Table index of twist `twist` and refinement value `fine` within class `class`.
     #[inline]
     pub(crate) fn index_in_class(
         refinement: Refinement,
@@ -276,8 +310,7 @@ impl Tables {
         twist: usize,
         fine: usize,
     ) -> usize {
-        let count = refinement.count();
-        (class * TWISTS + twist) * count + fine % count
+        (class * TWISTS + twist) * refinement.count() + fine
     }
 }
 

@@ -1,7 +1,7 @@
-//! The coset heuristic of the large and huge presets: their tables measure the distance
-//! to a coset of a group holding U and D turns, so each is read on six views of a
-//! position (along each axis, on the position and its inverse), with inherited views,
-//! the x,x,x rule and skipped first axes (`docs/rubik-optimal.md`).
+//! The coset heuristic of the flip-slice-twist presets (large, huge, 2g, 5g): their
+//! tables measure the distance to a coset of a group holding U and D turns, so each is
+//! read on six views of a position (along each axis, on the position and its inverse),
+//! with inherited views, the x,x,x rule and skipped first axes (`docs/rubik-optimal.md`).
 
 use super::KorfSolver;
 use crate::puzzles::rubik::coord::flipslice::{self, Refinement};

@@ -3,7 +3,7 @@
 
 use super::{CubeNode, KorfSolver};
 use crate::puzzles::rubik::model::metric::Metric;
-use crate::puzzles::rubik::optimal::pdb::Pdb;
+use crate::puzzles::rubik::optimal::pdb::{Encoding, Entries, Pdb};
 use crate::table::packed::Nibbles;
 
 /// Largest number of table reads per position in the generic search (each table on the
@@ -19,6 +19,8 @@ pub(super) struct ReadPlan {
     len: usize,
     /// Reads `..first` make the first stage, the rest the second.
     first: usize,
+    /// Whether every table holds 4-bit entries.
+    all_nibbles: bool,
 }
 
 impl ReadPlan {
@@ -27,6 +29,7 @@ impl ReadPlan {
             reads: [(0, 0); MAX_READS],
             len: 0,
             first: 2.min(2 * tables.len()),
+            all_nibbles: tables.iter().all(|t| t.encoding() == Encoding::Nibbles),
         };
         for t in 0..tables.len() {
             for view in 0..2 {
@@ -73,15 +76,34 @@ impl KorfSolver<'_> {
             }
             // The reads themselves in a loop doing nothing else, so that as many as
             // possible are in flight at once.
-            let mut entries = [Nibbles::new(&[]); MAX_READS];
+            let mut entries = [Entries::Nibbles(Nibbles::new(&[])); MAX_READS];
             for (e, &(t, _)) in entries.iter_mut().zip(reads) {
                 *e = tables[t as usize].entries();
             }
             let mut values = [[0u8; MAX_READS]; 18];
-            for k in (0..n).filter(|&k| alive[k]) {
-                for r in 0..reads.len() {
-                    values[k][r] = entries[r].get(index[k][r]);
-                }
+            let live = || (0..n).filter(|&k| alive[k]);
+            if plan.all_nibbles {
+                // The usual case (the small and medium presets), without a branch on the
+                // encoding per read.
+                let nibbles = entries.map(|e| match e {
+                    Entries::Nibbles(nibbles) => nibbles,
+                    Entries::Lines(_) => Nibbles::new(&[]),
+                });
+                read_stage(
+                    |r, i| nibbles[r].get(i),
+                    live(),
+                    reads.len(),
+                    &index,
+                    &mut values,
+                );
+            } else {
+                read_stage(
+                    |r, i| entries[r].get(i),
+                    live(),
+                    reads.len(),
+                    &index,
+                    &mut values,
+                );
             }
             for k in 0..n {
                 if !alive[k] {
@@ -97,5 +119,22 @@ impl KorfSolver<'_> {
             }
         }
         out[..n].copy_from_slice(&best[..n]);
+    }
+}
+
+/// The reads of one stage, `get(read, index)` for the live children `kids`, in a loop
+/// doing nothing else.
+#[inline(always)]
+fn read_stage(
+    get: impl Fn(usize, usize) -> u8,
+    kids: impl Iterator<Item = usize>,
+    reads: usize,
+    index: &[[usize; MAX_READS]; 18],
+    values: &mut [[u8; MAX_READS]; 18],
+) {
+    for k in kids {
+        for r in 0..reads {
+            values[k][r] = get(r, index[k][r]);
+        }
     }
 }

@@ -4,8 +4,8 @@
 //! - heuristic, generic path (small and medium presets): the max of every pattern
 //!   database looked up on the position and on its inverse (same distance), read in two
 //!   batched stages, the second only for children the first did not prune;
-//! - heuristic, coset path (large and huge presets, whose tables measure the distance to a
-//!   coset of a group holding U and D): six views per position, inherited views, the
+//! - heuristic, coset path (large, huge, 2g and 5g presets, whose tables measure the
+//!   distance to a coset of a group holding U and D): six views per position, inherited views, the
 //!   x,x,x rule and skipped first axes ([`KorfSolver::coset_evaluate`],
 //!   `docs/rubik-optimal.md`);
 //! - a position in the near table (QTM) is answered from it directly (inside the search

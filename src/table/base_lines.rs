@@ -1,0 +1,138 @@
+//! Lower bounds in two bits around a base value, one cache line per 252 entries.
+//!
+//! A pattern database whose distances cluster in a few values (most of a big Rubik's
+//! projection lies within three layers of the deepest) keeps nearly all its pruning
+//! power in two bits per entry: code 1 and 2 say `base + 1` and `base + 2` exactly, code 3
+//! says `base + 3` or more, and code 0 says `base` or less. For code 0 the reader falls
+//! back on the smallest distance in the entry's 64-byte line, stored in the line's last
+//! byte: a lower bound from the line the entry was read from, so a fallback costs no
+//! second memory access.
+//!
+//! Layout: lines of [`LINE_BYTES`] bytes; line `l` holds entries `252 l .. 252 l + 251`,
+//! four per byte, lowest bits first, in bytes 0..63; byte 63 holds the line's minimum
+//! (at most 15) in its low four bits. The base itself is not in the payload: the table's
+//! histogram has `base + 4` buckets (the last counts entries at `base + 3` or more).
+
+use rayon::prelude::*;
+
+/// How the kinds of tables in this encoding end (`cubedb-gen info` reads their
+/// histograms by it).
+pub const KIND_SUFFIX: &str = "base-lines";
+
+/// Bytes per line: one cache line.
+pub const LINE_BYTES: usize = 64;
+
+/// Entries per line: 63 bytes of 2-bit codes (the last byte is the minimum).
+pub const LINE_ENTRIES: usize = 252;
+
+/// Lines holding `entries` entries.
+pub fn lines(entries: u64) -> u64 {
+    entries.div_ceil(LINE_ENTRIES as u64)
+}
+
+/// Payload length in 2-bit cells (four per byte, the minimum's byte included): what a
+/// table spec counts as its entries, so its payload length comes out right.
+pub fn cells(entries: u64) -> u64 {
+    lines(entries) * (LINE_BYTES as u64) * 4
+}
+
+/// The base of a table from its histogram (`base + 4` buckets), if the histogram can be
+/// one: at least four buckets and `base + 3` at most 15.
+pub fn base_of_histogram(histogram: &[u64]) -> Option<u8> {
+    let base = histogram.len().checked_sub(4)?;
+    (base + 3 <= 15).then_some(base as u8)
+}
+
+/// Packs `entries` codes (`code(index)`, each 0..=3) and per-line minima (`line_min[l]`,
+/// capped at 15; any value for a line without code 0) into lines, on all cores.
+pub fn pack(entries: u64, code: impl Fn(u64) -> u8 + Sync, line_min: &[u8]) -> Vec<u8> {
+    let line_count = lines(entries) as usize;
+    assert_eq!(line_min.len(), line_count, "one minimum per line");
+    let mut payload = vec![0u8; line_count * LINE_BYTES];
+    payload
+        .par_chunks_mut(LINE_BYTES)
+        .enumerate()
+        .for_each(|(l, line)| {
+            let first = (l * LINE_ENTRIES) as u64;
+            for slot in 0..LINE_ENTRIES as u64 {
+                let index = first + slot;
+                // Entries past the end are code 3: never a fallback.
+                let c = if index < entries { code(index) & 3 } else { 3 };
+                line[(slot / 4) as usize] |= c << (2 * (slot % 4));
+            }
+            line[LINE_BYTES - 1] = line_min[l].min(15);
+        });
+    payload
+}
+
+/// A read-only view of lines over borrowed bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct BaseLines<'a> {
+    bytes: &'a [u8],
+    base: u8,
+}
+
+impl<'a> BaseLines<'a> {
+    /// Wraps a payload of lines with base `base`.
+    pub fn new(bytes: &'a [u8], base: u8) -> Self {
+        Self { bytes, base }
+    }
+
+    /// Byte offset of the line holding entry `index` (to prefetch it).
+    #[inline]
+    pub fn line_offset(index: usize) -> usize {
+        index / LINE_ENTRIES * LINE_BYTES
+    }
+
+    /// The lower bound stored for entry `index`; panics if out of range.
+    #[inline]
+    pub fn get(&self, index: usize) -> u8 {
+        let line = index / LINE_ENTRIES;
+        let slot = index - line * LINE_ENTRIES;
+        let at = line * LINE_BYTES;
+        let code = self.bytes[at + slot / 4] >> (2 * (slot % 4)) & 3;
+        if code == 0 {
+            self.bytes[at + LINE_BYTES - 1] & 15
+        } else {
+            self.base + code
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_fallbacks_read_back() {
+        // Distances 0..=9 spread over three lines and a bit; base 5.
+        let n = 3 * LINE_ENTRIES as u64 + 17;
+        let distance = |i: u64| ((i * 7 + i / 100) % 10) as u8;
+        let base = 5u8;
+        let code = |i: u64| match distance(i) {
+            d if d <= base => 0,
+            d => (d - base).min(3),
+        };
+        let mins: Vec<u8> = (0..lines(n))
+            .map(|l| {
+                let range = l * LINE_ENTRIES as u64..((l + 1) * LINE_ENTRIES as u64).min(n);
+                range.map(distance).min().unwrap_or(15)
+            })
+            .collect();
+        let payload = pack(n, code, &mins);
+        assert_eq!(payload.len() as u64, cells(n) / 4);
+        let view = BaseLines::new(&payload, base);
+        for i in 0..n {
+            let (d, got) = (distance(i), view.get(i as usize));
+            assert!(got <= d, "entry {i}: bound {got} above distance {d}");
+            match d {
+                d if d <= base => assert_eq!(got, mins[i as usize / LINE_ENTRIES]),
+                d if d < base + 3 => assert_eq!(got, d),
+                _ => assert_eq!(got, base + 3),
+            }
+        }
+        assert_eq!(base_of_histogram(&[1; 9]), Some(5));
+        assert_eq!(base_of_histogram(&[1; 3]), None);
+        assert_eq!(base_of_histogram(&[1; 20]), None);
+    }
+}
