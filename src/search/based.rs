@@ -176,23 +176,7 @@ pub fn based_bfs<S: RankedSpace>(
 mod tests {
     use super::*;
     use crate::search::bfs::layered_bfs;
-
-    /// A torus of `n * n` states, moves one step along either axis.
-    struct Torus(u64);
-
-    impl RankedSpace for Torus {
-        fn size(&self) -> u64 {
-            self.0 * self.0
-        }
-        fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
-            let n = self.0;
-            let (x, y) = (rank % n, rank / n);
-            visit((x + 1) % n + y * n);
-            visit((x + n - 1) % n + y * n);
-            visit(x + (y + 1) % n * n);
-            visit(x + (y + n - 1) % n * n);
-        }
-    }
+    use crate::search::bfs::tests::Torus;
 
     #[test]
     fn codes_split_the_exact_distances_around_the_base() {

@@ -633,7 +633,7 @@ fn claim_crumb(bytes: &[AtomicU8], rank: u64, value: u8) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A cycle of `n` states: depths from 0 are distances around the ring.
@@ -649,8 +649,9 @@ mod tests {
         }
     }
 
-    /// A 2-D torus, wide enough to trigger the scanning and pulling phases.
-    struct Torus(u64);
+    /// A 2-D torus, wide enough to trigger the scanning and pulling phases (also the
+    /// test space of `search::based`).
+    pub(crate) struct Torus(pub(crate) u64);
 
     impl RankedSpace for Torus {
         fn size(&self) -> u64 {
