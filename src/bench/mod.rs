@@ -39,7 +39,7 @@ pub enum BenchPuzzle {
     /// positions as `cubedb rubik random`) with one preset (`--tables`) in one metric
     /// (`--metric`), all threads: load time, mean lower bound, time and nodes per cube
     /// (INPUT: the first `--count` positions of a file instead, facelet strings or
-    /// scrambles, one per line, `#` lines skipped).
+    /// scrambles, one per line as `rubik solve` reads them, `#` lines skipped).
     RubikOptimal,
     /// `cubedb serve` under load on loopback (one started here, or `--url`): single
     /// two-phase requests from `--clients` concurrent clients (`--count` of them), batches,

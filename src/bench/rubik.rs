@@ -2,6 +2,7 @@
 //! with one preset, the `<R,U>` table and the goal tables.
 
 use super::{human, quantile, some_queries, BenchArgs};
+use crate::cli::cube_input::{parse_cube, CubeFormat};
 use crate::input::read_input;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
@@ -14,20 +15,11 @@ use std::time::{Duration, Instant};
 pub fn twophase(args: &BenchArgs) -> Result<()> {
     use cubedb::puzzles::rubik::api::TwoPhaseSolver;
     use cubedb::puzzles::rubik::twophase::Best;
-    use cubedb::puzzles::rubik::{parse_facelets, Cube, Metric};
+    use cubedb::puzzles::rubik::{Cube, Metric};
     let store = TableStore::locate(args.data.clone());
     let (name, cubes) = match &args.input {
         Some(path) => {
-            let text = read_input(Some(path))?;
-            let cubes = text
-                .lines()
-                .enumerate()
-                .filter(|(_, line)| !line.trim().is_empty())
-                .map(|(i, line)| {
-                    parse_facelets(line.trim())
-                        .with_context(|| format!("{} line {}", path.display(), i + 1))
-                })
-                .collect::<Result<Vec<Cube>>>()?;
+            let cubes = cubes_of_file(path, CubeFormat::Facelets)?;
             (path.display().to_string(), some_queries(cubes, path)?)
         }
         None => {
@@ -173,17 +165,8 @@ pub fn optimal(args: &BenchArgs) -> Result<()> {
     );
     let cubes: Vec<Cube> = match &args.input {
         Some(path) => {
-            let text = read_input(Some(path))?;
-            let cubes = text
-                .lines()
-                .enumerate()
-                .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
-                .map(|(i, line)| {
-                    cube_of_line(line.trim())
-                        .with_context(|| format!("{} line {}", path.display(), i + 1))
-                })
-                .collect::<Result<Vec<Cube>>>()?;
-            let cubes: Vec<Cube> = cubes.into_iter().take(args.count as usize).collect();
+            let mut cubes = cubes_of_file(path, CubeFormat::Either)?;
+            cubes.truncate(args.count as usize);
             say!("{} positions of {}", cubes.len(), path.display());
             cubes
         }
@@ -241,27 +224,20 @@ pub fn optimal(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// A position from a line of a benchmark file: a facelet string, or a scramble in
-/// Singmaster notation (`R U' F2`; cube_solver_test's `R3 U1` is read too).
-fn cube_of_line(line: &str) -> Result<cubedb::puzzles::rubik::Cube> {
-    use cubedb::puzzles::rubik::{parse_facelets, parse_moves, Cube};
-    if let Ok(cube) = parse_facelets(line) {
-        return Ok(cube);
-    }
-    let moves: String = line
-        .split_whitespace()
-        .map(|m| match m.strip_suffix('1') {
-            Some(face) => face.to_string(),
-            None => match m.strip_suffix('3') {
-                Some(face) => format!("{face}'"),
-                None => m.to_string(),
-            },
+/// The cubes of a benchmark file, one per line read as `format` (blank and `#` lines
+/// skipped); an error names the file and the line.
+fn cubes_of_file(
+    path: &std::path::Path,
+    format: CubeFormat,
+) -> Result<Vec<cubedb::puzzles::rubik::Cube>> {
+    let text = read_input(Some(path))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|(i, line)| {
+            parse_cube(line, format, i + 1).with_context(|| format!("{}", path.display()))
         })
-        .collect::<Vec<_>>()
-        .join(" ");
-    let moves = parse_moves(&moves)
-        .with_context(|| format!("neither facelets nor a scramble: {line:?}"))?;
-    Ok(Cube::from_moves(&moves))
+        .collect()
 }
 
 /// `bench rubik-ru`: optimal R,U solutions of random group positions, both metrics.

@@ -58,48 +58,25 @@ struct BaseChooser {
 }
 
 impl BaseChooser {
-    /// Ranks reached in `crumbs`, and (if `write`) the bitmap of them in `within`.
-    fn reached_ranks(&mut self, crumbs: &[AtomicU8], write: bool) -> u64 {
+    /// Writes the bitmap of the ranks reached in `crumbs` into `within`.
+    fn snapshot(&mut self, crumbs: &[AtomicU8]) {
         let size = self.size;
-        let count = |words: &mut [u64], w: usize| -> u64 {
-            let mut n = 0u64;
-            for (k, word) in words.iter_mut().enumerate() {
+        self.within
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(w, word)| {
                 let mut bits = 0u64;
-                for b in 0..16 {
-                    let at = (w + k) * 16 + b;
-                    let Some(byte) = crumbs.get(at) else { break };
+                for (b, byte) in crumbs.iter().skip(w * 16).take(16).enumerate() {
                     let byte = byte.load(Ordering::Relaxed);
                     for slot in 0..4 {
-                        let rank = at as u64 * 4 + slot;
+                        let rank = (w * 64 + b * 4 + slot) as u64;
                         if rank < size && byte >> (2 * slot) & 3 != 3 {
-                            bits |= 1 << (b as u64 * 4 + slot);
+                            bits |= 1 << (b * 4 + slot);
                         }
                     }
                 }
-                n += bits.count_ones() as u64;
-                if write {
-                    *word = bits;
-                }
-            }
-            n
-        };
-        const WORDS: usize = 1 << 12;
-        if write {
-            self.within
-                .par_chunks_mut(WORDS)
-                .enumerate()
-                .map(|(c, words)| count(words, c * WORDS))
-                .sum()
-        } else {
-            let total_words = self.within.len();
-            (0..total_words.div_ceil(WORDS))
-                .into_par_iter()
-                .map(|c| {
-                    let mut scratch = vec![0u64; WORDS.min(total_words - c * WORDS)];
-                    count(&mut scratch, c * WORDS)
-                })
-                .sum()
-        }
+                *word = bits;
+            });
     }
 }
 
@@ -111,17 +88,22 @@ impl Mod3Observer for BaseChooser {
         }
     }
 
-    fn layer_done(&mut self, depth: usize, _histogram: &[u64], crumbs: &[AtomicU8]) -> bool {
+    fn layer_done(&mut self, depth: usize, histogram: &[u64], crumbs: &[AtomicU8]) -> bool {
         match self.base {
             Some(base) => depth < base + 2,
             None => {
+                // Every rank weighs one state, so the histogram counts ranks.
+                let reached: u64 = histogram.iter().sum();
                 let limit = (self.share * self.size as f64) as u64;
-                if depth > 0 && self.reached_ranks(crumbs, false) > limit {
+                if depth > 0 && reached > limit {
                     // The bitmap still holds the previous layer's states.
                     self.base = Some(depth - 1);
-                } else if self.reached_ranks(crumbs, true) > limit {
-                    // Only the sources, and already past the share.
-                    self.base = Some(depth);
+                } else {
+                    self.snapshot(crumbs);
+                    if reached > limit {
+                        // Only the sources, and already past the share.
+                        self.base = Some(depth);
+                    }
                 }
                 true
             }

@@ -69,20 +69,13 @@ fn brute_solutions(
     found
 }
 
-fn metric_moves(metric: Metric) -> Vec<Move> {
-    match metric {
-        Metric::Qtm => Move::quarter_turns().collect(),
-        Metric::Htm => Move::all().collect(),
-    }
-}
-
 #[test]
 fn all_optimal_solutions_equal_brute_force() {
     let mut rng = SplitMix64::new(12);
     for (metric, depth) in [(Metric::Htm, 5), (Metric::Qtm, 6)] {
         let pdbs = small_pdbs(metric);
         let solver = KorfSolver::new(&pdbs, None);
-        let moves = metric_moves(metric);
+        let moves = metric.moves();
         let enumerator = Enumerator::new(solver, &moves);
         for _ in 0..6 {
             let scramble: Vec<Move> = (0..depth)

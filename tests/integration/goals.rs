@@ -57,13 +57,6 @@ fn partner_of(own: usize) -> usize {
     panic!("sticker {own} is not on an edge");
 }
 
-fn metric_moves(metric: Metric) -> Vec<Move> {
-    match metric {
-        Metric::Qtm => Move::quarter_turns().collect(),
-        Metric::Htm => Move::all().collect(),
-    }
-}
-
 /// Brute force: the fewest moves after which `reached` holds, by BFS over positions.
 fn brute_distance(cube: &Cube, moves: &[Move], reached: impl Fn(&Cube) -> bool, max: u32) -> u32 {
     let mut seen = std::collections::HashSet::from([*cube]);
@@ -96,7 +89,7 @@ fn cross_lengths_and_sequences_match_brute_force_on_the_stickers() {
     let mut rng = SplitMix64::new(31);
     for metric in [Metric::Htm, Metric::Qtm] {
         let table = table(GoalKind::Cross, metric);
-        let moves = metric_moves(metric);
+        let moves = metric.moves();
         for _ in 0..12 {
             let scramble: Vec<Move> = (0..4)
                 .map(|_| moves[rng.below(moves.len() as u64) as usize])
@@ -183,7 +176,7 @@ fn other_goals_are_optimal_against_brute_force() {
     let mut rng = SplitMix64::new(8);
     for kind in [GoalKind::Eo, GoalKind::F2lPair, GoalKind::FirstBlock] {
         let table = table(kind, Metric::Htm);
-        let moves = metric_moves(Metric::Htm);
+        let moves = Metric::Htm.moves();
         let frame = orientation(Face::D, Face::F).unwrap();
         for _ in 0..10 {
             let scramble: Vec<Move> = (0..4).map(|_| moves[rng.below(18) as usize]).collect();
@@ -282,7 +275,7 @@ fn masks_are_optimal_against_brute_force_on_the_stickers() {
     for text in &masks {
         let mask: Mask = text.parse().unwrap();
         let search = MaskSearch::new(&mask, Metric::Htm);
-        let moves = metric_moves(Metric::Htm);
+        let moves = Metric::Htm.moves();
         for _ in 0..5 {
             let scramble: Vec<Move> = (0..4).map(|_| moves[rng.below(18) as usize]).collect();
             let cube = Cube::from_moves(&scramble);
@@ -314,7 +307,7 @@ fn partial_facelets_solve_the_named_stickers_as_the_mask_does() {
     let mut rng = SplitMix64::new(5);
     let d_face: Mask = solved_mask(&(27..36).collect::<Vec<_>>()).parse().unwrap();
     let mask_search = MaskSearch::new(&d_face, Metric::Htm);
-    let moves = metric_moves(Metric::Htm);
+    let moves = Metric::Htm.moves();
     for _ in 0..4 {
         let scramble: Vec<Move> = (0..5).map(|_| moves[rng.below(18) as usize]).collect();
         let cube = Cube::from_moves(&scramble);

@@ -507,10 +507,7 @@ fn coset_search_agrees_with_the_small_preset() {
             };
             let small = small_pdbs(metric);
             let (coset, small) = (KorfSolver::new(&coset, None), KorfSolver::new(&small, None));
-            let moves: Vec<Move> = match metric {
-                Metric::Qtm => quarter_turns(),
-                Metric::Htm => Move::all().collect(),
-            };
+            let moves = metric.moves();
             for i in 0..80 {
                 let scramble: Vec<Move> = (0..6 + i % 8)
                     .map(|_| moves[rng.below(moves.len() as u64) as usize])
@@ -631,10 +628,7 @@ fn big_presets_agree_with_the_small_one() {
                 .expect("big pattern databases");
             let small = small_pdbs(metric);
             let (big, small) = (KorfSolver::new(&big, None), KorfSolver::new(&small, None));
-            let moves: Vec<Move> = match metric {
-                Metric::Qtm => quarter_turns(),
-                Metric::Htm => Move::all().collect(),
-            };
+            let moves = metric.moves();
             let mut rng = SplitMix64::new(2027);
             for i in 0..60 {
                 let scramble: Vec<Move> = (0..8 + i % 7)

@@ -26,6 +26,8 @@ pub(crate) struct Tables {
     pub(crate) slice_conj: Vec<u16>,
     /// Parity of each slice order (0 even, 1 odd).
     pub(crate) order_parity: [u8; SLICE_ORDERS],
+    /// The first slice order of each parity (read for every neighbour in the BFS).
+    order_with_parity: [u8; 2],
     /// Rank of each 8-bit corner slot mask with four bits set (others unused).
     pub(crate) layers_of_mask: [u8; 256],
     /// `layers_move[layers * 18 + m]`.
@@ -118,10 +120,7 @@ impl Tables {
     /// The first slice order of parity `parity` (0 even, 1 odd): a representative.
     #[inline]
     pub(crate) fn order_of_parity(&self, parity: usize) -> usize {
-        self.order_parity
-            .iter()
-            .position(|&p| p as usize == parity)
-            .unwrap_or(0)
+        self.order_with_parity[parity] as usize
     }
 
     /// Slice (slots * 24 + order) of a cube.
@@ -152,8 +151,16 @@ impl Tables {
             perm::unrank_permutation(rank as u64, &mut order);
             crate::puzzles::rubik::model::cube::permutation_parity(&order) as u8
         });
+        let first_of = |parity: u8| {
+            order_parity
+                .iter()
+                .position(|&p| p == parity)
+                .expect("both parities among the slice orders") as u8
+        };
+        let order_with_parity = [first_of(0), first_of(1)];
         let mut t = Tables {
             order_parity,
+            order_with_parity,
             slots_of_mask,
             mask_of_slots,
             order_of_code,
