@@ -54,8 +54,8 @@ impl CubeNode {
 /// What the search needs of a node: whether it is solved, and its canonical children
 /// with their lower bounds.
 pub(super) trait Node: Copy {
-    /// The array the children are written into (whatever [`Node::expand`] finds
-    /// cheapest to start from).
+    /// A fill for the arrays the children are written into (each array is reused by
+    /// every node at its depth).
     fn seed(&self) -> [Self; 18];
 
     /// Whether the position is solved.
@@ -116,8 +116,8 @@ impl Node for CubeNode {
 }
 
 impl Node for CosetNode {
-    /// Copies of the parent: a child differs from it only in what `expand` and the
-    /// evaluation overwrite.
+    /// Copies of the node, only to fill the arrays: `expand` and the evaluation write
+    /// every field a child's search reads.
     #[inline]
     fn seed(&self) -> [Self; 18] {
         [*self; 18]
@@ -218,18 +218,21 @@ impl<'a> Search<'a> {
         front: [Option<Move>; 2],
         path: &mut Vec<Move>,
     ) -> Step {
+        // One array of children per depth below, reused by every node at that depth.
+        let depths = bound.saturating_sub(g) as usize;
         match node {
-            Some(node) => self.dfs(&node, g, bound, front, path),
-            None => self.dfs(
-                &CubeNode {
+            Some(node) => {
+                let mut kids = vec![node.seed(); depths];
+                self.dfs(&node, g, bound, front, path, &mut kids)
+            }
+            None => {
+                let node = CubeNode {
                     cube: *cube,
                     inv: *inv,
-                },
-                g,
-                bound,
-                front,
-                path,
-            ),
+                };
+                let mut kids = vec![node.seed(); depths];
+                self.dfs(&node, g, bound, front, path, &mut kids)
+            }
         }
     }
 
@@ -254,6 +257,7 @@ impl<'a> Search<'a> {
         bound: u32,
         front: [Option<Move>; 2],
         path: &mut Vec<Move>,
+        kids_below: &mut [[N; 18]],
     ) -> Step {
         if node.is_solved() {
             return Step::Found;
@@ -264,7 +268,9 @@ impl<'a> Search<'a> {
         if self.should_stop() {
             return Step::Exceeded(u32::MAX);
         }
-        let mut kids = node.seed();
+        let Some((kids, kids_below)) = kids_below.split_first_mut() else {
+            unreachable!("one array of children per depth below the bound");
+        };
         let mut kid_moves = [Move::from_index(0); 18];
         let mut bounds = [0u32; 18];
         let (n, mut least) = node.expand(
@@ -273,7 +279,7 @@ impl<'a> Search<'a> {
             front,
             bound,
             bound - g,
-            &mut kids,
+            kids,
             &mut kid_moves,
             &mut bounds,
         );
@@ -285,7 +291,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             path.push(mv);
-            match self.dfs(kid, g + 1, bound, [front[1], Some(mv)], path) {
+            match self.dfs(kid, g + 1, bound, [front[1], Some(mv)], path, kids_below) {
                 Step::Found => return Step::Found,
                 Step::Exceeded(f) => least = least.min(f),
             }

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Side by side: cubedb's optimal solver and nxopt (Tom Rokicki's cube20src) on the same
+# random positions, in quarter turns. Builds and fetches nothing: build nxopt with
+# -DQUARTER yourself, outside this repository, from its public source (see README.md
+# here), generate its table, then point the script at it. cubedb is the one already
+# built in target/release (the script does not run cargo).
+#
+#   NXOPT=/path/to/nxopt31          nxopt built with -DQUARTER (nxopt31: EO3 EP1, 2.60 GB)
+#   NXOPT_TABLES=DIR                folder holding its table, nxoptqNMb.dat for nxoptNM
+#                                   (default: the binary's folder). nxopt reads the table
+#                                   from its working directory and generates it there
+#                                   when it is missing: the script refuses to, run
+#                                   `cd DIR && /path/to/nxopt31 -t 2 -c 0` first (nxopt31:
+#                                   about 2.5 minutes on 2 cores, 2.4 GiB of memory)
+#   NXOPT_THREADS=2                 threads of the batch run (default: every core)
+#   PRESETS="2g 5g"                 cubedb presets (built on first use)
+#   COUNT=20 SEED=11                positions: `cubedb rubik random --count COUNT --seed SEED`
+#   POSITIONS=FILE                  or the first COUNT scrambles of FILE (`#` lines skipped;
+#                                   R1/R3 read as R/R'), e.g.
+#                                   bench/data/cube_solver_test-random_state-20.txt
+#   CUBEDB_DATA=DIR                 cubedb's tables
+#   CUBEDB=target/release/cubedb    the cubedb binary
+#
+# nxopt reads scrambles (U1 U2 U3, or Singmaster cubie strings), not facelets: each
+# position is first solved near-optimally by cubedb's two-phase solver and the inverse of
+# that solution is the scramble both solvers get, the same position. nxopt searches one
+# position per thread and never splits a position across threads, so it runs twice:
+#   - once with -t 1 on all positions: per cube, its own "time" (one thread, the table
+#     already in memory), its length, and "evals" (nodes: positions it computed a
+#     heuristic for) and "probes" (table lookups); each solution is checked with cubedb;
+#   - once with -t NXOPT_THREADS on all positions: the batch's wall time with the table
+#     load ("read in" on its output) taken off, divided by the count.
+# cubedb solves one position per process with all threads; per cube: its stderr summary
+# (length, nodes, search time; loading excluded) and the whole process's time. cubedb
+# maps its tables: read them into the page cache first
+# (`cat DIR/rubik-pdb-qtm-*.cdb > /dev/null`), or the first cubes wait for the disk.
+# The last lines give median and mean seconds and nodes per solver, the batch figure,
+# and whether all optimal lengths agree (exit 1 if they do not).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${NXOPT:?set NXOPT to an nxopt binary built with -DQUARTER, e.g. /tmp/peers/cube20src/nxopt31}"
+nxopt=$(cd "$(dirname "$NXOPT")" && pwd)/$(basename "$NXOPT")
+name=$(basename "$nxopt")
+tables=${NXOPT_TABLES:-$(dirname "$nxopt")}
+table=nxoptq${name#nxopt}b.dat
+if [ ! -f "$tables/$table" ]; then
+    echo "no $tables/$table: generate it first (cd $tables && $nxopt -t 2 -c 0)" >&2
+    exit 2
+fi
+threads=${NXOPT_THREADS:-$(nproc)}
+presets=${PRESETS:-2g 5g}
+count=${COUNT:-20}
+seed=${SEED:-11}
+cubedb=$(realpath "${CUBEDB:-target/release/cubedb}")
+check_preset=${presets%% *}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -n "${POSITIONS:-}" ]; then
+    grep -v '^#' "$POSITIONS" | sed -e 's/\([URFDLB]\)1/\1/g' -e "s/\([URFDLB]\)3/\1'/g" \
+        | head -n "$count" > "$work/scrambles.txt"
+else
+    "$cubedb" rubik random --count "$count" --seed "$seed" > "$work/positions.txt"
+    "$cubedb" rubik solve --max-length 21 --metric htm -q < "$work/positions.txt" > "$work/two-phase.txt"
+    # The inverse of a solution, as a scramble.
+    awk '{ s = ""; for (i = NF; i >= 1; i--) { m = $i; if (m ~ /2$/) t = m; else if (m ~ /'"'"'$/) t = substr(m, 1, 1); else t = m "'"'"'"; s = s (s == "" ? "" : " ") t } print s }' \
+        "$work/two-phase.txt" > "$work/scrambles.txt"
+fi
+count=$(wc -l < "$work/scrambles.txt")
+# nxopt's move syntax: a face letter and 1, 2 or 3 quarter turns clockwise.
+awk '{ s = ""; for (i = 1; i <= NF; i++) { m = $i; if (m ~ /2$/) t = m; else if (m ~ /'"'"'$/) t = substr(m, 1, 1) "3"; else t = m "1"; s = s (s == "" ? "" : " ") t } print s }' \
+    "$work/scrambles.txt" > "$work/nxopt-in.txt"
+
+# nxopt, one thread: per-position figures. Its report lines come in input order:
+# "Solved SEQ in LENGTH probes P evals E time T", then the solution (U1 = U, U3 = U').
+(cd "$tables" && "$nxopt" -t 1 - < "$work/nxopt-in.txt" > "$work/nxopt-t1.out")
+awk '/^Solved /{ seq = $2; len = $4; probes = $6; evals = $8; t = $10; getline; print seq, len, t, evals, probes, $0 }' \
+    "$work/nxopt-t1.out" > "$work/nxopt-t1.txt"
+[ "$(wc -l < "$work/nxopt-t1.txt")" -eq "$count" ] || { echo "nxopt -t 1 solved $(wc -l < "$work/nxopt-t1.txt") of $count" >&2; exit 1; }
+# nxopt, every thread: the batch.
+batch_start=$(date +%s.%N)
+(cd "$tables" && "$nxopt" -t "$threads" - < "$work/nxopt-in.txt" > "$work/nxopt-batch.out")
+batch_end=$(date +%s.%N)
+batch_load=$(sed -n 's/.* read in \([0-9.e+-]*\).*/\1/p' "$work/nxopt-batch.out")
+batch_solved=$(grep -c '^Solved ' "$work/nxopt-batch.out" || true)
+[ "$batch_solved" -eq "$count" ] || { echo "nxopt -t $threads solved $batch_solved of $count" >&2; exit 1; }
+
+printf "%-5s %-14s %6s %10s %12s\n" cube solver length seconds nodes
+: > "$work/rows.txt"
+mismatch=""
+n=0
+while read -r scramble; do
+    n=$((n + 1))
+    read -r _ nx_len nx_time nx_evals nx_probes nx_sol < <(sed -n "${n}p" "$work/nxopt-t1.txt")
+    # Check nxopt's solution: the scramble followed by it leaves cubedb nothing to do.
+    sol=$(echo "$nx_sol" | sed -e "s/\([URFDLB]\)3/\1'/g" -e 's/\([URFDLB]\)1/\1/g')
+    rest=$("$cubedb" rubik solve --metric qtm --tables "$check_preset" -q --scramble "$scramble $sol" < /dev/null)
+    checked="solution checked"
+    if [ -n "$rest" ]; then checked="SOLUTION DOES NOT SOLVE"; mismatch="$mismatch $n"; fi
+    printf "%-5s %-14s %6s %10.3f %12s  %s probes, %s\n" "$n" "$name -t 1" "$nx_len" "$nx_time" "$nx_evals" "$nx_probes" "$checked"
+    echo "$name-t1 $nx_len $nx_time $nx_evals" >> "$work/rows.txt"
+    agree=yes
+    for preset in $presets; do
+        start=$(date +%s.%N)
+        if ! "$cubedb" rubik solve --metric qtm --tables "$preset" --scramble "$scramble" 2>"$work/cubedb.err" >/dev/null < /dev/null; then
+            cat "$work/cubedb.err" >&2
+            exit 1
+        fi
+        end=$(date +%s.%N)
+        # "cube 1: L quarter turns (N nodes, T s, R M nodes/s)"
+        summary=$(grep '^cube [0-9]*:' "$work/cubedb.err" | tail -1)
+        read -r len nodes secs < <(echo "$summary" | sed 's/^cube [0-9]*: \([0-9]*\) quarter turns (\([0-9]*\) nodes, \([0-9.]*\) s.*/\1 \2 \3/')
+        printf "%-5s %-14s %6s %10.3f %12s  process %.2f s\n" "$n" "cubedb $preset" "$len" "$secs" "$nodes" "$(echo "$end - $start" | bc)"
+        echo "cubedb-$preset $len $secs $nodes" >> "$work/rows.txt"
+        [ "$len" = "$nx_len" ] || agree=no
+    done
+    if [ "$agree" = yes ]; then
+        echo "$n     lengths agree: $nx_len"
+    else
+        echo "$n     LENGTHS DIFFER"
+        mismatch="$mismatch $n"
+    fi
+done < "$work/scrambles.txt"
+
+echo
+printf "%-16s %10s %10s %14s %14s %12s\n" solver "median s" "mean s" "median nodes" "mean nodes" "mean length"
+for solver in "$name-t1" $(for p in $presets; do echo "cubedb-$p"; done); do
+    grep "^$solver " "$work/rows.txt" > "$work/one.txt"
+    med_s=$(awk '{ print $3 }' "$work/one.txt" | sort -g | awk '{ v[NR] = $1 } END { printf "%.15g\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    med_n=$(awk '{ print $4 }' "$work/one.txt" | sort -g | awk '{ v[NR] = $1 } END { printf "%.15g\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    awk -v s="$solver" -v ms="$med_s" -v mn="$med_n" '{ t += $3; n += $4; l += $2 } END { sub(/-t1$/, " -t 1", s); sub(/^cubedb-/, "cubedb ", s); printf "%-16s %10.3f %10.3f %14.0f %14.0f %12.2f\n", s, ms, t / NR, mn, n / NR, l / NR }' "$work/one.txt"
+done
+process=$(echo "$batch_end - $batch_start" | bc)
+printf "%s -t %s, batch of %s: %.2f s wall less %.2f s of table load = %.2f s, %.3f s per cube (process %.2f s)\n" \
+    "$name" "$threads" "$count" "$process" "$batch_load" "$(echo "$process - $batch_load" | bc)" \
+    "$(echo "($process - $batch_load) / $count" | bc -l)" "$process"
+if [ -z "$mismatch" ]; then
+    echo "optimal lengths: nxopt and cubedb ($presets) agree on all $count cubes; nxopt's solutions checked"
+else
+    echo "optimal lengths or solutions DIFFER on cubes:$mismatch"
+    exit 1
+fi
