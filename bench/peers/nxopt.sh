@@ -55,16 +55,8 @@ cubedb=$(realpath "${CUBEDB:-target/release/cubedb}")
 check_preset=${presets%% *}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ -n "${POSITIONS:-}" ]; then
-    grep -v '^#' "$POSITIONS" | sed -e 's/\([URFDLB]\)1/\1/g' -e "s/\([URFDLB]\)3/\1'/g" \
-        | head -n "$count" > "$work/scrambles.txt"
-else
-    "$cubedb" rubik random --count "$count" --seed "$seed" > "$work/positions.txt"
-    "$cubedb" rubik solve --max-length 21 --metric htm -q < "$work/positions.txt" > "$work/two-phase.txt"
-    # The inverse of a solution, as a scramble.
-    awk '{ s = ""; for (i = NF; i >= 1; i--) { m = $i; if (m ~ /2$/) t = m; else if (m ~ /'"'"'$/) t = substr(m, 1, 1); else t = m "'"'"'"; s = s (s == "" ? "" : " ") t } print s }' \
-        "$work/two-phase.txt" > "$work/scrambles.txt"
-fi
+. bench/peers/scrambles.sh
+write_scrambles "$cubedb" "$count" "$seed" "$work/scrambles.txt"
 count=$(wc -l < "$work/scrambles.txt")
 # nxopt's move syntax: a face letter and 1, 2 or 3 quarter turns clockwise.
 awk '{ s = ""; for (i = 1; i <= NF; i++) { m = $i; if (m ~ /2$/) t = m; else if (m ~ /'"'"'$/) t = substr(m, 1, 1) "3"; else t = m "1"; s = s (s == "" ? "" : " ") t } print s }' \

@@ -17,11 +17,40 @@ fn spec() -> TableSpec {
     }
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
+/// A fresh folder for one test, removed when the test ends (passed or failed).
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(tag: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("cubedb-table-{tag}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir(dir)
 }
 
 fn write_sample(dir: &Path) -> (PathBuf, Vec<u8>) {
@@ -287,5 +316,4 @@ fn truncated_mapping_fails_with_a_message() {
     let err = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{err}");
     assert!(err.contains("truncated or rewritten in place"), "{err}");
-    let _ = fs::remove_dir_all(&dir);
 }
