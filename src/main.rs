@@ -2,8 +2,8 @@
 //!
 //! Three front ends over the library: the command line ([`cli`]), the benchmarks
 //! ([`bench`]) and the HTTP service with its web page ([`serve`], `cubedb serve`), the
-//! first two sharing the input helpers of [`input`], all three the option ranges of
-//! [`ranges`].
+//! first two sharing the input helpers of [`input`] and the cube reader of
+//! [`cube_input`], all three the option ranges of [`ranges`].
 
 // Output goes through `cubedb::output`: print macros panic on a closed pipe or full disk.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -30,6 +30,7 @@ macro_rules! note {
 
 mod bench;
 mod cli;
+mod cube_input;
 mod input;
 mod ranges;
 #[cfg(feature = "serve")]

@@ -2,7 +2,7 @@
 //! with one preset, the `<R,U>` table and the goal tables.
 
 use super::{human, quantile, some_queries, BenchArgs};
-use crate::cli::cube_input::{parse_cube, CubeFormat};
+use crate::cube_input::{parse_cube, CubeFormat};
 use crate::input::read_input;
 use anyhow::{Context, Result};
 use clap::ValueEnum;

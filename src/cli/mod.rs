@@ -1,7 +1,7 @@
-//! Command-line interface of the `cubedb` binary: one module per puzzle command, the
-//! cube input shared by the `rubik` subcommands, and the in-order batch pipeline.
+//! Command-line interface of the `cubedb` binary: one module per puzzle command and the
+//! in-order batch pipeline (the cube reader of the `rubik` subcommands, shared with the
+//! benchmarks, is `crate::cube_input`).
 
-pub(crate) mod cube_input;
 mod pipeline;
 mod puzzle;
 mod rolling;

@@ -2,7 +2,7 @@
 //! state count, moves, tables that fit), `gods` (God's algorithm), `solve` (optimal
 //! solutions of scrambles or states), `scramble` (random-state scrambles).
 
-use super::cube_input::stdin_lines;
+use crate::cube_input::stdin_lines;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};

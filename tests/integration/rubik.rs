@@ -70,6 +70,14 @@ pub(crate) fn brute_distance(ball: &HashMap<Cube, u32>, cube: &Cube) -> u32 {
     best.unwrap_or(8)
 }
 
+/// The cube of `n` random turns drawn from `moves`.
+fn random_cube_of(rng: &mut SplitMix64, moves: &[Move], n: usize) -> Cube {
+    let scramble: Vec<Move> = (0..n)
+        .map(|_| moves[rng.below(moves.len() as u64) as usize])
+        .collect();
+    Cube::from_moves(&scramble)
+}
+
 pub(crate) fn random_scramble(rng: &mut SplitMix64, n: usize) -> Vec<Move> {
     let q = quarter_turns();
     (0..n).map(|_| q[rng.below(12) as usize]).collect()
@@ -509,10 +517,7 @@ fn coset_search_agrees_with_the_small_preset() {
             let (coset, small) = (KorfSolver::new(&coset, None), KorfSolver::new(&small, None));
             let moves = metric.moves();
             for i in 0..80 {
-                let scramble: Vec<Move> = (0..6 + i % 8)
-                    .map(|_| moves[rng.below(moves.len() as u64) as usize])
-                    .collect();
-                let cube = Cube::from_moves(&scramble);
+                let cube = random_cube_of(&mut rng, &moves, 6 + i % 8);
                 let b = small.solve(&cube, 26).moves.expect("solved");
                 let a = coset.solve(&cube, b.len() as u32).moves;
                 let a = a.unwrap_or_else(|| {
@@ -631,10 +636,7 @@ fn big_presets_agree_with_the_small_one() {
             let moves = metric.moves();
             let mut rng = SplitMix64::new(2027);
             for i in 0..60 {
-                let scramble: Vec<Move> = (0..8 + i % 7)
-                    .map(|_| moves[rng.below(moves.len() as u64) as usize])
-                    .collect();
-                let cube = Cube::from_moves(&scramble);
+                let cube = random_cube_of(&mut rng, &moves, 8 + i % 7);
                 let b = small.solve(&cube, 26).moves.expect("solved");
                 // No deeper than the small preset's answer: a wrong big table fails here
                 // instead of searching on.

@@ -3,7 +3,7 @@
 //! cube.
 
 use super::args::{Orientations, SolveArgs};
-use crate::cli::cube_input::{cube_option, for_each_cube, parse_cube, CubeFormat};
+use crate::cube_input::{cube_option, for_each_cube, parse_cube, CubeFormat};
 use anyhow::{Context, Result};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;

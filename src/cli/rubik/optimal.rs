@@ -2,7 +2,7 @@
 //! tables or (`--engine search`) by IDA* alone.
 
 use super::args::SolveArgs;
-use crate::cli::cube_input::{for_each_cube, parse_cube, CubeFormat};
+use crate::cube_input::{for_each_cube, parse_cube, CubeFormat};
 use anyhow::{Context, Result};
 use cubedb::engine::Engine;
 use cubedb::limits::Stop;

@@ -1,7 +1,7 @@
 //! `cubedb rubik show`: a cube as a net, in colour on a terminal.
 
 use super::args::{ColourChoice, ShowArgs};
-use crate::cli::cube_input::{cube_option, parse_cube, stdin_lines, CubeFormat};
+use crate::cube_input::{cube_option, parse_cube, stdin_lines, CubeFormat};
 use anyhow::{Context, Result};
 use cubedb::puzzles::rubik::{facelet_string, Cube, Face};
 use std::io::{IsTerminal, Write};

@@ -2,7 +2,7 @@
 //! first N by length, and shortest solutions with only some moves.
 
 use super::args::SolveArgs;
-use crate::cli::cube_input::{cube_option, for_each_cube, parse_cube, CubeFormat};
+use crate::cube_input::{cube_option, for_each_cube, parse_cube, CubeFormat};
 use anyhow::{Context, Result};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;

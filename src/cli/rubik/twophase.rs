@@ -2,8 +2,8 @@
 //! `cubedb rubik scramble`.
 
 use super::args::{RandomArgs, SolveArgs};
-use crate::cli::cube_input::{cube_option, parse_cube, stdin_lines, CubeFormat};
 use crate::cli::pipeline::{cores, in_order_on_all_cores, Jobs};
+use crate::cube_input::{cube_option, parse_cube, stdin_lines, CubeFormat};
 use anyhow::{Context, Result};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;

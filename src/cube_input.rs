@@ -1,4 +1,5 @@
-//! Reading cubes from options and stdin for every `rubik solve` mode and `rubik show`.
+//! Reading cubes from options, stdin and files for every `rubik solve` mode, `rubik show`
+//! and the Rubik benchmarks.
 
 use anyhow::Result;
 use cubedb::judge::{InputError, JudgeError, JudgeInput};
