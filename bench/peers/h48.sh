@@ -1,56 +1,155 @@
 #!/usr/bin/env bash
 # Side by side: cubedb's optimal solver and H48 (nissy-core) on the same random positions,
-# in half turns, all threads each, one after the other. Builds and fetches nothing: build
-# nissy-core yourself, outside this repository, from its public source (see README.md
-# here), then point the script at it.
+# in half turns, all threads each, one after the other. Builds and fetches nothing but
+# nissy-core's own solve tool: build nissy-core yourself, outside this repository, from
+# its public source (see README.md here), generate its table, then point the script at
+# it. cubedb is the one already built in target/release (the script does not run cargo).
 #
-#   NISSY_DIR=/path/to/nissy-core   built with ./build.sh; its first `tool solve_file`
-#                                   run generates tables/h48hN (h48h3: 239 MB, about 12
-#                                   minutes on 2 cores; h48h6: 1.8 GiB, about 2.5-3
-#                                   hours, or `./build.sh tool gendata h48h6` first)
-#   H48_SOLVER=h48h3                which H48 table
+#   NISSY_DIR=/path/to/nissy-core   a nissy-core checkout (./build.sh works in it) whose
+#                                   tables/ folder holds the H48 table: the script refuses
+#                                   to generate it, run `./build.sh tool gendata h48h6`
+#                                   there first (h48h6: 1.8 GiB, 2.5-3 hours on 2 cores;
+#                                   h48h3: 239 MB, about 12 minutes)
+#   H48_SOLVER=h48h6                which H48 table
 #   PRESETS="2g 5g"                 cubedb presets (built on first use)
-#   COUNT=5 SEED=11                 positions: `cubedb rubik random --count COUNT --seed SEED`
+#   COUNT=20 SEED=11                positions: `cubedb rubik random --count COUNT --seed SEED`
 #   POSITIONS=FILE                  or the first COUNT scrambles of FILE (`#` lines skipped;
 #                                   R1/R3 read as R/R'), e.g.
 #                                   bench/data/cube_solver_test-random_state-20.txt
 #   CUBEDB_DATA=DIR                 cubedb's tables
+#   CUBEDB=target/release/cubedb    the cubedb binary (cubedb-gen beside it)
 #
 # H48 reads scrambles, not facelets: each position is first solved near-optimally by
-# cubedb's two-phase solver and the inverse of that solution is the scramble H48 gets,
-# the same position. Per cube, the script prints each solver's optimal length, time and
-# nodes (H48: its own "Total time" and "Nodes visited" for a scramble file of one
-# scramble; its timer starts after the table is read into memory; cubedb: the stderr
-# summary, loading excluded too, plus the whole process). cubedb maps its
-# tables: read them into the page cache first (`cat DIR/rubik-pdb-htm-*.cdb > /dev/null`),
-# or the first cubes wait for the disk.
+# cubedb's two-phase solver and the inverse of that solution is the scramble both solvers
+# get, the same position. H48 solves all positions in one process (`./build.sh tool
+# solve_file`: one build, one table load), each with all threads; its lines are stamped
+# as they arrive, and a cube's time runs from its "Solving scramble" line to its
+# solution, the table already in memory. Its nodes are its own "Nodes visited"; each of
+# its solutions is checked with cubedb. Then cubedb, preset after preset, one position
+# per process with all threads; per cube: its stderr summary (length, nodes, search
+# time; loading excluded) and the whole process's time. cubedb maps its tables, and a
+# machine may evict a table left idle (this one pages out what was not touched for a
+# minute), so each preset's table is dropped from the page cache and read back whole
+# just before its turn: cached, and in large folios.
+# The last lines give median and mean seconds and nodes per solver, each preset's speed
+# as a multiple of H48's, and whether all optimal lengths agree (exit 1 if they do not).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${NISSY_DIR:?set NISSY_DIR to a built nissy-core checkout}"
-solver=${H48_SOLVER:-h48h3}
+nissy=$(cd "$NISSY_DIR" && pwd)
+solver=${H48_SOLVER:-h48h6}
+if [ ! -f "$nissy/tables/$solver" ]; then
+    echo "no $nissy/tables/$solver: generate it first (cd $nissy && ./build.sh tool gendata $solver)" >&2
+    exit 2
+fi
 presets=${PRESETS:-2g 5g}
-count=${COUNT:-5}
+count=${COUNT:-20}
 seed=${SEED:-11}
+cubedb=$(realpath "${CUBEDB:-target/release/cubedb}")
+data=${CUBEDB_DATA:-data}
+check_preset=${presets%% *}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build --release --quiet
-cubedb=$PWD/target/release/cubedb
 . bench/peers/scrambles.sh
 write_scrambles "$cubedb" "$count" "$seed" "$work/scrambles.txt"
-printf "%-5s %-8s %s\n" cube solver "length / seconds"
+count=$(wc -l < "$work/scrambles.txt")
+
+# H48, every position in one process, each line stamped with the time it arrived.
+(cd "$nissy" && ./build.sh tool solve_file "$solver" "$work/scrambles.txt" 2>&1) |
+    while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done > "$work/h48.out"
+# Per cube: seconds from "Solving scramble" to the line after "Solutions:" (the first
+# solution), nodes from "[H48 solve] Nodes visited: N", then the solution.
+awk '$2 == "Solving" && $3 == "scramble" { n++; start = $1 }
+     /\[H48 solve\] Nodes visited:/ { nodes = $NF }
+     $2 == "Solutions:" { getline; t = $1; $1 = ""; printf "%d %.3f %s%s\n", NF - 1, t - start, nodes, $0 }' \
+    "$work/h48.out" > "$work/h48.txt"
+if [ "$(wc -l < "$work/h48.txt")" -ne "$count" ]; then
+    echo "H48 solved $(wc -l < "$work/h48.txt") of $count positions:" >&2
+    tail -20 "$work/h48.out" >&2
+    exit 1
+fi
+h48_total=$(sed -n 's/.*Total time: \([0-9.]*\)s.*/\1/p' "$work/h48.out" | tail -1)
+
+# H48's rows, each solution checked: the scramble followed by it leaves cubedb nothing
+# to do.
+: > "$work/rows.txt"
+mismatch=""
 n=0
 while read -r scramble; do
     n=$((n + 1))
-    echo "$scramble" > "$work/one.txt"
-    h48=$(cd "$NISSY_DIR" && ./build.sh tool solve_file "$solver" "$work/one.txt" 2>"$work/h48.log")
-    h48_moves=$(echo "$h48" | sed -n '/^Solutions:/{n;p}' | head -1 | wc -w)
-    h48_time=$(echo "$h48" | grep 'Total time' | tail -1 | sed 's/.*Total time: //')
-    h48_nodes=$(grep 'Nodes visited' "$work/h48.log" | tail -1 | sed 's/.*Nodes visited: //')
-    printf "%-5s %-8s %s / %s / %s nodes\n" "$n" "$solver" "$h48_moves" "$h48_time" "$h48_nodes"
-    for preset in $presets; do
-        start=$(date +%s.%N)
-        summary=$("$cubedb" rubik solve --metric htm --tables "$preset" --scramble "$scramble" 2>&1 >/dev/null | tail -1)
-        end=$(date +%s.%N)
-        printf "%-5s %-8s %s (process %.2f s)\n" "$n" "$preset" "$summary" "$(echo "$end - $start" | bc)"
-    done
+    read -r h48_len h48_time h48_nodes h48_sol < <(sed -n "${n}p" "$work/h48.txt")
+    rest=$("$cubedb" rubik solve --metric htm --tables "$check_preset" -q --scramble "$scramble $h48_sol" < /dev/null)
+    if [ -n "$rest" ]; then mismatch="$mismatch $n"; fi
+    echo "$n $solver $h48_len $h48_time $h48_nodes" >> "$work/rows.txt"
 done < "$work/scrambles.txt"
+[ -z "$mismatch" ] || echo "$solver's solutions DO NOT SOLVE cubes:$mismatch"
+
+# cubedb, one preset after the other, each table read afresh into the page cache just
+# before (dropped first, so that it comes back in large folios): an idle table can be
+# evicted while H48 runs.
+for preset in $presets; do
+    "$cubedb" rubik solve --metric htm --tables "$preset" --scramble "R" > /dev/null 2>&1 < /dev/null # builds it if missing
+    for file in $("$(dirname "$cubedb")/cubedb-gen" info --data "$data" |
+        awk -v g="[rubik-$preset]" '$1 == g { on = 1; next } /^$/ { on = 0 } on && $1 ~ /^rubik-pdb-htm-.*[.]cdb$/ { print $1 }'); do
+        dd if="$data/$file" iflag=nocache count=0 status=none
+        cat "$data/$file" > /dev/null
+    done
+    n=0
+    while read -r scramble; do
+        n=$((n + 1))
+        start=$(date +%s.%N)
+        if ! "$cubedb" rubik solve --metric htm --tables "$preset" --scramble "$scramble" 2>"$work/cubedb.err" >/dev/null < /dev/null; then
+            cat "$work/cubedb.err" >&2
+            exit 1
+        fi
+        end=$(date +%s.%N)
+        # "cube 1: L face turns (N nodes, T s, R M nodes/s)"
+        summary=$(grep '^cube [0-9]*:' "$work/cubedb.err" | tail -1)
+        read -r len nodes secs < <(echo "$summary" | sed 's/^cube [0-9]*: \([0-9]*\) face turns (\([0-9]*\) nodes, \([0-9.]*\) s.*/\1 \2 \3/')
+        echo "$n cubedb-$preset $len $secs $nodes $(echo "$end - $start" | bc)" >> "$work/rows.txt"
+    done < "$work/scrambles.txt"
+done
+
+printf "%-5s %-14s %6s %10s %12s\n" cube solver length seconds nodes
+for n in $(seq 1 "$count"); do
+    h48_len=$(awk -v n="$n" -v s="$solver" '$1 == n && $2 == s { print $3 }' "$work/rows.txt")
+    agree=yes
+    while read -r _ who len secs nodes process; do
+        if [ "$who" = "$solver" ]; then
+            printf "%-5s %-14s %6s %10.3f %12s\n" "$n" "$who" "$len" "$secs" "$nodes"
+        else
+            printf "%-5s %-14s %6s %10.3f %12s  process %.2f s\n" "$n" "${who/-/ }" "$len" "$secs" "$nodes" "$process"
+            [ "$len" = "$h48_len" ] || agree=no
+        fi
+    done < <(awk -v n="$n" '$1 == n' "$work/rows.txt")
+    if [ "$agree" = yes ]; then
+        echo "$n     lengths agree: $h48_len"
+    else
+        echo "$n     LENGTHS DIFFER"
+        mismatch="$mismatch $n"
+    fi
+done
+
+echo
+median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.15g\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+printf "%-16s %10s %10s %14s %14s %12s\n" solver "median s" "mean s" "median nodes" "mean nodes" "mean length"
+for who in "$solver" $(for p in $presets; do echo "cubedb-$p"; done); do
+    awk -v s="$who" '$2 == s { print $2, $3, $4, $5 }' "$work/rows.txt" > "$work/one.txt"
+    med_s=$(awk '{ print $3 }' "$work/one.txt" | median)
+    med_n=$(awk '{ print $4 }' "$work/one.txt" | median)
+    awk -v s="$who" -v ms="$med_s" -v mn="$med_n" '{ t += $3; n += $4; l += $2 } END { sub(/^cubedb-/, "cubedb ", s); printf "%-16s %10.3f %10.3f %14.0f %14.0f %12.2f\n", s, ms, t / NR, mn, n / NR, l / NR }' "$work/one.txt"
+    echo "$who $med_s $(awk '{ t += $3 } END { print t / NR }' "$work/one.txt")" >> "$work/summary.txt"
+done
+read -r _ h48_med h48_mean < <(grep "^$solver " "$work/summary.txt")
+for preset in $presets; do
+    read -r _ med mean < <(grep "^cubedb-$preset " "$work/summary.txt")
+    printf "cubedb %s against %s: %.2fx at the median, %.2fx at the mean\n" "$preset" "$solver" \
+        "$(echo "$h48_med / $med" | bc -l)" "$(echo "$h48_mean / $mean" | bc -l)"
+done
+echo "$solver's own total time for the $count cubes: ${h48_total:-?} s"
+if [ -z "$mismatch" ]; then
+    echo "optimal lengths: $solver and cubedb ($presets) agree on all $count cubes; $solver's solutions checked"
+else
+    echo "optimal lengths or solutions DIFFER on cubes:$mismatch"
+    exit 1
+fi
