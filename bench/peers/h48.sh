@@ -97,16 +97,9 @@ for preset in $presets; do
     n=0
     while read -r scramble; do
         n=$((n + 1))
-        start=$(date +%s.%N)
-        if ! "$cubedb" rubik solve --metric htm --tables "$preset" --scramble "$scramble" 2>"$work/cubedb.err" >/dev/null < /dev/null; then
-            cat "$work/cubedb.err" >&2
-            exit 1
-        fi
-        end=$(date +%s.%N)
-        # "cube 1: L face turns (N nodes, T s, R M nodes/s)"
-        summary=$(grep '^cube [0-9]*:' "$work/cubedb.err" | tail -1)
-        read -r len nodes secs < <(echo "$summary" | sed 's/^cube [0-9]*: \([0-9]*\) face turns (\([0-9]*\) nodes, \([0-9.]*\) s.*/\1 \2 \3/')
-        echo "$n cubedb-$preset $len $secs $nodes $(echo "$end - $start" | bc)" >> "$work/rows.txt"
+        row=$(cubedb_solve "$cubedb" htm "$preset" "$scramble" "$work/cubedb.err") || exit 1
+        read -r len nodes secs process <<< "$row"
+        echo "$n cubedb-$preset $len $secs $nodes $process" >> "$work/rows.txt"
     done < "$work/scrambles.txt"
 done
 
@@ -131,7 +124,6 @@ for n in $(seq 1 "$count"); do
 done
 
 echo
-median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.15g\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 printf "%-16s %10s %10s %14s %14s %12s\n" solver "median s" "mean s" "median nodes" "mean nodes" "mean length"
 for who in "$solver" $(for p in $presets; do echo "cubedb-$p"; done); do
     awk -v s="$who" '$2 == s { print $2, $3, $4, $5 }' "$work/rows.txt" > "$work/one.txt"

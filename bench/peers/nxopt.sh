@@ -92,16 +92,9 @@ while read -r scramble; do
     echo "$name-t1 $nx_len $nx_time $nx_evals" >> "$work/rows.txt"
     agree=yes
     for preset in $presets; do
-        start=$(date +%s.%N)
-        if ! "$cubedb" rubik solve --metric qtm --tables "$preset" --scramble "$scramble" 2>"$work/cubedb.err" >/dev/null < /dev/null; then
-            cat "$work/cubedb.err" >&2
-            exit 1
-        fi
-        end=$(date +%s.%N)
-        # "cube 1: L quarter turns (N nodes, T s, R M nodes/s)"
-        summary=$(grep '^cube [0-9]*:' "$work/cubedb.err" | tail -1)
-        read -r len nodes secs < <(echo "$summary" | sed 's/^cube [0-9]*: \([0-9]*\) quarter turns (\([0-9]*\) nodes, \([0-9.]*\) s.*/\1 \2 \3/')
-        printf "%-5s %-14s %6s %10.3f %12s  process %.2f s\n" "$n" "cubedb $preset" "$len" "$secs" "$nodes" "$(echo "$end - $start" | bc)"
+        row=$(cubedb_solve "$cubedb" qtm "$preset" "$scramble" "$work/cubedb.err") || exit 1
+        read -r len nodes secs process <<< "$row"
+        printf "%-5s %-14s %6s %10.3f %12s  process %.2f s\n" "$n" "cubedb $preset" "$len" "$secs" "$nodes" "$process"
         echo "cubedb-$preset $len $secs $nodes" >> "$work/rows.txt"
         [ "$len" = "$nx_len" ] || agree=no
     done
@@ -117,8 +110,8 @@ echo
 printf "%-16s %10s %10s %14s %14s %12s\n" solver "median s" "mean s" "median nodes" "mean nodes" "mean length"
 for solver in "$name-t1" $(for p in $presets; do echo "cubedb-$p"; done); do
     grep "^$solver " "$work/rows.txt" > "$work/one.txt"
-    med_s=$(awk '{ print $3 }' "$work/one.txt" | sort -g | awk '{ v[NR] = $1 } END { printf "%.15g\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
-    med_n=$(awk '{ print $4 }' "$work/one.txt" | sort -g | awk '{ v[NR] = $1 } END { printf "%.15g\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    med_s=$(awk '{ print $3 }' "$work/one.txt" | median)
+    med_n=$(awk '{ print $4 }' "$work/one.txt" | median)
     awk -v s="$solver" -v ms="$med_s" -v mn="$med_n" '{ t += $3; n += $4; l += $2 } END { sub(/-t1$/, " -t 1", s); sub(/^cubedb-/, "cubedb ", s); printf "%-16s %10.3f %10.3f %14.0f %14.0f %12.2f\n", s, ms, t / NR, mn, n / NR, l / NR }' "$work/one.txt"
 done
 process=$(echo "$batch_end - $batch_start" | bc)

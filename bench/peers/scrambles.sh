@@ -1,5 +1,6 @@
 # Sourced by h48.sh and nxopt.sh: the positions both sides of a comparison get, as
-# scrambles, since the peers read moves rather than facelets.
+# scrambles, since the peers read moves rather than facelets; cubedb's side of a
+# comparison, one position per process; and a median.
 #
 #   write_scrambles CUBEDB COUNT SEED OUT
 #
@@ -21,4 +22,30 @@ write_scrambles() {
         awk '{ s = ""; for (i = NF; i >= 1; i--) { m = $i; if (m ~ /2$/) t = m; else if (m ~ /'"'"'$/) t = substr(m, 1, 1); else t = m "'"'"'"; s = s (s == "" ? "" : " ") t } print s }' \
             "$dir/two-phase.txt" > "$out"
     fi
+}
+
+#   cubedb_solve CUBEDB METRIC PRESET SCRAMBLE ERR
+#
+# solves SCRAMBLE optimally in one cubedb process (stderr kept in the file ERR) and prints
+# "LENGTH NODES SECONDS PROCESS": the length, nodes and search time of its stderr summary
+# (loading excluded) and the whole process's seconds. Exits 1, showing ERR, if the solve
+# fails.
+cubedb_solve() {
+    local cubedb=$1 metric=$2 preset=$3 scramble=$4 err=$5
+    local start end len nodes secs
+    start=$(date +%s.%N)
+    if ! "$cubedb" rubik solve --metric "$metric" --tables "$preset" --scramble "$scramble" 2>"$err" >/dev/null < /dev/null; then
+        cat "$err" >&2
+        exit 1
+    fi
+    end=$(date +%s.%N)
+    # "cube 1: L face turns (N nodes, T s, R M nodes/s)", or "quarter turns"
+    read -r len nodes secs < <(grep '^cube [0-9]*:' "$err" | tail -1 |
+        sed 's/^cube [0-9]*: \([0-9]*\) [a-z]* turns (\([0-9]*\) nodes, \([0-9.]*\) s.*/\1 \2 \3/')
+    echo "$len $nodes $secs $(echo "$end - $start" | bc)"
+}
+
+# The median of the numbers on standard input, one a line.
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { printf "%.15g\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
