@@ -84,6 +84,12 @@ impl<'a> BaseLines<'a> {
         index / LINE_ENTRIES * LINE_BYTES
     }
 
+    /// Asks for the line of entry `index` to be loaded ahead of [`Self::get`].
+    #[inline]
+    pub fn prefetch(&self, index: usize) {
+        super::prefetch(self.bytes, Self::line_offset(index));
+    }
+
     /// The lower bound stored for entry `index`; panics if out of range.
     #[inline]
     pub fn get(&self, index: usize) -> u8 {
@@ -95,6 +101,41 @@ impl<'a> BaseLines<'a> {
             self.bytes[at + LINE_BYTES - 1] & 15
         } else {
             self.base + code
+        }
+    }
+
+    /// Raises each `out[k]` to the lower bound of entry `indices[k]`, as [`Self::get`]
+    /// would read it; panics if an index is out of range.
+    ///
+    /// For many random entries (a search node's children): every entry's byte and its
+    /// line's minimum are loaded first, in a loop with no branch on what they hold, so
+    /// their cache misses are all under way together; the codes are decoded after.
+    #[inline]
+    pub fn raise_to(&self, indices: &[usize], out: &mut [u8]) {
+        const BATCH: usize = 128;
+        for (indices, out) in indices.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+            let mut code_bytes = [0u8; BATCH];
+            let mut minima = [0u8; BATCH];
+            for ((&index, code_byte), min) in indices.iter().zip(&mut code_bytes).zip(&mut minima) {
+                let line = index / LINE_ENTRIES;
+                let at = line * LINE_BYTES;
+                let slot = index - line * LINE_ENTRIES;
+                let bytes = &self.bytes[at..at + LINE_BYTES];
+                *code_byte = bytes[slot / 4];
+                *min = bytes[LINE_BYTES - 1];
+            }
+            for (((&index, o), &code_byte), &min) in
+                indices.iter().zip(out).zip(&code_bytes).zip(&minima)
+            {
+                let slot = index % LINE_ENTRIES;
+                let code = code_byte >> (2 * (slot % 4)) & 3;
+                let value = if code == 0 {
+                    min & 15
+                } else {
+                    self.base + code
+                };
+                *o = (*o).max(value);
+            }
         }
     }
 }
@@ -134,5 +175,15 @@ mod tests {
         assert_eq!(base_of_histogram(&[1; 9]), Some(5));
         assert_eq!(base_of_histogram(&[1; 3]), None);
         assert_eq!(base_of_histogram(&[1; 20]), None);
+
+        // The batched read raises each slot to exactly what `get` reads, in batches
+        // longer than one buffer, and leaves higher values alone.
+        let indices: Vec<usize> = (0..300).map(|k| (k * 97 + k / 7) % n as usize).collect();
+        let start: Vec<u8> = (0..300).map(|k| (k % 13) as u8).collect();
+        let mut raised = start.clone();
+        view.raise_to(&indices, &mut raised);
+        for (k, &i) in indices.iter().enumerate() {
+            assert_eq!(raised[k], start[k].max(view.get(i)), "slot {k}, entry {i}");
+        }
     }
 }

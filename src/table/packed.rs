@@ -61,6 +61,12 @@ impl<'a> Nibbles<'a> {
     pub fn get(&self, index: usize) -> u8 {
         (self.bytes[index >> 1] >> ((index & 1) * 4)) & 15
     }
+
+    /// Asks for the cache line of entry `index` to be loaded ahead of [`Self::get`].
+    #[inline]
+    pub fn prefetch(&self, index: usize) {
+        super::prefetch(self.bytes, index >> 1);
+    }
 }
 
 #[cfg(test)]

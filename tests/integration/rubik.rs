@@ -550,6 +550,52 @@ fn coset_search_agrees_with_the_small_preset() {
     }
 }
 
+/// The interleaved search (lanes, any number per thread) visits exactly the nodes of the
+/// recursive one when no solution cuts the last iteration short, and finds solutions of
+/// the same length.
+#[test]
+fn lanes_visit_the_nodes_of_the_recursive_search() {
+    use cubedb::puzzles::rubik::optimal::pdb::{Encoding, Pattern};
+    use cubedb::puzzles::rubik::{KorfSolver, Pdbs};
+    let store = TableStore::new(data_dir_with("rubik"));
+    let mut rng = SplitMix64::new(2031);
+    for metric in [Metric::Qtm, Metric::Htm] {
+        let coset = {
+            let _lock = crate::common::build_lock();
+            Pdbs::load_or_build_patterns(
+                &store,
+                &[(Pattern::FlipSliceTwistBare, Encoding::BaseLines)],
+                metric,
+                "rubik-test-coset",
+                &Progress::hidden(),
+            )
+            .expect("phase-1 class table")
+        };
+        let recursive = KorfSolver::new(&coset, None).with_lanes(0);
+        let moves = metric.moves();
+        for i in 0..10 {
+            let cube = random_cube_of(&mut rng, &moves, 9 + i % 4);
+            let optimal = recursive.solve(&cube, 40).moves.expect("solved");
+            let length = metric.length(&optimal);
+            // Every iteration below the optimum searched to the end.
+            let below = recursive.solve(&cube, length - 1);
+            assert!(below.moves.is_none());
+            for lanes in [1, 2, 4, 7] {
+                let solver = KorfSolver::new(&coset, None).with_lanes(lanes);
+                let short = solver.solve(&cube, length - 1);
+                assert!(short.moves.is_none(), "{metric:?} cube {i}, {lanes} lanes");
+                assert_eq!(
+                    short.nodes, below.nodes,
+                    "{metric:?} cube {i}, {lanes} lanes: nodes"
+                );
+                let found = solver.solve(&cube, 40).moves.expect("solved");
+                assert!(cube.apply_all(&found).is_solved());
+                assert_eq!(metric.length(&found), length, "{metric:?} cube {i}");
+            }
+        }
+    }
+}
+
 /// A 2-bit table against the 4-bit one of the same projection, entry by entry on a
 /// sample: never above the exact distance, exact at `base + 1` and `base + 2`, `base + 3`
 /// beyond, the line's minimum within the base.

@@ -463,6 +463,29 @@ impl Entries<'_> {
             Entries::Lines(l) => l.get(index),
         }
     }
+
+    /// Asks for the cache line of entry `index` to be loaded ahead of a read.
+    #[inline]
+    pub fn prefetch(&self, index: usize) {
+        match self {
+            Entries::Nibbles(n) => n.prefetch(index),
+            Entries::Lines(l) => l.prefetch(index),
+        }
+    }
+
+    /// Raises each `out[k]` to the lower bound at `indices[k]`, the reads of all of them
+    /// overlapped (see [`BaseLines::raise_to`]).
+    #[inline]
+    pub fn raise_to(&self, indices: &[usize], out: &mut [u8]) {
+        match self {
+            Entries::Nibbles(n) => {
+                for (o, &i) in out.iter_mut().zip(indices) {
+                    *o = (*o).max(n.get(i));
+                }
+            }
+            Entries::Lines(l) => l.raise_to(indices, out),
+        }
+    }
 }
 
 impl TableFamily for Pdb {

@@ -172,6 +172,24 @@ pub fn class_entries(pairs: &[u32], out: &mut [u32]) {
     }
 }
 
+/// Asks for the class entries of `pairs` to be loaded ahead of [`class_entries`].
+#[inline]
+pub fn prefetch_class_entries(pairs: &[u32]) {
+    let t = &*TABLES;
+    match &t.class_of_resident {
+        Some(resident) => {
+            for &pair in pairs {
+                crate::table::prefetch(resident.bytes(), pair as usize * 4);
+            }
+        }
+        None => {
+            for &pair in pairs {
+                crate::table::prefetch(&t.class_of, pair as usize);
+            }
+        }
+    }
+}
+
 /// Table index from the raw coordinates and the class entry of their pair.
 #[inline]
 pub fn finish_index(refinement: Refinement, raw: [u32; 4], entry: u32) -> usize {

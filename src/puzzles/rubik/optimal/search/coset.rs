@@ -125,6 +125,29 @@ pub(super) fn axis(mv: Move) -> usize {
 /// Views per batch of coset reads: six for each of 18 children.
 const MAX_VIEW_READS: usize = 6 * 18;
 
+/// The table reads of one stage of evaluating a node's children: which view of which
+/// child, its raw coordinates, their class entry, and its index in each coset table.
+/// Filled in three steps, each asking for the memory the next one reads
+/// ([`KorfSolver::coset_locate`], [`KorfSolver::coset_index`],
+/// [`KorfSolver::coset_finish`]), so that a caller can do other work between them.
+#[derive(Clone, Copy)]
+pub(super) struct StageReads {
+    at: [(u8, u8); MAX_VIEW_READS],
+    raw: [[u32; 4]; MAX_VIEW_READS],
+    index: [[usize; MAX_VIEW_READS]; MAX_COSET_TABLES],
+    len: usize,
+}
+
+impl StageReads {
+    /// No reads.
+    pub(super) const EMPTY: StageReads = StageReads {
+        at: [(0, 0); MAX_VIEW_READS],
+        raw: [[0; 4]; MAX_VIEW_READS],
+        index: [[0; MAX_VIEW_READS]; MAX_COSET_TABLES],
+        len: 0,
+    };
+}
+
 impl KorfSolver<'_> {
     /// Lower bounds from coset tables (every table measures the distance to a coset of a
     /// group holding U and D turns, `docs/rubik-optimal.md`) for `nodes`, in QTM raised to
@@ -149,6 +172,96 @@ impl KorfSolver<'_> {
         budget: u32,
         out: &mut [u32],
     ) {
+        let mut alive = [true; 18];
+        let mut reads = StageReads::EMPTY;
+        for stage in 0..2 {
+            Self::coset_locate(nodes, from, stage, &alive, &mut reads);
+            self.coset_index(coset, &mut reads);
+            self.coset_finish(coset, nodes, stage, budget, &mut alive, &reads, out);
+        }
+    }
+
+    /// The first step of stage `stage` (0: the U-D views, 1: the other four) of
+    /// [`Self::coset_evaluate`], for the nodes still `alive`: in stage 1, moves their other
+    /// views; copies inherited values; computes the raw coordinates of every other view
+    /// of the stage and asks for their class entries.
+    pub(super) fn coset_locate(
+        nodes: &mut [CosetNode],
+        from: Option<(&CosetNode, &[Move])>,
+        stage: usize,
+        alive: &[bool; 18],
+        reads: &mut StageReads,
+    ) {
+        // The view node `k` inherits from its parent, if any.
+        let inherited = |k: usize| from.map(|(_, moves)| 2 * axis(moves[k]) + 1);
+        let mut w = 0;
+        for k in (0..nodes.len()).filter(|&k| alive[k]) {
+            let node = &mut nodes[k];
+            if stage == 1 {
+                if let Some((parent, moves)) = from {
+                    for a in 1..3 {
+                        node.step_axis(parent, a, moves[k]);
+                    }
+                }
+            }
+            let views = if stage == 0 { 0..2 } else { 2..6 };
+            for v in views {
+                match from {
+                    Some((parent, _)) if inherited(k) == Some(v) => {
+                        node.values[v] = parent.values[v]
+                    }
+                    _ => {
+                        reads.raw[w] = node.raw(v);
+                        reads.at[w] = (k as u8, v as u8);
+                        w += 1;
+                    }
+                }
+            }
+        }
+        reads.len = w;
+        let mut pairs = [0u32; MAX_VIEW_READS];
+        for (pair, raw) in pairs.iter_mut().zip(&reads.raw[..w]) {
+            *pair = raw[0];
+        }
+        flipslice::prefetch_class_entries(&pairs[..w]);
+    }
+
+    /// The second step: reads the class entries, computes each view's index in every
+    /// coset table and asks for its table line.
+    pub(super) fn coset_index(&self, coset: CosetTables, reads: &mut StageReads) {
+        let w = reads.len;
+        let mut pairs = [0u32; MAX_VIEW_READS];
+        for (pair, raw) in pairs.iter_mut().zip(&reads.raw[..w]) {
+            *pair = raw[0];
+        }
+        let mut entries = [0u32; MAX_VIEW_READS];
+        flipslice::class_entries(&pairs[..w], &mut entries[..w]);
+        let tables = &self.pdbs.tables;
+        for (t, &(table, refinement)) in coset.tables[..coset.len].iter().enumerate() {
+            let index = &mut reads.index[t][..w];
+            flipslice::finish_indices(refinement, &reads.raw[..w], &entries[..w], index);
+            let table = tables[table].entries();
+            for &i in index.iter() {
+                table.prefetch(i);
+            }
+        }
+    }
+
+    /// The last step of stage `stage`: reads the entries [`Self::coset_index`] asked
+    /// for (the largest over the coset tables), stores them as view values, and for every
+    /// node still `alive` writes its bound to `out` and whether it stays within `budget`
+    /// to `alive`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn coset_finish(
+        &self,
+        coset: CosetTables,
+        nodes: &mut [CosetNode],
+        stage: usize,
+        budget: u32,
+        alive: &mut [bool; 18],
+        reads: &StageReads,
+        out: &mut [u32],
+    ) {
         let qtm = self.pdbs.metric() == Metric::Qtm;
         let step = if qtm { 2 } else { 1 };
         let raise = |h: u32| {
@@ -158,90 +271,35 @@ impl KorfSolver<'_> {
                 h
             }
         };
-        // The view node `k` inherits from its parent, if any.
-        let inherited = |k: usize| from.map(|(_, moves)| 2 * axis(moves[k]) + 1);
-        let n = nodes.len();
-        let mut raw = [[0u32; 4]; MAX_VIEW_READS];
-        let mut at = [(0u8, 0u8); MAX_VIEW_READS];
+        let w = reads.len;
         let mut read = [0u8; MAX_VIEW_READS];
-        let mut alive = [true; 18];
-        for stage in 0..2 {
-            let mut w = 0;
-            for k in (0..n).filter(|&k| alive[k]) {
-                let node = &mut nodes[k];
-                if stage == 1 {
-                    if let Some((parent, moves)) = from {
-                        for a in 1..3 {
-                            node.step_axis(parent, a, moves[k]);
-                        }
-                    }
-                }
-                let views = if stage == 0 { 0..2 } else { 2..6 };
-                for v in views {
-                    match from {
-                        Some((parent, _)) if inherited(k) == Some(v) => {
-                            node.values[v] = parent.values[v]
-                        }
-                        _ => {
-                            raw[w] = node.raw(v);
-                            at[w] = (k as u8, v as u8);
-                            w += 1;
-                        }
-                    }
-                }
-            }
-            self.coset_read(coset, &raw[..w], &mut read[..w]);
-            for (&(k, v), &value) in at[..w].iter().zip(&read[..w]) {
-                nodes[k as usize].values[v as usize] = value;
-            }
-            for k in 0..n {
-                if !alive[k] {
-                    continue;
-                }
-                let v = nodes[k].values.map(u32::from);
-                out[k] = if stage == 0 {
-                    raise(v[0].max(v[1]))
-                } else {
-                    let h = raise(v.iter().copied().max().unwrap_or(0));
-                    let forward = v[0].min(v[2]).min(v[4]);
-                    let inverse = v[1].min(v[3]).min(v[5]);
-                    // (A solution of length 0 has no last turn: the rule needs h >= 1.)
-                    if h > 0 && (forward >= h || inverse >= h) {
-                        h + step
-                    } else {
-                        h
-                    }
-                };
-                alive[k] = out[k] <= budget;
-            }
-        }
-    }
-
-    /// The table values (max over the coset tables) of the positions with raw coordinates
-    /// `raw`.
-    ///
-    /// The raw coordinates and the class entry are shared by all coset tables; all
-    /// indices are computed before any entry is read, so the reads overlap.
-    #[inline]
-    fn coset_read(&self, coset: CosetTables, raw: &[[u32; 4]], out: &mut [u8]) {
-        let n = raw.len();
-        let mut pairs = [0u32; MAX_VIEW_READS];
-        for (pair, raw) in pairs.iter_mut().zip(raw) {
-            *pair = raw[0];
-        }
-        let mut entries = [0u32; MAX_VIEW_READS];
-        flipslice::class_entries(&pairs[..n], &mut entries[..n]);
-        let mut index = [[0usize; MAX_VIEW_READS]; MAX_COSET_TABLES];
-        for (t, &(_, refinement)) in coset.tables[..coset.len].iter().enumerate() {
-            flipslice::finish_indices(refinement, raw, &entries[..n], &mut index[t][..n]);
-        }
         let tables = &self.pdbs.tables;
-        out[..n].fill(0);
         for (t, &(table, _)) in coset.tables[..coset.len].iter().enumerate() {
-            let entries = tables[table].entries();
-            for (o, &i) in out[..n].iter_mut().zip(&index[t][..n]) {
-                *o = (*o).max(entries.get(i));
+            let table = tables[table].entries();
+            table.raise_to(&reads.index[t][..w], &mut read[..w]);
+        }
+        for (&(k, v), &value) in reads.at[..w].iter().zip(&read[..w]) {
+            nodes[k as usize].values[v as usize] = value;
+        }
+        for k in 0..nodes.len() {
+            if !alive[k] {
+                continue;
             }
+            let v = nodes[k].values.map(u32::from);
+            out[k] = if stage == 0 {
+                raise(v[0].max(v[1]))
+            } else {
+                let h = raise(v.iter().copied().max().unwrap_or(0));
+                let forward = v[0].min(v[2]).min(v[4]);
+                let inverse = v[1].min(v[3]).min(v[5]);
+                // (A solution of length 0 has no last turn: the rule needs h >= 1.)
+                if h > 0 && (forward >= h || inverse >= h) {
+                    h + step
+                } else {
+                    h
+                }
+            };
+            alive[k] = out[k] <= budget;
         }
     }
 }

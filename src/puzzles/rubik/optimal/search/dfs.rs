@@ -2,7 +2,7 @@
 //! over the node it carries ([`CubeNode`] for any tables, [`CosetNode`] for coset tables;
 //! each monomorphised, so neither pays for the other).
 
-use super::coset::{axis, CosetNode};
+use super::coset::{axis, CosetNode, StageReads};
 use super::KorfSolver;
 use crate::limits::Stop;
 use crate::puzzles::rubik::model::cube::{Cube, Move};
@@ -298,5 +298,247 @@ impl<'a> Search<'a> {
             path.pop();
         }
         Step::Exceeded(least)
+    }
+}
+
+/// One level of a [`Lane`]'s stack: a node, its children with their bounds, and how far
+/// the search through them has got.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The node whose children these are.
+    node: CosetNode,
+    /// Its depth.
+    g: u32,
+    /// The last two turns made to reach it.
+    front: [Option<Move>; 2],
+    kids: [CosetNode; 18],
+    moves: [Move; 18],
+    bounds: [u32; 18],
+    /// Children not yet pruned by the stages read so far.
+    alive: [bool; 18],
+    n: usize,
+    /// The next child to consider.
+    next: usize,
+    /// Least f above the bound seen below the node so far.
+    least: u32,
+    /// The reads of the stage under way.
+    reads: StageReads,
+}
+
+impl Frame {
+    fn empty() -> Frame {
+        Frame {
+            node: CosetNode::EMPTY,
+            g: 0,
+            front: [None; 2],
+            kids: [CosetNode::EMPTY; 18],
+            moves: [Move::from_index(0); 18],
+            bounds: [0; 18],
+            alive: [false; 18],
+            n: 0,
+            next: 0,
+            least: u32::MAX,
+            reads: StageReads::EMPTY,
+        }
+    }
+}
+
+/// Where a lane stopped.
+pub(super) enum Poll {
+    /// It asked for table lines and waits for them: run another lane meanwhile.
+    Waiting,
+    /// Its subtree is searched.
+    Done(Step),
+}
+
+/// Which part of an expansion a lane does next.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Read the class entries of stage `0` (the U-D views of the top frame's children)
+    /// or `1` (their other views), and ask for the table lines.
+    Index(usize),
+    /// Read the table entries of the stage.
+    Values(usize),
+    /// Go on to the next child worth searching, or back up.
+    Next,
+}
+
+/// The depth-first search of one subtree as a resumable machine over coset nodes: it
+/// stops each time it has asked for table lines, so that a thread can run several lanes
+/// in turn and each one's memory waits overlap the others' work (cube48opt searches the
+/// same way). It visits the same nodes in the same order as [`Search::dfs`].
+pub(super) struct Lane {
+    frames: Vec<Frame>,
+    /// Frames in use.
+    depth: usize,
+    phase: Phase,
+    /// The moves from the iteration's root to the node being expanded.
+    pub(super) path: Vec<Move>,
+}
+
+impl Lane {
+    /// A lane for subtrees of at most `depths` levels of children.
+    pub(super) fn new(depths: usize) -> Self {
+        Lane {
+            frames: vec![Frame::empty(); depths.max(1)],
+            depth: 0,
+            phase: Phase::Next,
+            path: Vec::new(),
+        }
+    }
+
+    /// Starts on the subtree below `node` at depth `g` (reached by `path`, the last two
+    /// turns `front`) for a solution of exactly `bound` moves.
+    pub(super) fn start(
+        &mut self,
+        search: &mut Search<'_>,
+        node: &CosetNode,
+        g: u32,
+        bound: u32,
+        front: [Option<Move>; 2],
+        path: &[Move],
+    ) -> Poll {
+        self.depth = 0;
+        self.path.clear();
+        self.path.extend_from_slice(path);
+        match self.push(search, node, g, bound, front) {
+            Some(step) => Poll::Done(step),
+            None => Poll::Waiting,
+        }
+    }
+
+    /// Enters `node` at depth `g`: a leaf result at once, or its children generated,
+    /// their U-D lines asked for and the lane waiting (`None`).
+    fn push(
+        &mut self,
+        search: &mut Search<'_>,
+        node: &CosetNode,
+        g: u32,
+        bound: u32,
+        front: [Option<Move>; 2],
+    ) -> Option<Step> {
+        if node.is_solved() {
+            return Some(Step::Found);
+        }
+        if g >= bound {
+            return Some(Step::Exceeded(g + 1));
+        }
+        if search.should_stop() {
+            return Some(Step::Exceeded(u32::MAX));
+        }
+        let frame = &mut self.frames[self.depth];
+        self.depth += 1;
+        frame.node = *node;
+        frame.g = g;
+        frame.front = front;
+        frame.next = 0;
+        // As in `CosetNode::expand`: no child on an axis whose inverse view already needs
+        // the remaining length.
+        let remaining = bound - g;
+        let mut skipped_axes = 0u32;
+        for a in 0..3 {
+            skipped_axes |= u32::from(u32::from(node.values[2 * a + 1]) >= remaining) << a;
+        }
+        let mut n = 0;
+        for &mv in &search.moves {
+            if skipped_axes >> axis(mv) & 1 == 0 && search.solver.may_follow(front[0], front[1], mv)
+            {
+                frame.kids[n].step_axis(node, 0, mv);
+                frame.moves[n] = mv;
+                n += 1;
+            }
+        }
+        frame.n = n;
+        frame.least = if skipped_axes != 0 {
+            bound + 1
+        } else {
+            u32::MAX
+        };
+        frame.alive = [true; 18];
+        search.nodes += n as u64;
+        KorfSolver::coset_locate(
+            &mut frame.kids[..n],
+            Some((node, &frame.moves[..n])),
+            0,
+            &frame.alive,
+            &mut frame.reads,
+        );
+        self.phase = Phase::Index(0);
+        None
+    }
+
+    /// Runs until the lane next waits for table lines, or its subtree is done.
+    pub(super) fn resume(&mut self, search: &mut Search<'_>, bound: u32) -> Poll {
+        let Some(coset) = search.solver.coset else {
+            unreachable!("lanes run only over coset tables");
+        };
+        loop {
+            let frame = &mut self.frames[self.depth - 1];
+            let budget = bound - frame.g - 1;
+            let n = frame.n;
+            match self.phase {
+                Phase::Index(stage) => {
+                    search.solver.coset_index(coset, &mut frame.reads);
+                    self.phase = Phase::Values(stage);
+                    return Poll::Waiting;
+                }
+                Phase::Values(stage) => {
+                    search.solver.coset_finish(
+                        coset,
+                        &mut frame.kids[..n],
+                        stage,
+                        budget,
+                        &mut frame.alive,
+                        &frame.reads,
+                        &mut frame.bounds[..n],
+                    );
+                    if stage == 0 && frame.alive[..n].iter().any(|&a| a) {
+                        KorfSolver::coset_locate(
+                            &mut frame.kids[..n],
+                            Some((&frame.node, &frame.moves[..n])),
+                            1,
+                            &frame.alive,
+                            &mut frame.reads,
+                        );
+                        self.phase = Phase::Index(1);
+                        return Poll::Waiting;
+                    }
+                    self.phase = Phase::Next;
+                }
+                Phase::Next => {
+                    if frame.next < n {
+                        let k = frame.next;
+                        frame.next += 1;
+                        let h = frame.bounds[k];
+                        if h > budget {
+                            frame.least = frame.least.min(frame.g + 1 + h);
+                            continue;
+                        }
+                        let (kid, mv, g) = (frame.kids[k], frame.moves[k], frame.g + 1);
+                        let front = [frame.front[1], Some(mv)];
+                        self.path.push(mv);
+                        match self.push(search, &kid, g, bound, front) {
+                            None => return Poll::Waiting,
+                            Some(Step::Found) => return Poll::Done(Step::Found),
+                            Some(Step::Exceeded(f)) => {
+                                let frame = &mut self.frames[self.depth - 1];
+                                frame.least = frame.least.min(f);
+                                self.path.pop();
+                            }
+                        }
+                    } else {
+                        // Every child done: back up to the parent's next child.
+                        let least = frame.least;
+                        self.depth -= 1;
+                        if self.depth == 0 {
+                            return Poll::Done(Step::Exceeded(least));
+                        }
+                        let parent = &mut self.frames[self.depth - 1];
+                        parent.least = parent.least.min(least);
+                        self.path.pop();
+                    }
+                }
+            }
+        }
     }
 }

@@ -37,10 +37,10 @@ use crate::puzzles::rubik::model::solution::Solved;
 use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::puzzles::rubik::near::table::{NearTable, NEAR_DEPTH};
 use coset::{CosetNode, CosetTables};
-use dfs::{Search, Step};
+use dfs::{Lane, Poll, Search, Step};
 use generic::ReadPlan;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -61,7 +61,14 @@ pub struct KorfSolver<'a> {
     coset: Option<CosetTables>,
     /// Told as each IDA* iteration starts (progress on a terminal).
     observer: Option<Observer<'a>>,
+    /// Searches each thread interleaves over coset tables ([`LANES`]; 0: one at a time,
+    /// recursively).
+    lanes: usize,
 }
+
+/// Searches each thread runs interleaved over coset tables, switching whenever one waits
+/// for table lines (`docs/rubik-optimal.md`, "Lanes").
+pub const LANES: usize = 4;
 
 /// What a [`KorfSolver`] reports as each IDA* iteration starts.
 #[derive(Debug, Clone, Copy)]
@@ -94,7 +101,14 @@ impl<'a> KorfSolver<'a> {
             plan: ReadPlan::new(&pdbs.tables),
             coset: CosetTables::of(&pdbs.tables),
             observer: None,
+            lanes: LANES,
         }
+    }
+
+    /// This solver, interleaving `lanes` searches per thread over coset tables (0: one
+    /// at a time, recursively): the same nodes either way, for tests and measurements.
+    pub fn with_lanes(self, lanes: usize) -> Self {
+        Self { lanes, ..self }
     }
 
     /// This solver, telling `observer` as each IDA* iteration starts.
@@ -302,28 +316,77 @@ impl<'a> KorfSolver<'a> {
         let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let nodes = AtomicU64::new(prefix_nodes);
         let least = AtomicU64::new(least as u64);
-        prefixes.par_iter().for_each(|&(a, b, c2, i2, node)| {
-            if stop.load(Ordering::Relaxed) {
-                return;
+        let report = |step: Step, path: &[Move]| match step {
+            Step::Found => {
+                let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
+                if slot.is_none() {
+                    *slot = Some(path.to_vec());
+                }
+                stop.store(true, Ordering::Relaxed);
             }
-            let mut search = Search::new(*self, moves, &stop, limit);
-            let mut path = vec![a, b];
-            let front = [Some(a), Some(b)];
-            let step = search.below(node, &c2, &i2, 2, bound, front, &mut path);
-            nodes.fetch_add(search.nodes, Ordering::Relaxed);
-            match step {
-                Step::Found => {
-                    let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
-                    if slot.is_none() {
-                        *slot = Some(path);
+            Step::Exceeded(f) => {
+                least.fetch_min(f as u64, Ordering::Relaxed);
+            }
+        };
+        let lanes = self.lanes;
+        if self.coset.is_some() && lanes > 0 {
+            // Each thread takes prefixes from one queue and searches several at a time,
+            // in lanes, switching whenever one waits for table lines.
+            let next = AtomicUsize::new(0);
+            let depths = bound.saturating_sub(2) as usize;
+            rayon::broadcast(|_| {
+                let mut search = Search::new(*self, moves, &stop, limit);
+                let mut lanes: Vec<(Lane, bool)> =
+                    (0..lanes).map(|_| (Lane::new(depths), false)).collect();
+                loop {
+                    let mut busy = false;
+                    for (lane, active) in lanes.iter_mut() {
+                        if !*active && !stop.load(Ordering::Relaxed) {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if let Some(&(a, b, _, _, Some(node))) = prefixes.get(i) {
+                                match lane.start(
+                                    &mut search,
+                                    &node,
+                                    2,
+                                    bound,
+                                    [Some(a), Some(b)],
+                                    &[a, b],
+                                ) {
+                                    Poll::Waiting => *active = true,
+                                    Poll::Done(step) => report(step, &lane.path),
+                                }
+                            }
+                        }
+                        if *active {
+                            busy = true;
+                            if let Poll::Done(step) = lane.resume(&mut search, bound) {
+                                *active = false;
+                                report(step, &lane.path);
+                            }
+                        }
                     }
-                    stop.store(true, Ordering::Relaxed);
+                    if !busy
+                        && (next.load(Ordering::Relaxed) >= prefixes.len()
+                            || stop.load(Ordering::Relaxed))
+                    {
+                        break;
+                    }
                 }
-                Step::Exceeded(f) => {
-                    least.fetch_min(f as u64, Ordering::Relaxed);
+                nodes.fetch_add(search.nodes, Ordering::Relaxed);
+            });
+        } else {
+            prefixes.par_iter().for_each(|&(a, b, c2, i2, node)| {
+                if stop.load(Ordering::Relaxed) {
+                    return;
                 }
-            }
-        });
+                let mut search = Search::new(*self, moves, &stop, limit);
+                let mut path = vec![a, b];
+                let front = [Some(a), Some(b)];
+                let step = search.below(node, &c2, &i2, 2, bound, front, &mut path);
+                nodes.fetch_add(search.nodes, Ordering::Relaxed);
+                report(step, &path);
+            });
+        }
         let nodes = nodes.into_inner();
         match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some(path) => (Step::Found, path, nodes),
