@@ -143,8 +143,37 @@ impl Node for CosetNode {
         let Some(coset) = solver.coset else {
             unreachable!("coset nodes are made only for coset tables");
         };
-        // A solution of exactly the remaining length cannot start with a turn on an axis
-        // whose inverse view already needs that many.
+        let (n, least) = self.children(solver, all_moves, front, bound, remaining, kids, moves);
+        solver.coset_evaluate(
+            coset,
+            &mut kids[..n],
+            Some((self, &moves[..n])),
+            remaining - 1,
+            &mut bounds[..n],
+        );
+        (n, least)
+    }
+}
+
+impl CosetNode {
+    /// Writes the children allowed after the last two turns `front` into `kids` (their
+    /// moves into `moves`), their views moved but not yet evaluated, with `remaining`
+    /// moves left to the iteration's `bound`. Returns their number and the least f value
+    /// of the children left out (`u32::MAX` if none): a solution of exactly the remaining
+    /// length cannot start with a turn on an axis whose inverse view already needs that
+    /// many, so those children may only have solutions one longer.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn children(
+        &self,
+        solver: &KorfSolver<'_>,
+        all_moves: &[Move],
+        front: [Option<Move>; 2],
+        bound: u32,
+        remaining: u32,
+        kids: &mut [CosetNode; 18],
+        moves: &mut [Move; 18],
+    ) -> (usize, u32) {
         let mut skipped_axes = 0u32;
         for a in 0..3 {
             skipped_axes |= u32::from(u32::from(self.values[2 * a + 1]) >= remaining) << a;
@@ -157,14 +186,6 @@ impl Node for CosetNode {
                 n += 1;
             }
         }
-        solver.coset_evaluate(
-            coset,
-            &mut kids[..n],
-            Some((self, &moves[..n])),
-            remaining - 1,
-            &mut bounds[..n],
-        );
-        // Skipped children may have longer solutions: the next bound is at least one up.
         let least = if skipped_axes != 0 {
             bound + 1
         } else {
@@ -432,28 +453,17 @@ impl Lane {
         frame.g = g;
         frame.front = front;
         frame.next = 0;
-        // As in `CosetNode::expand`: no child on an axis whose inverse view already needs
-        // the remaining length.
-        let remaining = bound - g;
-        let mut skipped_axes = 0u32;
-        for a in 0..3 {
-            skipped_axes |= u32::from(u32::from(node.values[2 * a + 1]) >= remaining) << a;
-        }
-        let mut n = 0;
-        for &mv in &search.moves {
-            if skipped_axes >> axis(mv) & 1 == 0 && search.solver.may_follow(front[0], front[1], mv)
-            {
-                frame.kids[n].step_axis(node, 0, mv);
-                frame.moves[n] = mv;
-                n += 1;
-            }
-        }
+        let (n, least) = node.children(
+            &search.solver,
+            &search.moves,
+            front,
+            bound,
+            bound - g,
+            &mut frame.kids,
+            &mut frame.moves,
+        );
         frame.n = n;
-        frame.least = if skipped_axes != 0 {
-            bound + 1
-        } else {
-            u32::MAX
-        };
+        frame.least = least;
         frame.alive = [true; 18];
         search.nodes += n as u64;
         KorfSolver::coset_locate(

@@ -231,6 +231,7 @@ impl<'a> KorfSolver<'a> {
         let moves = self.pdbs.metric().moves();
         let mut nodes = 0u64;
         let started = Instant::now();
+        let sizes = PrefixSizes::new();
         while bound <= max_depth {
             if let Some(Observer(observer)) = self.observer {
                 observer(&IterationStart {
@@ -240,7 +241,7 @@ impl<'a> KorfSolver<'a> {
                 });
             }
             let (step, path, n) =
-                self.iteration(cube, &inv, root_node.as_ref(), bound, &moves, stop);
+                self.iteration(cube, &inv, root_node.as_ref(), bound, &moves, stop, &sizes);
             nodes += n;
             match step {
                 Step::Found => {
@@ -266,7 +267,56 @@ impl<'a> KorfSolver<'a> {
         Some(Solved { moves: None, nodes })
     }
 
-    /// One IDA* iteration at `bound`, subtrees below two moves in parallel.
+    /// Adds to `out` the canonical prefixes of `depth` more moves after `prefix` whose
+    /// bound stays within the iteration's `bound`, counting their nodes in `nodes` and
+    /// the least f value of those cut in `least`. Returns a solution met on the way.
+    fn expand_prefix(
+        &self,
+        prefix: &Prefix,
+        depth: usize,
+        bound: u32,
+        out: &mut Vec<Prefix>,
+        least: &mut u32,
+        nodes: &mut u64,
+    ) -> Option<Vec<Move>> {
+        let front = prefix.front();
+        for &mv in &self.pdbs.metric().moves() {
+            if !self.may_follow(front[0], front[1], mv) {
+                continue;
+            }
+            *nodes += 1;
+            let mut next = Prefix {
+                moves: prefix.moves,
+                len: prefix.len + 1,
+                cube: prefix.cube.apply(mv),
+                inv: MOVE_CUBES[mv.inverse().index()].then(&prefix.inv),
+                node: None,
+            };
+            next.moves[prefix.len] = mv;
+            if next.cube.is_solved() {
+                return Some(next.path().to_vec());
+            }
+            let g = next.len as u32;
+            match self.bound(&next.cube, &next.inv, bound - g) {
+                (Err(f), _) => *least = (*least).min(f + g),
+                (Ok(_), node) if depth == 1 => {
+                    next.node = node;
+                    out.push(next);
+                }
+                (Ok(_), _) => {
+                    let found = self.expand_prefix(&next, depth - 1, bound, out, least, nodes);
+                    if found.is_some() {
+                        return found;
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// One IDA* iteration at `bound`, subtrees below a few moves in parallel, the largest
+    /// of the last iteration first (`sizes`, which this one's replace).
+    #[allow(clippy::too_many_arguments)]
     fn iteration(
         &self,
         cube: &Cube,
@@ -275,6 +325,7 @@ impl<'a> KorfSolver<'a> {
         bound: u32,
         moves: &[Move],
         limit: &Stop,
+        sizes: &PrefixSizes,
     ) -> (Step, Vec<Move>, u64) {
         let stop = AtomicBool::new(false);
         if bound < 4 {
@@ -287,32 +338,36 @@ impl<'a> KorfSolver<'a> {
         if cube.is_solved() {
             return (Step::Found, Vec::new(), 0);
         }
-        // Every canonical two-move prefix within the bound.
+        // Every canonical prefix within the bound, of three moves (two for short bounds).
+        let depth = match bound {
+            ..6 => 2,
+            6..12 => 3,
+            _ => 4,
+        };
         let mut prefixes = Vec::new();
         let mut least = u32::MAX;
         let mut prefix_nodes = 0u64;
-        for &a in moves {
-            let (c1, i1) = (cube.apply(a), MOVE_CUBES[a.inverse().index()].then(inv));
-            prefix_nodes += 1;
-            if c1.is_solved() {
-                return (Step::Found, vec![a], prefix_nodes);
-            }
-            if let (Err(f), _) = self.bound(&c1, &i1, bound - 1) {
-                least = least.min(f + 1);
-                continue;
-            }
-            for &b in moves {
-                if !self.may_follow(None, Some(a), b) {
-                    continue;
-                }
-                prefix_nodes += 1;
-                let (c2, i2) = (c1.apply(b), MOVE_CUBES[b.inverse().index()].then(&i1));
-                match self.bound(&c2, &i2, bound - 2) {
-                    (Err(f), _) => least = least.min(f + 2),
-                    (Ok(_), node) => prefixes.push((a, b, c2, i2, node)),
-                }
-            }
+        let root = Prefix {
+            moves: [Move::from_index(0); 4],
+            len: 0,
+            cube: *cube,
+            inv: *inv,
+            node: None,
+        };
+        if let Some(path) = self.expand_prefix(
+            &root,
+            depth,
+            bound,
+            &mut prefixes,
+            &mut least,
+            &mut prefix_nodes,
+        ) {
+            return (Step::Found, path, prefix_nodes);
         }
+        // Largest subtrees of the last iteration first: no big one is left to a single
+        // thread at the end, and the last iteration meets a solution sooner (measured).
+        let last = sizes.take();
+        prefixes.sort_by_key(|p| std::cmp::Reverse(last[p.slot()]));
         let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let nodes = AtomicU64::new(prefix_nodes);
         let least = AtomicU64::new(least as u64);
@@ -333,24 +388,32 @@ impl<'a> KorfSolver<'a> {
             // Each thread takes prefixes from one queue and searches several at a time,
             // in lanes, switching whenever one waits for table lines.
             let next = AtomicUsize::new(0);
-            let depths = bound.saturating_sub(2) as usize;
+            let depths = bound.saturating_sub(depth as u32) as usize;
             rayon::broadcast(|_| {
                 let mut search = Search::new(*self, moves, &stop, limit);
-                let mut lanes: Vec<(Lane, bool)> =
-                    (0..lanes).map(|_| (Lane::new(depths), false)).collect();
+                // Each lane, whether it is searching, and the nodes its subtree has made.
+                let mut lanes: Vec<(Lane, bool, u64, usize)> = (0..lanes)
+                    .map(|_| (Lane::new(depths), false, 0, 0))
+                    .collect();
                 loop {
                     let mut busy = false;
-                    for (lane, active) in lanes.iter_mut() {
+                    for (lane, active, made, slot) in lanes.iter_mut() {
+                        let before = search.nodes;
                         if !*active && !stop.load(Ordering::Relaxed) {
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            if let Some(&(a, b, _, _, Some(node))) = prefixes.get(i) {
+                            if let Some(prefix) = prefixes.get(i) {
+                                let Some(node) = prefix.node else {
+                                    unreachable!("prefixes over coset tables carry their node");
+                                };
+                                *made = 0;
+                                *slot = prefix.slot();
                                 match lane.start(
                                     &mut search,
                                     &node,
-                                    2,
+                                    prefix.len as u32,
                                     bound,
-                                    [Some(a), Some(b)],
-                                    &[a, b],
+                                    prefix.front(),
+                                    prefix.path(),
                                 ) {
                                     Poll::Waiting => *active = true,
                                     Poll::Done(step) => report(step, &lane.path),
@@ -359,8 +422,11 @@ impl<'a> KorfSolver<'a> {
                         }
                         if *active {
                             busy = true;
-                            if let Poll::Done(step) = lane.resume(&mut search, bound) {
+                            let poll = lane.resume(&mut search, bound);
+                            *made += search.nodes - before;
+                            if let Poll::Done(step) = poll {
                                 *active = false;
+                                sizes.record(*slot, *made);
                                 report(step, &lane.path);
                             }
                         }
@@ -375,15 +441,24 @@ impl<'a> KorfSolver<'a> {
                 nodes.fetch_add(search.nodes, Ordering::Relaxed);
             });
         } else {
-            prefixes.par_iter().for_each(|&(a, b, c2, i2, node)| {
+            prefixes.par_iter().for_each(|prefix| {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
                 let mut search = Search::new(*self, moves, &stop, limit);
-                let mut path = vec![a, b];
-                let front = [Some(a), Some(b)];
-                let step = search.below(node, &c2, &i2, 2, bound, front, &mut path);
+                let mut path = prefix.path().to_vec();
+                let (g, front) = (prefix.len as u32, prefix.front());
+                let step = search.below(
+                    prefix.node,
+                    &prefix.cube,
+                    &prefix.inv,
+                    g,
+                    bound,
+                    front,
+                    &mut path,
+                );
                 nodes.fetch_add(search.nodes, Ordering::Relaxed);
+                sizes.record(prefix.slot(), search.nodes);
                 report(step, &path);
             });
         }
@@ -392,5 +467,65 @@ impl<'a> KorfSolver<'a> {
             Some(path) => (Step::Found, path, nodes),
             None => (Step::Exceeded(least.into_inner() as u32), Vec::new(), nodes),
         }
+    }
+}
+
+/// Nodes each two-move prefix's subtree made in the last iteration, by which the next
+/// iteration orders its subtrees (they grow by similar factors from one bound to the next).
+struct PrefixSizes(Vec<AtomicU64>);
+
+/// Slots of [`PrefixSizes`]: one per prefix of up to three moves (with its length).
+const PREFIX_SLOTS: usize = 5 * 18 * 18 * 18 * 18;
+
+impl PrefixSizes {
+    fn new() -> Self {
+        Self((0..PREFIX_SLOTS).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    /// The sizes recorded so far, clearing them for the iteration about to run.
+    fn take(&self) -> Vec<u64> {
+        self.0
+            .iter()
+            .map(|n| n.swap(0, Ordering::Relaxed))
+            .collect()
+    }
+
+    /// Records the size of the subtree below the prefix kept in `slot`.
+    fn record(&self, slot: usize, nodes: u64) {
+        self.0[slot].store(nodes, Ordering::Relaxed);
+    }
+}
+
+/// The first moves of a subtree an iteration searches as one task.
+#[derive(Clone, Copy)]
+struct Prefix {
+    moves: [Move; 4],
+    len: usize,
+    cube: Cube,
+    inv: Cube,
+    /// The position as a coset node (with coset tables).
+    node: Option<CosetNode>,
+}
+
+impl Prefix {
+    fn path(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The last two moves, as the search's canonical-sequence rules see them.
+    fn front(&self) -> [Option<Move>; 2] {
+        match self.len {
+            0 => [None, None],
+            1 => [None, Some(self.moves[0])],
+            n => [Some(self.moves[n - 2]), Some(self.moves[n - 1])],
+        }
+    }
+
+    /// Where [`PrefixSizes`] keeps the size of this prefix's subtree.
+    fn slot(&self) -> usize {
+        self.path()
+            .iter()
+            .fold(self.len, |slot, mv| slot * 18 + mv.index())
+            % PREFIX_SLOTS
     }
 }
