@@ -354,15 +354,33 @@ impl<'a> KorfSolver<'a> {
             inv: *inv,
             node: None,
         };
+        let mut shallow = Vec::new();
         if let Some(path) = self.expand_prefix(
             &root,
-            depth,
+            depth - 1,
             bound,
-            &mut prefixes,
+            &mut shallow,
             &mut least,
             &mut prefix_nodes,
         ) {
             return (Step::Found, path, prefix_nodes);
+        }
+        // The last level, which holds most of the prefixes' nodes, on every core.
+        let deeper: Vec<_> = shallow
+            .par_iter()
+            .map(|prefix| {
+                let (mut out, mut least, mut nodes) = (Vec::new(), u32::MAX, 0u64);
+                let found = self.expand_prefix(prefix, 1, bound, &mut out, &mut least, &mut nodes);
+                (out, least, nodes, found)
+            })
+            .collect();
+        for (out, below, nodes, found) in deeper {
+            prefix_nodes += nodes;
+            least = least.min(below);
+            if let Some(path) = found {
+                return (Step::Found, path, prefix_nodes);
+            }
+            prefixes.extend(out);
         }
         // Largest subtrees of the last iteration first: no big one is left to a single
         // thread at the end, and the last iteration meets a solution sooner (measured).
