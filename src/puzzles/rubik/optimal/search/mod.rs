@@ -13,7 +13,8 @@
 //! - canonical sequences only ([`qtm_may_follow`], [`htm_may_follow`]);
 //! - QTM parity: a position's distance has the parity of its corner permutation, so bounds
 //!   and heuristic values are raised to that parity;
-//! - both cores: each iteration's subtrees below the first two moves run in parallel.
+//! - both cores: each iteration's subtrees below prefixes of two to four moves run in
+//!   parallel, the largest of the previous iteration first (`PrefixSizes`).
 //!
 //! Files: this one (the solver, its iterations and root bounds), [`coset`] (the coset
 //! heuristic and its node), [`generic`] (the heuristic over any tables), and `dfs` (the
