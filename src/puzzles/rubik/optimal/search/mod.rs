@@ -41,6 +41,7 @@ use coset::{CosetNode, CosetTables};
 use dfs::{Lane, Poll, Search, Step};
 use generic::ReadPlan;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -233,6 +234,8 @@ impl<'a> KorfSolver<'a> {
         let mut nodes = 0u64;
         let started = Instant::now();
         let sizes = PrefixSizes::new();
+        // Nodes of the last iteration: what the next one's prefixes are weighed against.
+        let mut last_nodes = 0u64;
         while bound <= max_depth {
             if let Some(Observer(observer)) = self.observer {
                 observer(&IterationStart {
@@ -241,9 +244,18 @@ impl<'a> KorfSolver<'a> {
                     elapsed: started.elapsed(),
                 });
             }
-            let (step, path, n) =
-                self.iteration(cube, &inv, root_node.as_ref(), bound, &moves, stop, &sizes);
+            let (step, path, n) = self.iteration(
+                cube,
+                &inv,
+                root_node.as_ref(),
+                bound,
+                &moves,
+                stop,
+                &sizes,
+                last_nodes,
+            );
             nodes += n;
+            last_nodes = n;
             match step {
                 Step::Found => {
                     return Some(Solved {
@@ -316,7 +328,8 @@ impl<'a> KorfSolver<'a> {
     }
 
     /// One IDA* iteration at `bound`, subtrees below a few moves in parallel, the largest
-    /// of the last iteration first (`sizes`, which this one's replace).
+    /// of the last iteration first (`sizes`, which this one's replace; the last one made
+    /// `last_nodes` nodes in all).
     #[allow(clippy::too_many_arguments)]
     fn iteration(
         &self,
@@ -327,6 +340,7 @@ impl<'a> KorfSolver<'a> {
         moves: &[Move],
         limit: &Stop,
         sizes: &PrefixSizes,
+        last_nodes: u64,
     ) -> (Step, Vec<Move>, u64) {
         let stop = AtomicBool::new(false);
         if bound < 4 {
@@ -339,10 +353,13 @@ impl<'a> KorfSolver<'a> {
         if cube.is_solved() {
             return (Step::Found, Vec::new(), 0);
         }
-        // Every canonical prefix within the bound, of three moves (two for short bounds).
-        let depth = match bound {
-            ..6 => 2,
-            6..12 => 3,
+        // Every canonical prefix within the bound, longer ones (finer tasks, better ordered)
+        // once the iteration is large enough to pay for bounding them: about 3,200
+        // three-move and 43,000 four-move prefixes.
+        let depth = match last_nodes {
+            _ if bound < 6 => 2,
+            ..30_000 => 2,
+            30_000..1_000_000 => 3,
             _ => 4,
         };
         let mut prefixes = Vec::new();
@@ -385,8 +402,12 @@ impl<'a> KorfSolver<'a> {
         }
         // Largest subtrees of the last iteration first: no big one is left to a single
         // thread at the end, and the last iteration meets a solution sooner (measured).
+        // A prefix longer than the last iteration's takes its parent's size.
         let last = sizes.take();
-        prefixes.sort_by_key(|p| std::cmp::Reverse(last[p.slot()]));
+        prefixes.sort_by_key(|p| {
+            let size = last.get(&p.key()).or_else(|| last.get(&p.parent_key()));
+            std::cmp::Reverse(size.copied().unwrap_or(0))
+        });
         let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let nodes = AtomicU64::new(prefix_nodes);
         let least = AtomicU64::new(least as u64);
@@ -411,7 +432,7 @@ impl<'a> KorfSolver<'a> {
             rayon::broadcast(|_| {
                 let mut search = Search::new(*self, moves, &stop, limit);
                 // Each lane, whether it is searching, and the nodes its subtree has made.
-                let mut lanes: Vec<(Lane, bool, u64, usize)> = (0..lanes)
+                let mut lanes: Vec<(Lane, bool, u64, u32)> = (0..lanes)
                     .map(|_| (Lane::new(depths), false, 0, 0))
                     .collect();
                 loop {
@@ -425,7 +446,7 @@ impl<'a> KorfSolver<'a> {
                                     unreachable!("prefixes over coset tables carry their node");
                                 };
                                 *made = 0;
-                                *slot = prefix.slot();
+                                *slot = prefix.key();
                                 match lane.start(
                                     &mut search,
                                     &node,
@@ -477,7 +498,7 @@ impl<'a> KorfSolver<'a> {
                     &mut path,
                 );
                 nodes.fetch_add(search.nodes, Ordering::Relaxed);
-                sizes.record(prefix.slot(), search.nodes);
+                sizes.record(prefix.key(), search.nodes);
                 report(step, &path);
             });
         }
@@ -489,29 +510,28 @@ impl<'a> KorfSolver<'a> {
     }
 }
 
-/// Nodes each two-move prefix's subtree made in the last iteration, by which the next
-/// iteration orders its subtrees (they grow by similar factors from one bound to the next).
-struct PrefixSizes(Vec<AtomicU64>);
-
-/// Slots of [`PrefixSizes`]: one per prefix of up to three moves (with its length).
-const PREFIX_SLOTS: usize = 5 * 18 * 18 * 18 * 18;
+/// Nodes each prefix's subtree made in the last iteration, by which the next iteration
+/// orders its subtrees (they grow by similar factors from one bound to the next). A list
+/// of the prefixes searched, not a table of every possible one: a short solve runs many
+/// small iterations, and clearing half a million slots in each cost more than they did.
+struct PrefixSizes(Mutex<Vec<(u32, u64)>>);
 
 impl PrefixSizes {
     fn new() -> Self {
-        Self((0..PREFIX_SLOTS).map(|_| AtomicU64::new(0)).collect())
+        Self(Mutex::new(Vec::new()))
     }
 
-    /// The sizes recorded so far, clearing them for the iteration about to run.
-    fn take(&self) -> Vec<u64> {
-        self.0
-            .iter()
-            .map(|n| n.swap(0, Ordering::Relaxed))
-            .collect()
+    /// The sizes recorded so far, by prefix key ([`Prefix::key`]), clearing them for the
+    /// iteration about to run.
+    fn take(&self) -> HashMap<u32, u64> {
+        let mut sizes = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        sizes.drain(..).collect()
     }
 
-    /// Records the size of the subtree below the prefix kept in `slot`.
-    fn record(&self, slot: usize, nodes: u64) {
-        self.0[slot].store(nodes, Ordering::Relaxed);
+    /// Records the size of the subtree below the prefix of key `key`.
+    fn record(&self, key: u32, nodes: u64) {
+        let mut sizes = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        sizes.push((key, nodes));
     }
 }
 
@@ -540,11 +560,19 @@ impl Prefix {
         }
     }
 
-    /// Where [`PrefixSizes`] keeps the size of this prefix's subtree.
-    fn slot(&self) -> usize {
-        self.path()
-            .iter()
-            .fold(self.len, |slot, mv| slot * 18 + mv.index())
-            % PREFIX_SLOTS
+    /// The key [`PrefixSizes`] keeps this prefix's subtree size under (its length and
+    /// moves, distinct for every prefix of up to four moves).
+    fn key(&self) -> u32 {
+        Self::key_of(self.path())
+    }
+
+    /// The key of this prefix less its last move.
+    fn parent_key(&self) -> u32 {
+        Self::key_of(&self.moves[..self.len.saturating_sub(1)])
+    }
+
+    fn key_of(path: &[Move]) -> u32 {
+        path.iter()
+            .fold(path.len() as u32, |key, mv| key * 18 + mv.index() as u32)
     }
 }
