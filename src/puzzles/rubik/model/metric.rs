@@ -30,15 +30,18 @@ impl Metric {
 
     /// The metric's moves, by index: the 12 quarter turns, or all 18 face turns.
     pub fn moves(self) -> Vec<Move> {
-        match self {
-            Metric::Qtm => Move::quarter_turns().collect(),
-            Metric::Htm => Move::all().collect(),
-        }
+        self.each_move().collect()
+    }
+
+    /// [`Metric::moves`] without a vector, for loops that run often.
+    pub fn each_move(self) -> impl Iterator<Item = Move> {
+        let quarter_only = self == Metric::Qtm;
+        Move::all().filter(move |m| !quarter_only || m.is_quarter())
     }
 
     /// The metric's moves as a bit mask (bit `m` for move index `m`).
     pub fn move_mask(self) -> u32 {
-        self.moves().iter().fold(0, |mask, m| mask | 1 << m.index())
+        self.each_move().fold(0, |mask, m| mask | 1 << m.index())
     }
 
     /// The metric's name on the command line and in table names: `qtm` or `htm`.

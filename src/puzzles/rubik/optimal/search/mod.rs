@@ -293,7 +293,7 @@ impl<'a> KorfSolver<'a> {
         nodes: &mut u64,
     ) -> Option<Vec<Move>> {
         let front = prefix.front();
-        for &mv in &self.pdbs.metric().moves() {
+        for mv in self.pdbs.metric().each_move() {
             if !self.may_follow(front[0], front[1], mv) {
                 continue;
             }
