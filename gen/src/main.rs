@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use cubedb::catalog;
 use cubedb::progress::Progress;
 use cubedb::table::{self, TableStore};
-use cubedb::table::{GroupMember, Rebuild, TableGroup};
+use cubedb::table::{GroupMember, Rebuild, TableError, TableGroup, TableSpec};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +19,7 @@ const WRITING: &str = "writing output";
 
 /// Builds cubedb's tables by parallel breadth-first search.
 ///
-/// With no subcommand, builds the named table groups (all but the big Rubik presets `rubik-large`, `rubik-huge`, `rubik-2g` and `rubik-5g` if none is named),
+/// With no subcommand, builds the named table groups (all but the big Rubik presets `rubik-large`, `rubik-huge`, `rubik-2g`, `rubik-5g` and `rubik-8g` if none is named),
 /// skipping those already present and valid unless --force is given.
 #[derive(Debug, Parser)]
 #[command(name = "cubedb-gen", version, args_conflicts_with_subcommands = true)]
@@ -246,39 +246,51 @@ fn build(
     let progress = Progress::stderr(quiet);
     for group in selected_groups(names)? {
         // The sets to build: every one with --force, else those with a missing or bad table.
-        let mut members: Vec<&GroupMember> = Vec::new();
+        // A set with only missing tables builds just those (sets may share a table: the
+        // 8g preset holds the 5g one); a damaged table rebuilds its whole set.
+        let mut members: Vec<(&GroupMember, Rebuild)> = Vec::new();
+        let mut specs = 0;
+        let mut bytes = 0u64;
         let chosen = group
             .members
             .iter()
             .filter(|m| metric.is_none() || m.variant.is_none() || m.variant == metric);
         for member in chosen {
-            let problems: Vec<String> = if force {
+            let problems: Vec<(&TableSpec, TableError)> = if force {
                 Vec::new()
             } else {
                 member
                     .specs
                     .iter()
-                    .filter_map(|spec| store.open(spec).err().map(|e| e.to_string()))
+                    .filter_map(|spec| store.open(spec).err().map(|e| (spec, e)))
                     .collect()
             };
-            for problem in problems.iter().filter(|p| !p.contains("is missing")) {
+            let damaged = |e: &TableError| !matches!(e, TableError::Missing { .. });
+            for (_, problem) in problems.iter().filter(|(_, e)| damaged(e)) {
                 progress.note(format!("{}: replacing: {problem}", group.name));
             }
-            if force || !problems.is_empty() {
-                members.push(member);
+            let to_build: Vec<&TableSpec> = if force || problems.iter().any(|(_, e)| damaged(e)) {
+                member.specs.iter().collect()
+            } else {
+                problems.iter().map(|(spec, _)| *spec).collect()
+            };
+            if to_build.is_empty() {
+                continue;
             }
+            specs += to_build.len();
+            bytes += to_build.iter().map(|s| s.payload_len()).sum::<u64>();
+            let rebuild = if to_build.len() == member.specs.len() {
+                Rebuild::All
+            } else {
+                Rebuild::Missing
+            };
+            members.push((member, rebuild));
         }
         if members.is_empty() {
             progress.note(format!("{}: up to date", group.name));
             continue;
         }
         store.check_writable()?;
-        let specs = members.iter().flat_map(|m| &m.specs).count();
-        let bytes: u64 = members
-            .iter()
-            .flat_map(|m| &m.specs)
-            .map(|s| s.payload_len())
-            .sum();
         let estimate = group.measured_cost.map_or(String::new(), |cost| {
             format!(
                 "; about {:.0} min on {} threads and {:.1} GB of memory (measured on 2 cores)",
@@ -294,9 +306,9 @@ fn build(
             store.dir().display()
         ));
         let started = Instant::now();
-        for member in members {
+        for (member, rebuild) in members {
             member
-                .build(store, Rebuild::All, &progress)
+                .build(store, rebuild, &progress)
                 .with_context(|| format!("building table group `{}`", group.name))?;
         }
         progress.note(format!(

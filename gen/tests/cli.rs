@@ -182,3 +182,47 @@ fn one_metric_is_built_and_the_groups_are_listed() {
         .unwrap();
     assert_eq!(before, after, "the present metric was rebuilt");
 }
+
+/// Issue 26: a set with only some tables missing builds just those, leaving the others
+/// as they are (the `8g` preset's set holds the 5 GB `5g` table, which must not be
+/// rebuilt when only its own table is missing).
+#[test]
+fn only_the_missing_tables_of_a_set_are_built() {
+    let dir = fresh_dir("only-missing");
+    let out = run(&["rubik-twophase", "--metric", "htm"], &dir, Stdio::piped());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let tables = || -> Vec<(String, std::time::SystemTime)> {
+        let mut found: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".cdb"))
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name, e.metadata().unwrap().modified().unwrap())
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let before = tables();
+    assert!(before.len() >= 3, "{before:?}");
+    // Remove the phase-1 table alone.
+    let (removed, _) = before
+        .iter()
+        .find(|(name, _)| name.contains("phase1"))
+        .expect("a phase-1 table")
+        .clone();
+    std::fs::remove_file(dir.join(&removed)).unwrap();
+    let out = run(&["rubik-twophase", "--metric", "htm"], &dir, Stdio::piped());
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("building 1 table(s)"), "{err}");
+    let after = tables();
+    assert_eq!(after.len(), before.len(), "{after:?}");
+    for ((name, was), (_, is)) in before.iter().zip(&after) {
+        if *name == removed {
+            continue;
+        }
+        assert_eq!(was, is, "{name} was rebuilt");
+    }
+}

@@ -489,10 +489,11 @@ fn random_positions_are_reproducible_facelet_strings() {
 
 /// The coset search (six views, inherited views, the x,x,x rule, skipped first axes)
 /// over the smallest coset table, Kociemba's phase-1 coordinates by class (70 MB per
-/// metric at 4 bits, 35 MB at 2 bits, built here in seconds), in both encodings: the
-/// same optimal length as the small preset's generic search for every scramble, each
-/// solution solving its cube; and exactly the brute-force distance on random positions
-/// within 5 quarter turns.
+/// metric at 4 bits, 35 MB at 2 bits, built here in seconds), in both encodings and as a
+/// pair of tables read together (the larger bound per view, as the `8g` preset reads its
+/// two): the same optimal length as the small preset's generic search for every
+/// scramble, each solution solving its cube; and exactly the brute-force distance on
+/// random positions within 5 quarter turns.
 #[test]
 fn coset_search_agrees_with_the_small_preset() {
     use cubedb::puzzles::rubik::optimal::pdb::{Encoding, Pattern};
@@ -501,12 +502,18 @@ fn coset_search_agrees_with_the_small_preset() {
     let ball = brute_force(5, &quarter_turns());
     let mut rng = SplitMix64::new(2028);
     for metric in [Metric::Qtm, Metric::Htm] {
-        for encoding in [Encoding::Nibbles, Encoding::BaseLines] {
+        let bare = |encoding| (Pattern::FlipSliceTwistBare, encoding);
+        for tables in [
+            vec![bare(Encoding::Nibbles)],
+            vec![bare(Encoding::BaseLines)],
+            vec![bare(Encoding::BaseLines), bare(Encoding::Nibbles)],
+        ] {
+            let encoding = tables.iter().map(|t| t.1).collect::<Vec<_>>();
             let coset = {
                 let _lock = crate::common::build_lock();
                 Pdbs::load_or_build_patterns(
                     &store,
-                    &[(Pattern::FlipSliceTwistBare, encoding)],
+                    &tables,
                     metric,
                     "rubik-test-coset",
                     &Progress::hidden(),
@@ -645,7 +652,7 @@ fn two_bit_entries_bound_the_exact_ones() {
 /// The big presets (symmetry-reduced flip-slice-twist tables, six reads per position)
 /// against the small one (corner and 6-edge tables): the same optimal length for every
 /// scramble, in both metrics. Their tables are too big to build in CI: build them with
-/// `cubedb-gen rubik-large rubik-huge rubik-2g rubik-5g`, then run
+/// `cubedb-gen rubik-large rubik-huge rubik-2g rubik-5g rubik-8g`, then run
 /// `CUBEDB_DATA=DIR cargo test --release -- --ignored big_presets` (`CUBEDB_PRESETS="2g
 /// 5g"` to check only some).
 #[test]
@@ -654,7 +661,7 @@ fn big_presets_agree_with_the_small_one() {
     use cubedb::puzzles::rubik::optimal::pdb::spec;
     use cubedb::puzzles::rubik::{KorfSolver, Pdbs, Preset};
     let store = TableStore::locate(None);
-    let presets = std::env::var("CUBEDB_PRESETS").unwrap_or("large huge 2g 5g".into());
+    let presets = std::env::var("CUBEDB_PRESETS").unwrap_or("large huge 2g 5g 8g".into());
     let mut checked = 0;
     for preset in presets.split_whitespace() {
         let preset = <Preset as clap::ValueEnum>::from_str(preset, true).expect("a preset name");

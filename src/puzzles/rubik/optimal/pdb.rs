@@ -8,7 +8,9 @@
 //! - flip-slice-twist: symmetry classes of edge flips and E-slice slots, times corner
 //!   twists and E-slice order (3.38 G entries, see [`crate::puzzles::rubik::coord::flipslice`]);
 //! - flip-slice-twist-layers: the same with the corner layers instead of the slice order
-//!   (9.86 G entries), and with the parity of the slice order too (19.7 G entries).
+//!   (9.86 G entries), and with the parity of the slice order too (19.7 G entries);
+//! - flip-slice-twist-edge-layers: the same with the slots of the U-layer edges instead
+//!   of the corner layers (9.86 G entries).
 //!
 //! Entries are stored in one of two [`Encoding`]s: exact 4-bit distances, or 2-bit codes
 //! around a base value with a per-line minimum as fallback
@@ -70,6 +72,10 @@ pub enum Pattern {
     /// The corner-layers projection with the parity of the E-slice order as well: twice
     /// the entries, a finer coset.
     FlipSliceTwistLayersParity,
+    /// Edge flips, E-slice slots, corner twists and which slots hold the U-layer edges,
+    /// one entry per class under the same 16 symmetries: read beside a corner-layers
+    /// table.
+    FlipSliceTwistEdgeLayers,
     /// Edge flips, E-slice slots and corner twists alone (Kociemba's phase-1 coordinates)
     /// by class: the smallest table of the family (141 M entries), for tests.
     FlipSliceTwistBare,
@@ -94,6 +100,7 @@ impl Pattern {
             Pattern::FlipSliceTwist => Some(Refinement::SliceOrder),
             Pattern::FlipSliceTwistLayers => Some(Refinement::CornerLayers),
             Pattern::FlipSliceTwistLayersParity => Some(Refinement::LayersParity),
+            Pattern::FlipSliceTwistEdgeLayers => Some(Refinement::EdgeLayers),
             Pattern::FlipSliceTwistBare => Some(Refinement::Bare),
             _ => None,
         }
@@ -124,6 +131,9 @@ impl Pattern {
             }
             Pattern::FlipSliceTwistLayersParity => {
                 format!("rubik-pdb-{m}-flipslice-twist-layers-parity-sym16")
+            }
+            Pattern::FlipSliceTwistEdgeLayers => {
+                format!("rubik-pdb-{m}-flipslice-twist-edge-layers-sym16")
             }
             Pattern::FlipSliceTwistBare => format!("rubik-pdb-{m}-flipslice-twist-bare-sym16"),
         }
@@ -353,6 +363,9 @@ pub fn spec(
                         Refinement::CornerLayers.count() as u64,
                     ));
                     params.push(("slice-parity".into(), 2));
+                }
+                Refinement::EdgeLayers => {
+                    params.push(("edge-layers".into(), refinement.count() as u64))
                 }
                 Refinement::Bare => params.push(("refinement".into(), 0)),
             }

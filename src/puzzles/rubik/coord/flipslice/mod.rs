@@ -18,6 +18,11 @@
 //! here it is unchanged by U and D turns made before the position, so both tables measure
 //! the distance to a coset of a group containing U and D (see `docs/rubik-optimal.md`):
 //! 64,430 * 2,187 * 70 = 9.86 G entries (4.9 GB at 4 bits).
+//!
+//! A third replaces it by the edge layers: which four of the eight slots outside the
+//! E-slice hold the four U-layer edges (70 values), unchanged by U and D turns made first
+//! for the same reason. Read beside a corner-layers table, it prunes positions that one
+//! does not.
 
 use crate::puzzles::rubik::coord::perm::{self, CORNER_TWISTS};
 use crate::puzzles::rubik::model::cube::{Cube, EDGES, MOVE_COUNT};
@@ -44,6 +49,19 @@ const FIRST_SLICE_EDGE: u8 = 8;
 /// Sets of four corner slots out of eight (which slots hold the U-layer corners).
 const CORNER_LAYERS: usize = 70;
 
+/// Sets of four edge slots out of the eight outside the E-slice (which hold the U-layer
+/// edges).
+const EDGE_LAYERS: usize = 70;
+
+/// Raw coordinates of a position, moved by tables: its (flip, slice slots) pair, slice
+/// (slots and order), twist, and its layers: the corner layers (70 values) in the low
+/// byte, the slots of its U-layer edges (a rank among the 495 sets of four of the twelve
+/// slots) above (one word for both keeps a node's views as small as before the edges).
+pub type RawCoordinates = [u32; 4];
+
+/// Bits of the corner layers in the last raw coordinate (the U-edge slots sit above).
+const LAYERS_BITS: u32 = 8;
+
 /// Number of (flip, slice slots) classes under the 16 symmetries.
 pub const CLASSES: usize = 64_430;
 
@@ -59,6 +77,9 @@ pub enum Refinement {
     /// E-slice edges are not relabelled by U and D turns, so their parity is a coset
     /// coordinate too, and it doubles the table.
     LayersParity,
+    /// Which four of the eight slots outside the E-slice hold the U-layer edges (70
+    /// values): a coset coordinate like the corner layers, read beside them.
+    EdgeLayers,
     /// Nothing more: Kociemba's phase-1 coordinates alone (a small table for tests).
     Bare,
 }
@@ -71,6 +92,7 @@ impl Refinement {
             Refinement::SliceOrder => SLICE_ORDERS,
             Refinement::CornerLayers => CORNER_LAYERS,
             Refinement::LayersParity => CORNER_LAYERS * 2,
+            Refinement::EdgeLayers => EDGE_LAYERS,
             Refinement::Bare => 1,
         }
     }
@@ -81,11 +103,18 @@ impl Refinement {
     }
 }
 
-/// Raw coordinates of a position: its (flip, slice slots) pair, slice, twist and corner
-/// layers. The first of the three steps of [`index`], split so that callers computing
-/// many indices can issue the class reads of [`class_entry`] back to back.
+/// [`RawCoordinates`] of a position. The first of the three steps of [`index`], split so
+/// that callers computing many indices can issue the class reads of [`class_entry`] back
+/// to back.
 #[inline]
-pub fn raw_coordinates(cube: &Cube) -> [u32; 4] {
+pub fn raw_coordinates(cube: &Cube) -> RawCoordinates {
+    raw_coordinates_for(cube, true)
+}
+
+/// [`raw_coordinates`], with the U-edge slots left at 0 unless `up_edges` (only the
+/// edge-layers refinement reads them: the search skips their cost for other tables).
+#[inline]
+pub fn raw_coordinates_for(cube: &Cube, up_edges: bool) -> RawCoordinates {
     // The slots of the cubies that matter, scattered without branches: the same data the
     // inverse would give.
     let mut edge_slot = [0u8; EDGES];
@@ -96,13 +125,18 @@ pub fn raw_coordinates(cube: &Cube) -> [u32; 4] {
     for (slot, &cubie) in cube.cp.iter().enumerate() {
         corner_slot[cubie as usize] = slot as u8;
     }
-    raw_from_slots(cube, &edge_slot, &corner_slot)
+    raw_from_slots(cube, &edge_slot, &corner_slot, up_edges)
 }
 
-/// [`raw_coordinates`] from a cube's orientations and the slots of its E-slice edges and
-/// U-layer corners (`edge_slot[cubie]`, `corner_slot[cubie]`).
+/// [`raw_coordinates`] from a cube's orientations and the slots of its E-slice edges,
+/// U-layer edges and U-layer corners (`edge_slot[cubie]`, `corner_slot[cubie]`).
 #[inline]
-fn raw_from_slots(cube: &Cube, edge_slot: &[u8; EDGES], corner_slot: &[u8; 8]) -> [u32; 4] {
+fn raw_from_slots(
+    cube: &Cube,
+    edge_slot: &[u8; EDGES],
+    corner_slot: &[u8; 8],
+    up_edges: bool,
+) -> RawCoordinates {
     let t = &*TABLES;
     let slots: [u32; 4] = std::array::from_fn(|i| edge_slot[FIRST_SLICE_EDGE as usize + i] as u32);
     let mask = slots.iter().fold(0u32, |m, &s| m | 1 << s);
@@ -118,30 +152,57 @@ fn raw_from_slots(cube: &Cube, edge_slot: &[u8; EDGES], corner_slot: &[u8; 8]) -
     let pair = slice / SLICE_ORDERS as u32 * FLIPS as u32 + perm::flip(cube);
     let corner_mask = corner_slot[..4].iter().fold(0usize, |m, &s| m | 1 << s);
     let layers = t.layers_of_mask[corner_mask] as u32;
-    [pair, slice, perm::twist(cube), layers]
+    let up_edges = if up_edges {
+        let up_edge_mask = edge_slot[..4].iter().fold(0usize, |m, &s| m | 1 << s);
+        t.slots_of_mask[up_edge_mask] as u32
+    } else {
+        0
+    };
+    [
+        pair,
+        slice,
+        perm::twist(cube),
+        layers | up_edges << LAYERS_BITS,
+    ]
 }
 
-/// Raw coordinates after move `m` (by index), from the move tables alone.
+/// Raw coordinates after move `m` (by index), from the move tables alone; the U-edge
+/// slots only if `up_edges` (else left at 0).
 #[inline]
-pub fn move_raw(raw: [u32; 4], m: usize) -> [u32; 4] {
+pub fn move_raw(raw: RawCoordinates, m: usize, up_edges: bool) -> RawCoordinates {
     let t = &*TABLES;
     let slice = t.slice_move[raw[1] as usize * MOVE_COUNT + m] as u32;
     let flip = t.flip_move[(raw[0] as usize % FLIPS) * MOVE_COUNT + m] as u32;
     let twist = t.twist_move[raw[2] as usize * MOVE_COUNT + m] as u32;
-    let layers = t.layers_move[raw[3] as usize * MOVE_COUNT + m] as u32;
+    let (layers, edges) = split_layers(raw[3]);
+    let layers = t.layers_move[layers * MOVE_COUNT + m] as u32;
+    let up_edges = if up_edges {
+        t.edge_set_move[edges * MOVE_COUNT + m] as u32
+    } else {
+        0
+    };
     [
         slice / SLICE_ORDERS as u32 * FLIPS as u32 + flip,
         slice,
         twist,
-        layers,
+        layers | up_edges << LAYERS_BITS,
     ]
 }
 
-/// [`raw_coordinates`] of `cube` given also its inverse `inv`: the inverse tells
-/// directly which slot holds each E-slice edge and each U-layer corner.
+/// The corner layers and the U-edge slots held in the last raw coordinate.
 #[inline]
-pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube) -> [u32; 4] {
-    raw_from_slots(cube, &inv.ep, &inv.cp)
+fn split_layers(word: u32) -> (usize, usize) {
+    (
+        (word & ((1 << LAYERS_BITS) - 1)) as usize,
+        (word >> LAYERS_BITS) as usize,
+    )
+}
+
+/// [`raw_coordinates`] of `cube` given also its inverse `inv`: the inverse tells
+/// directly which slot holds each E-slice edge, U-layer edge and U-layer corner.
+#[inline]
+pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube, up_edges: bool) -> RawCoordinates {
+    raw_from_slots(cube, &inv.ep, &inv.cp, up_edges)
 }
 
 /// The class entry of a (flip, slice slots) pair (a read in a 4 MB table).
@@ -192,7 +253,7 @@ pub fn prefetch_class_entries(pairs: &[u32]) {
 
 /// Table index from the raw coordinates and the class entry of their pair.
 #[inline]
-pub fn finish_index(refinement: Refinement, raw: [u32; 4], entry: u32) -> usize {
+pub fn finish_index(refinement: Refinement, raw: RawCoordinates, entry: u32) -> usize {
     let mut index = [0];
     finish_indices(refinement, &[raw], &[entry], &mut index);
     index[0]
@@ -202,21 +263,30 @@ pub fn finish_index(refinement: Refinement, raw: [u32; 4], entry: u32) -> usize 
 #[inline]
 pub fn finish_indices(
     refinement: Refinement,
-    raw: &[[u32; 4]],
+    raw: &[RawCoordinates],
     entries: &[u32],
     out: &mut [usize],
 ) {
+    // One loop per refinement, so that each inlines only its own conjugation.
+    match refinement {
+        Refinement::SliceOrder => finish_in(Refinement::SliceOrder, raw, entries, out),
+        Refinement::CornerLayers => finish_in(Refinement::CornerLayers, raw, entries, out),
+        Refinement::LayersParity => finish_in(Refinement::LayersParity, raw, entries, out),
+        Refinement::EdgeLayers => finish_in(Refinement::EdgeLayers, raw, entries, out),
+        Refinement::Bare => finish_in(Refinement::Bare, raw, entries, out),
+    }
+}
+
+/// The loop of [`finish_indices`] for one refinement (a constant where it is inlined).
+#[inline(always)]
+fn finish_in(refinement: Refinement, raw: &[RawCoordinates], entries: &[u32], out: &mut [usize]) {
     let t = &*TABLES;
     for ((index, raw), &entry) in out.iter_mut().zip(raw).zip(entries) {
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let (twist, slice, layers) = t.conjugated(
-            refinement,
-            raw[2] as usize,
-            raw[1] as usize,
-            raw[3] as usize,
-            s,
-        );
-        let fine = t.fine(refinement, slice, layers);
+        let (layers, up_edges) = split_layers(raw[3]);
+        let parts = [raw[1] as usize, raw[2] as usize, layers, up_edges];
+        let [slice, twist, layers, up_edges] = t.conjugated(refinement, parts, s);
+        let fine = t.fine(refinement, slice, layers, up_edges);
         *index = Tables::index_in_class(refinement, class, twist, fine);
     }
 }
@@ -244,14 +314,16 @@ pub fn for_each_neighbour(
     let twist = index / count % TWISTS;
     let class = index / count / TWISTS;
     let pair = t.representative[class] as usize;
-    // The slice order rides in the slice; the corner layers have their own coordinate.
-    let (order, layers) = match refinement {
-        Refinement::SliceOrder => (fine, 0),
-        Refinement::CornerLayers => (0, fine),
-        Refinement::LayersParity => (t.order_of_parity(fine % 2), fine / 2),
-        Refinement::Bare => (0, 0),
+    let (slots, flip) = (pair / FLIPS, pair % FLIPS);
+    // The slice order rides in the slice; the layers have their own coordinates.
+    let (order, layers, up_edges) = match refinement {
+        Refinement::SliceOrder => (fine, 0, 0),
+        Refinement::CornerLayers => (0, fine, 0),
+        Refinement::LayersParity => (t.order_of_parity(fine % 2), fine / 2, 0),
+        Refinement::EdgeLayers => (0, 0, t.up_edges_of_layers(slots, fine)),
+        Refinement::Bare => (0, 0, 0),
     };
-    let (slice, flip) = (pair / FLIPS * SLICE_ORDERS + order, pair % FLIPS);
+    let slice = slots * SLICE_ORDERS + order;
     for &m in moves {
         t.each_index(
             refinement,
@@ -260,6 +332,7 @@ pub fn for_each_neighbour(
                 t.flip_move[flip * MOVE_COUNT + m] as usize,
                 t.twist_move[twist * MOVE_COUNT + m] as usize,
                 t.layers_move[layers * MOVE_COUNT + m] as usize,
+                t.edge_set_move[up_edges * MOVE_COUNT + m] as usize,
             ],
             &mut visit,
         );
@@ -273,7 +346,7 @@ pub fn solved_index(refinement: Refinement) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::tables::{corner_layer_mask, slice_mask_and_code};
+    use super::tables::{corner_layer_mask, slice_mask_and_code, up_edge_mask};
     use super::*;
     use crate::progress::Progress;
     use crate::puzzles::rubik::model::cube::{Face, Move};
@@ -282,21 +355,23 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 
-    const REFINEMENTS: [Refinement; 4] = [
+    const REFINEMENTS: [Refinement; 5] = [
         Refinement::SliceOrder,
         Refinement::CornerLayers,
         Refinement::LayersParity,
+        Refinement::EdgeLayers,
         Refinement::Bare,
     ];
 
-    /// The four raw coordinates `each_index` takes, read from a cube.
-    fn parts(cube: &Cube) -> [usize; 4] {
+    /// The five raw coordinates `each_index` takes, read from a cube.
+    fn parts(cube: &Cube) -> [usize; 5] {
         let t = &*TABLES;
         [
             t.slice(cube),
             perm::flip(cube) as usize,
             perm::twist(cube) as usize,
             t.layers_of_mask[corner_layer_mask(cube)] as usize,
+            t.slots_of_mask[up_edge_mask(cube)] as usize,
         ]
     }
 
@@ -357,7 +432,7 @@ mod tests {
             let cube = Cube::random(&mut rng);
             for mv in Move::all() {
                 assert_eq!(
-                    move_raw(raw_coordinates(&cube), mv.index()),
+                    move_raw(raw_coordinates(&cube), mv.index(), true),
                     raw_coordinates(&cube.apply(mv))
                 );
             }
@@ -374,7 +449,10 @@ mod tests {
                 + TABLES.order_of_code[code] as u32;
             let raw = raw_coordinates(&cube);
             assert_eq!(raw[1], slice, "slice read by scanning the slots");
-            assert_eq!(raw_coordinates_with_inverse(&cube, &cube.inverse()), raw);
+            assert_eq!(
+                raw_coordinates_with_inverse(&cube, &cube.inverse(), true),
+                raw
+            );
         }
     }
 
@@ -402,17 +480,20 @@ mod tests {
     struct Reduced(Refinement);
     struct Unreduced(Refinement);
 
-    /// Slice (slots and order) and corner layers of slice slots `slots` with refinement
-    /// value `fine`.
-    fn parts_of(refinement: Refinement, slots: usize, fine: usize) -> (usize, usize) {
+    /// Slice (slots and order), corner layers and U-edge slots of slice slots `slots`
+    /// with refinement value `fine`.
+    fn parts_of(refinement: Refinement, slots: usize, fine: usize) -> (usize, usize, usize) {
+        let t = &*TABLES;
         match refinement {
-            Refinement::SliceOrder => (slots * SLICE_ORDERS + fine, 0),
-            Refinement::CornerLayers => (slots * SLICE_ORDERS, fine),
+            Refinement::SliceOrder => (slots * SLICE_ORDERS + fine, 0, 0),
+            Refinement::CornerLayers => (slots * SLICE_ORDERS, fine, 0),
             Refinement::LayersParity => (
-                slots * SLICE_ORDERS + TABLES.order_of_parity(fine % 2),
+                slots * SLICE_ORDERS + t.order_of_parity(fine % 2),
                 fine / 2,
+                0,
             ),
-            Refinement::Bare => (slots * SLICE_ORDERS, 0),
+            Refinement::EdgeLayers => (slots * SLICE_ORDERS, 0, t.up_edges_of_layers(slots, fine)),
+            Refinement::Bare => (slots * SLICE_ORDERS, 0, 0),
         }
     }
 
@@ -448,13 +529,14 @@ mod tests {
             let (pair, fine) = (rank as usize / count, rank as usize % count);
             let (slots, flip) = (pair / FLIPS, pair % FLIPS);
             for m in 0..MOVE_COUNT {
-                let (slice, layers) = parts_of(self.0, slots, fine);
+                let (slice, layers, up_edges) = parts_of(self.0, slots, fine);
                 let slice = t.slice_move[slice * MOVE_COUNT + m] as usize;
                 let f = t.flip_move[flip * MOVE_COUNT + m] as usize;
                 let next_fine = t.fine(
                     self.0,
                     slice,
                     t.layers_move[layers * MOVE_COUNT + m] as usize,
+                    t.edge_set_move[up_edges * MOVE_COUNT + m] as usize,
                 );
                 visit(((slice / SLICE_ORDERS * FLIPS + f) * count + next_fine) as u64);
             }
@@ -470,7 +552,7 @@ mod tests {
             let solved = parts(&Cube::SOLVED);
             let solved_reduced = without_twist(refinement, solved_index(refinement));
             let solved_unreduced = {
-                let fine = t.fine(refinement, solved[0], solved[3]);
+                let fine = t.fine(refinement, solved[0], solved[3], solved[4]);
                 ((solved[0] / SLICE_ORDERS * FLIPS + solved[1]) * count + fine) as u64
             };
             let reduced = layered_bfs(&Reduced(refinement), &[solved_reduced], &progress, "r");
@@ -483,9 +565,9 @@ mod tests {
                 let rank = rng.below(Unreduced(refinement).size()) as usize;
                 let (pair, fine) = (rank / count, rank % count);
                 let (slots, flip) = (pair / FLIPS, pair % FLIPS);
-                let (slice, layers) = parts_of(refinement, slots, fine);
+                let (slice, layers, up_edges) = parts_of(refinement, slots, fine);
                 let mut reduced_rank = 0;
-                t.each_index(refinement, [slice, flip, 0, layers], |i| {
+                t.each_index(refinement, [slice, flip, 0, layers, up_edges], |i| {
                     reduced_rank = without_twist(refinement, i) as usize;
                 });
                 assert_eq!(unreduced.depths[rank], reduced.depths[reduced_rank]);

@@ -34,6 +34,18 @@ pub(crate) struct Tables {
     pub(crate) layers_move: Vec<u8>,
     /// `layers_conj[layers * 16 + s]`: corner layers of the image under symmetry `s`.
     pub(crate) layers_conj: Vec<u8>,
+    /// 8-bit mask of each corner-layers rank (the inverse of `layers_of_mask`), also the
+    /// edge layers' masks within the eight slots outside the E-slice.
+    mask_of_layers: [u8; CORNER_LAYERS],
+    /// `edge_set_move[slots * 18 + m]`: where move `m` takes a set of four edge slots (by
+    /// rank), whichever edges sit there.
+    pub(crate) edge_set_move: Vec<u16>,
+    /// `edge_set_conj[slots * 16 + s]`: the image of a set of four edge slots under
+    /// symmetry `s`.
+    edge_set_conj: Vec<u16>,
+    /// Bit `s` set when symmetry `s` exchanges the U and D layers (the image's U-layer
+    /// edges are then the images of the D-layer edges).
+    swaps_layers: u16,
     /// `class_of[flip_slice]` = `class << 4 | s` where symmetry `s` takes the pair to the
     /// class representative.
     pub(crate) class_of: Vec<u32>,
@@ -66,6 +78,89 @@ pub(super) fn corner_layer_mask(cube: &Cube) -> usize {
         mask | usize::from(cubie < 4) << slot
     })
 }
+
+/// Slot mask of the four U-layer edges (cubies 0..4), read from `ep`.
+#[inline]
+pub(super) fn up_edge_mask(cube: &Cube) -> usize {
+    cube.ep.iter().enumerate().fold(0, |mask, (slot, &cubie)| {
+        mask | usize::from(cubie < 4) << slot
+    })
+}
+
+/// The bits of `mask` at the set bits of `keep`, packed from bit 0 up (`pext` on 6
+/// bits, for the tables of [`HalfMasks`]).
+const fn compress6(mask: usize, keep: usize) -> usize {
+    let (mut out, mut at, mut bit) = (0, 0, 0);
+    while bit < 6 {
+        if keep >> bit & 1 == 1 {
+            out |= (mask >> bit & 1) << at;
+            at += 1;
+        }
+        bit += 1;
+    }
+    out
+}
+
+/// The low bits of `packed` spread over the set bits of `keep` (`pdep` on 6 bits).
+const fn expand6(packed: usize, keep: usize) -> usize {
+    let (mut out, mut at, mut bit) = (0, 0, 0);
+    while bit < 6 {
+        if keep >> bit & 1 == 1 {
+            out |= (packed >> at & 1) << bit;
+            at += 1;
+        }
+        bit += 1;
+    }
+    out
+}
+
+/// `pext` and `pdep` on 12-bit edge-slot masks by two lookups in 4 KB tables, one per
+/// 6-bit half (the table builder spends a fifth of its time here otherwise).
+struct HalfMasks {
+    /// `compress[keep][mask]`.
+    compress: [[u8; 64]; 64],
+    /// `expand[keep][packed]`.
+    expand: [[u8; 64]; 64],
+}
+
+static HALF_MASKS: HalfMasks = {
+    let mut t = HalfMasks {
+        compress: [[0; 64]; 64],
+        expand: [[0; 64]; 64],
+    };
+    let mut keep = 0;
+    while keep < 64 {
+        let mut bits = 0;
+        while bits < 64 {
+            t.compress[keep][bits] = compress6(bits, keep) as u8;
+            t.expand[keep][bits] = expand6(bits, keep) as u8;
+            bits += 1;
+        }
+        keep += 1;
+    }
+    t
+};
+
+/// The bits of the 12-bit `mask` at the set bits of `keep`, packed from bit 0 up.
+#[inline]
+fn compress(mask: usize, keep: usize) -> usize {
+    let t = &HALF_MASKS;
+    let low = t.compress[keep & 63][mask & 63] as usize;
+    let high = t.compress[keep >> 6 & 63][mask >> 6 & 63] as usize;
+    low | high << (keep & 63).count_ones()
+}
+
+/// The low bits of `packed` spread over the set bits of the 12-bit `keep`, from bit 0 up.
+#[inline]
+fn expand(packed: usize, keep: usize) -> usize {
+    let t = &HALF_MASKS;
+    let low = t.expand[keep & 63][packed & 63] as usize;
+    let rest = packed >> (keep & 63).count_ones() & 63;
+    low | (t.expand[keep >> 6 & 63][rest] as usize) << 6
+}
+
+/// All twelve edge slots.
+const ALL_EDGE_SLOTS: usize = (1 << EDGES) - 1;
 
 /// A cube whose U-layer corners sit in the slots of the 4-bit-set mask `mask`.
 fn cube_with_corner_layers(mask: usize) -> Cube {
@@ -172,6 +267,10 @@ impl Tables {
             layers_of_mask: [u8::MAX; 256],
             layers_move: vec![0; CORNER_LAYERS * MOVE_COUNT],
             layers_conj: vec![0; CORNER_LAYERS * UD_SYMMETRY_COUNT],
+            mask_of_layers: [0; CORNER_LAYERS],
+            edge_set_move: vec![0; SLICE_SLOTS * MOVE_COUNT],
+            edge_set_conj: vec![0; SLICE_SLOTS * UD_SYMMETRY_COUNT],
+            swaps_layers: 0,
             class_of: vec![u32::MAX; FLIP_SLICES],
             representative: Vec::with_capacity(CLASSES),
             stabiliser: Vec::with_capacity(CLASSES),
@@ -203,9 +302,28 @@ impl Tables {
                     perm::twist(&sym.conjugate(&cube)) as u16;
             }
         }
+        // Moves and symmetries take a set of slots where they take the E-slice edges'.
+        for slots in 0..SLICE_SLOTS {
+            let slice = slots * SLICE_ORDERS;
+            for m in 0..MOVE_COUNT {
+                t.edge_set_move[slots * MOVE_COUNT + m] =
+                    t.slice_move[slice * MOVE_COUNT + m] / SLICE_ORDERS as u16;
+            }
+            for s in 0..UD_SYMMETRY_COUNT {
+                t.edge_set_conj[slots * UD_SYMMETRY_COUNT + s] =
+                    t.slice_conj[slice * UD_SYMMETRY_COUNT + s] / SLICE_ORDERS as u16;
+            }
+        }
+        let up_slots = t.slots_of_mask[up_edge_mask(&Cube::SOLVED)] as usize;
+        for s in 0..UD_SYMMETRY_COUNT {
+            if t.edge_set_conj[up_slots * UD_SYMMETRY_COUNT + s] as usize != up_slots {
+                t.swaps_layers |= 1 << s;
+            }
+        }
         let layer_masks: Vec<usize> = (0..256usize).filter(|m| m.count_ones() == 4).collect();
         for (rank, &mask) in layer_masks.iter().enumerate() {
             t.layers_of_mask[mask] = rank as u8;
+            t.mask_of_layers[rank] = mask as u8;
         }
         for (rank, &mask) in layer_masks.iter().enumerate() {
             let cube = cube_with_corner_layers(mask);
@@ -247,66 +365,105 @@ impl Tables {
         t
     }
 
-    /// Table index of the projection with slice `slice`, flip `flip`, twist `twist` and
-    /// corner layers `layers` (for [`Refinement::CornerLayers`]), calling `visit` with it
-    /// and with every other index of the same projection class (when the class
-    /// representative has symmetries of its own).
+    /// Table index of the projection with slice `slice`, flip `flip`, twist `twist`,
+    /// corner layers `layers` and U-edge slots `up_edges` (the refinement reads what it
+    /// needs), calling `visit` with it and with every other index of the same projection
+    /// class (when the class representative has symmetries of its own).
     #[inline]
     pub(crate) fn each_index(
         &self,
         refinement: Refinement,
-        [slice, flip, twist, layers]: [usize; 4],
+        [slice, flip, twist, layers, up_edges]: [usize; 5],
         mut visit: impl FnMut(u64),
     ) {
         let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let (twist, slice, layers) = self.conjugated(refinement, twist, slice, layers, s);
-        let fine = self.fine(refinement, slice, layers);
+        let parts = self.conjugated(refinement, [slice, twist, layers, up_edges], s);
+        let [slice, twist, layers, up_edges] = parts;
+        let fine = self.fine(refinement, slice, layers, up_edges);
         visit(Self::index_in_class(refinement, class, twist, fine) as u64);
         let mut others = self.stabiliser[class] & !1;
         while others != 0 {
             let u = others.trailing_zeros() as usize;
             others &= others - 1;
-            let (t2, s2, l2) = self.conjugated(refinement, twist, slice, layers, u);
-            let f2 = self.fine(refinement, s2, l2);
+            let [s2, t2, l2, e2] = self.conjugated(refinement, parts, u);
+            let f2 = self.fine(refinement, s2, l2, e2);
             visit(Self::index_in_class(refinement, class, t2, f2) as u64);
         }
     }
 
-    /// Twist, slice (slots and order) and corner layers of the image of a position under
-    /// symmetry `s`; only the parts the refinement reads are conjugated (the others come
-    /// back as they were).
-    #[inline]
+    /// Slice (slots and order), twist, corner layers and U-edge slots of the image of a
+    /// position under symmetry `s`; only the parts the refinement reads are conjugated
+    /// (the others come back as they were; for the edge layers, the slice comes back as
+    /// its slots alone).
+    #[inline(always)]
     pub(crate) fn conjugated(
         &self,
         refinement: Refinement,
-        twist: usize,
-        slice: usize,
-        layers: usize,
+        [slice, twist, layers, up_edges]: [usize; 4],
         s: usize,
-    ) -> (usize, usize, usize) {
+    ) -> [usize; 4] {
         let twist = self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize;
         let slice_image = || self.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize;
         let layers_image = || self.layers_conj[layers * UD_SYMMETRY_COUNT + s] as usize;
         match refinement {
-            Refinement::SliceOrder => (twist, slice_image(), layers),
-            Refinement::CornerLayers => (twist, slice, layers_image()),
-            Refinement::LayersParity => (twist, slice_image(), layers_image()),
-            Refinement::Bare => (twist, slice, layers),
+            Refinement::SliceOrder => [slice_image(), twist, layers, up_edges],
+            Refinement::CornerLayers => [slice, twist, layers_image(), up_edges],
+            Refinement::LayersParity => [slice_image(), twist, layers_image(), up_edges],
+            Refinement::EdgeLayers => {
+                let slots = slice / SLICE_ORDERS;
+                let set_image = |set: usize| self.edge_set_conj[set * UD_SYMMETRY_COUNT + s];
+                // A symmetry exchanging U and D makes the D-layer edges the image's U-layer
+                // ones: the slots outside the slice and the U-layer edges' slots.
+                let up = if self.swaps_layers >> s & 1 == 1 {
+                    let taken = self.mask_of_slots[slots] | self.mask_of_slots[up_edges];
+                    self.slots_of_mask[ALL_EDGE_SLOTS & !taken as usize] as usize
+                } else {
+                    up_edges
+                };
+                [
+                    set_image(slots) as usize * SLICE_ORDERS,
+                    twist,
+                    layers,
+                    set_image(up) as usize,
+                ]
+            }
+            Refinement::Bare => [slice, twist, layers, up_edges],
         }
     }
 
-    /// The refinement's value for a slice (slots and order) and corner layers.
-    #[inline]
-    pub(crate) fn fine(&self, refinement: Refinement, slice: usize, layers: usize) -> usize {
+    /// The refinement's value for a slice (slots and order), corner layers and U-edge
+    /// slots.
+    #[inline(always)]
+    pub(crate) fn fine(
+        &self,
+        refinement: Refinement,
+        slice: usize,
+        layers: usize,
+        up_edges: usize,
+    ) -> usize {
         match refinement {
             Refinement::SliceOrder => slice % SLICE_ORDERS,
             Refinement::CornerLayers => layers,
             Refinement::LayersParity => {
                 layers * 2 + self.order_parity[slice % SLICE_ORDERS] as usize
             }
+            Refinement::EdgeLayers => {
+                let outside = ALL_EDGE_SLOTS & !(self.mask_of_slots[slice / SLICE_ORDERS] as usize);
+                let within = compress(self.mask_of_slots[up_edges] as usize, outside);
+                self.layers_of_mask[within] as usize
+            }
             Refinement::Bare => 0,
         }
+    }
+
+    /// The U-edge slots (a rank of four slots out of twelve) whose edge-layers value is
+    /// `fine` next to the E-slice slots `slots`: the inverse of [`Self::fine`].
+    #[inline]
+    pub(crate) fn up_edges_of_layers(&self, slots: usize, fine: usize) -> usize {
+        let outside = ALL_EDGE_SLOTS & !(self.mask_of_slots[slots] as usize);
+        let mask = expand(self.mask_of_layers[fine] as usize, outside);
+        self.slots_of_mask[mask] as usize
     }
 
     /// Table index of twist `twist` and refinement value `fine` within class `class`.
@@ -327,4 +484,28 @@ pub(super) static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
 /// generator copies them into its coordinate table file.
 pub(crate) fn coordinate_tables() -> &'static Tables {
     &TABLES
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{compress, expand, ALL_EDGE_SLOTS};
+
+    #[test]
+    fn half_mask_tables_pack_and_spread_bits_like_pext_and_pdep() {
+        for keep in 0..=ALL_EDGE_SLOTS {
+            let kept: Vec<usize> = (0..12).filter(|b| keep >> b & 1 == 1).collect();
+            for mask in (0..=ALL_EDGE_SLOTS).step_by(7) {
+                let packed = kept
+                    .iter()
+                    .enumerate()
+                    .fold(0, |p, (k, &b)| p | (mask >> b & 1) << k);
+                assert_eq!(compress(mask, keep), packed, "compress {mask:#x} {keep:#x}");
+                assert_eq!(
+                    expand(packed, keep),
+                    mask & keep,
+                    "expand {packed:#x} {keep:#x}"
+                );
+            }
+        }
+    }
 }

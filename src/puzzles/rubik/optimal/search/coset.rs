@@ -1,10 +1,10 @@
-//! The coset heuristic of the flip-slice-twist presets (large, huge, 2g, 5g): their
+//! The coset heuristic of the flip-slice-twist presets (large, huge, 2g, 5g, 8g): their
 //! tables measure the distance to a coset of a group holding U and D turns, so each is
 //! read on six views of a position (along each axis, on the position and its inverse),
 //! with inherited views, the x,x,x rule and skipped first axes (`docs/rubik-optimal.md`).
 
 use super::KorfSolver;
-use crate::puzzles::rubik::coord::flipslice::{self, Refinement};
+use crate::puzzles::rubik::coord::flipslice::{self, RawCoordinates, Refinement};
 use crate::puzzles::rubik::model::cube::{Cube, Move};
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::model::symmetry::AXIS_ROTATIONS;
@@ -19,6 +19,8 @@ const MAX_COSET_TABLES: usize = 2;
 pub(super) struct CosetTables {
     tables: [(usize, Refinement); MAX_COSET_TABLES],
     len: usize,
+    /// Whether a table reads the U-edge slots (the search follows them only then).
+    pub(super) up_edges: bool,
 }
 
 impl CosetTables {
@@ -26,6 +28,7 @@ impl CosetTables {
         let mut coset = CosetTables {
             tables: [(0, Refinement::SliceOrder); MAX_COSET_TABLES],
             len: 0,
+            up_edges: false,
         };
         for (t, table) in tables.iter().enumerate() {
             let refinement = table.pattern().refinement()?;
@@ -34,8 +37,31 @@ impl CosetTables {
             }
             coset.tables[coset.len] = (t, refinement);
             coset.len += 1;
+            coset.up_edges |= refinement == Refinement::EdgeLayers;
         }
         (coset.len > 0).then_some(coset)
+    }
+
+    /// How many stages of reads evaluate a node's children: with one table, its U-D
+    /// views, then the other four; with two, a third stage reads the second table on
+    /// every view, only for the children the first table did not prune (read on every
+    /// child, the second table cost more in reads than it saved in nodes).
+    #[inline]
+    pub(super) fn stages(&self) -> usize {
+        if self.len > 1 {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// The coset tables (positions in [`Self::tables`]) read in stage `stage`.
+    #[inline]
+    fn of_stage(&self, stage: usize) -> std::ops::Range<usize> {
+        match (self.len, stage) {
+            (1, _) | (_, 0 | 1) => 0..1,
+            _ => 1..self.len,
+        }
     }
 }
 
@@ -49,12 +75,14 @@ pub(crate) type ViewValues = [u8; 6];
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CosetNode {
     /// [`flipslice::raw_coordinates`] of the position seen along axis `a`.
-    forward: [[u32; 4]; 3],
+    forward: [RawCoordinates; 3],
     /// The inverse of the position, seen along axis `a`.
     inverse: [Cube; 3],
     /// Table values of the six views: `2a` the position along axis `a`, `2a + 1` its
     /// inverse.
     pub(super) values: ViewValues,
+    /// Whether the raw coordinates follow the U-edge slots ([`CosetTables::up_edges`]).
+    up_edges: bool,
 }
 
 impl CosetNode {
@@ -63,18 +91,22 @@ impl CosetNode {
         forward: [[0; 4]; 3],
         inverse: [Cube::SOLVED; 3],
         values: [0; 6],
+        up_edges: false,
     };
 
-    /// The node of `cube` (inverse `inv`), values not yet read.
-    pub(super) fn of(cube: &Cube, inv: &Cube) -> Self {
+    /// The node of `cube` (inverse `inv`), values not yet read, following the U-edge
+    /// slots if `up_edges`.
+    pub(super) fn of(cube: &Cube, inv: &Cube, up_edges: bool) -> Self {
         let mut node = CosetNode {
-            forward: [flipslice::raw_coordinates_with_inverse(cube, inv); 3],
+            forward: [flipslice::raw_coordinates_with_inverse(cube, inv, up_edges); 3],
             inverse: [*inv; 3],
             values: [0; 6],
+            up_edges,
         };
         for (j, rotation) in AXIS_ROTATIONS.iter().enumerate() {
             let (turned, turned_inv) = (rotation.conjugate(cube), rotation.conjugate(inv));
-            node.forward[j + 1] = flipslice::raw_coordinates_with_inverse(&turned, &turned_inv);
+            node.forward[j + 1] =
+                flipslice::raw_coordinates_with_inverse(&turned, &turned_inv, up_edges);
             node.inverse[j + 1] = turned_inv;
         }
         node
@@ -88,10 +120,10 @@ impl CosetNode {
 
     /// Raw coordinates of view `v`.
     #[inline]
-    fn raw(&self, v: usize) -> [u32; 4] {
+    fn raw(&self, v: usize) -> RawCoordinates {
         match v % 2 {
             0 => self.forward[v / 2],
-            _ => flipslice::raw_coordinates(&self.inverse[v / 2]),
+            _ => flipslice::raw_coordinates_for(&self.inverse[v / 2], self.up_edges),
         }
     }
 
@@ -99,7 +131,8 @@ impl CosetNode {
     #[inline]
     pub(super) fn step_axis(&mut self, parent: &CosetNode, a: usize, mv: Move) {
         let seen = AXIS_MOVES[a][mv.index()];
-        self.forward[a] = flipslice::move_raw(parent.forward[a], seen.index());
+        self.forward[a] = flipslice::move_raw(parent.forward[a], seen.index(), parent.up_edges);
+        self.up_edges = parent.up_edges;
         self.inverse[a] = MOVE_CUBES[seen.inverse().index()].then(&parent.inverse[a]);
     }
 }
@@ -133,9 +166,11 @@ const MAX_VIEW_READS: usize = 6 * 18;
 #[derive(Clone, Copy)]
 pub(super) struct StageReads {
     at: [(u8, u8); MAX_VIEW_READS],
-    raw: [[u32; 4]; MAX_VIEW_READS],
+    raw: [RawCoordinates; MAX_VIEW_READS],
     index: [[usize; MAX_VIEW_READS]; MAX_COSET_TABLES],
     len: usize,
+    /// The stage these reads belong to.
+    stage: usize,
 }
 
 impl StageReads {
@@ -145,6 +180,7 @@ impl StageReads {
         raw: [[0; 4]; MAX_VIEW_READS],
         index: [[0; MAX_VIEW_READS]; MAX_COSET_TABLES],
         len: 0,
+        stage: 0,
     };
 }
 
@@ -158,8 +194,9 @@ impl KorfSolver<'_> {
     /// - a child reached by a turn on axis `a` inherits its parent's inverse view `a`
     ///   (the turn comes before the inverse, and turns on the view's U-D axis are in the
     ///   group), so at most five reads per child;
-    /// - reads in two stages: the U-D views for every child, the other four only for the
-    ///   children the first two did not prune;
+    /// - reads in stages ([`CosetTables::stages`]): the U-D views for every child, the
+    ///   other four only for the children the first two did not prune, and with two
+    ///   tables the second on every view for the children still alive;
     /// - a table value `x` on view `2a` also says no solution of length `x >= 1` ends
     ///   with a turn on axis `a`, on view `2a + 1` that none starts with one: if the
     ///   three forward (or inverse) views all reach a bound of at least 1, the bound goes
@@ -174,17 +211,17 @@ impl KorfSolver<'_> {
     ) {
         let mut alive = [true; 18];
         let mut reads = StageReads::EMPTY;
-        for stage in 0..2 {
+        for stage in 0..coset.stages() {
             Self::coset_locate(nodes, from, stage, &alive, &mut reads);
             self.coset_index(coset, &mut reads);
             self.coset_finish(coset, nodes, stage, budget, &mut alive, &reads, out);
         }
     }
 
-    /// The first step of stage `stage` (0: the U-D views, 1: the other four) of
-    /// [`Self::coset_evaluate`], for the nodes still `alive`: in stage 1, moves their other
-    /// views; copies inherited values; computes the raw coordinates of every other view
-    /// of the stage and asks for their class entries.
+    /// The first step of stage `stage` (0: the U-D views, 1: the other four, 2: all six
+    /// in the second table) of [`Self::coset_evaluate`], for the nodes still `alive`: in
+    /// stage 1, moves their other views; copies inherited values; computes the raw
+    /// coordinates of every other view of the stage and asks for their class entries.
     pub(super) fn coset_locate(
         nodes: &mut [CosetNode],
         from: Option<(&CosetNode, &[Move])>,
@@ -204,7 +241,11 @@ impl KorfSolver<'_> {
                     }
                 }
             }
-            let views = if stage == 0 { 0..2 } else { 2..6 };
+            let views = match stage {
+                0 => 0..2,
+                1 => 2..6,
+                _ => 0..6,
+            };
             for v in views {
                 match from {
                     Some((parent, _)) if inherited(k) == Some(v) => {
@@ -219,6 +260,7 @@ impl KorfSolver<'_> {
             }
         }
         reads.len = w;
+        reads.stage = stage;
         let mut pairs = [0u32; MAX_VIEW_READS];
         for (pair, raw) in pairs.iter_mut().zip(&reads.raw[..w]) {
             *pair = raw[0];
@@ -227,7 +269,7 @@ impl KorfSolver<'_> {
     }
 
     /// The second step: reads the class entries, computes each view's index in every
-    /// coset table and asks for its table line.
+    /// coset table of the stage and asks for its table line.
     pub(super) fn coset_index(&self, coset: CosetTables, reads: &mut StageReads) {
         let w = reads.len;
         let mut pairs = [0u32; MAX_VIEW_READS];
@@ -237,7 +279,8 @@ impl KorfSolver<'_> {
         let mut entries = [0u32; MAX_VIEW_READS];
         flipslice::class_entries(&pairs[..w], &mut entries[..w]);
         let tables = &self.pdbs.tables;
-        for (t, &(table, refinement)) in coset.tables[..coset.len].iter().enumerate() {
+        for t in coset.of_stage(reads.stage) {
+            let (table, refinement) = coset.tables[t];
             let index = &mut reads.index[t][..w];
             flipslice::finish_indices(refinement, &reads.raw[..w], &entries[..w], index);
             let table = tables[table].entries();
@@ -248,7 +291,8 @@ impl KorfSolver<'_> {
     }
 
     /// The last step of stage `stage`: reads the entries [`Self::coset_index`] asked
-    /// for (the largest over the coset tables), stores them as view values, and for every
+    /// for (the largest over the coset tables and, in stage 2, the view's value so far),
+    /// stores them as view values, and for every
     /// node still `alive` writes its bound to `out` and whether it stays within `budget`
     /// to `alive`.
     #[allow(clippy::too_many_arguments)]
@@ -273,9 +317,14 @@ impl KorfSolver<'_> {
         };
         let w = reads.len;
         let mut read = [0u8; MAX_VIEW_READS];
+        if stage == 2 {
+            for (r, &(k, v)) in read.iter_mut().zip(&reads.at[..w]) {
+                *r = nodes[k as usize].values[v as usize];
+            }
+        }
         let tables = &self.pdbs.tables;
-        for (t, &(table, _)) in coset.tables[..coset.len].iter().enumerate() {
-            let table = tables[table].entries();
+        for t in coset.of_stage(stage) {
+            let table = tables[coset.tables[t].0].entries();
             table.raise_to(&reads.index[t][..w], &mut read[..w]);
         }
         for (&(k, v), &value) in reads.at[..w].iter().zip(&read[..w]) {

@@ -502,15 +502,15 @@ impl Lane {
                         &frame.reads,
                         &mut frame.bounds[..n],
                     );
-                    if stage == 0 && frame.alive[..n].iter().any(|&a| a) {
+                    if stage + 1 < coset.stages() && frame.alive[..n].iter().any(|&a| a) {
                         KorfSolver::coset_locate(
                             &mut frame.kids[..n],
                             Some((&frame.node, &frame.moves[..n])),
-                            1,
+                            stage + 1,
                             &frame.alive,
                             &mut frame.reads,
                         );
-                        self.phase = Phase::Index(1);
+                        self.phase = Phase::Index(stage + 1);
                         return Poll::Waiting;
                     }
                     self.phase = Phase::Next;

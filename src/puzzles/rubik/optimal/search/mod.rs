@@ -4,7 +4,7 @@
 //! - heuristic, generic path (small and medium presets): the max of every pattern
 //!   database looked up on the position and on its inverse (same distance), read in two
 //!   batched stages, the second only for children the first did not prune;
-//! - heuristic, coset path (large, huge, 2g and 5g presets, whose tables measure the
+//! - heuristic, coset path (large, huge, 2g, 5g and 8g presets, whose tables measure the
 //!   distance to a coset of a group holding U and D): six views per position, inherited views, the
 //!   x,x,x rule and skipped first axes ([`KorfSolver::coset_evaluate`],
 //!   `docs/rubik-optimal.md`);
@@ -146,7 +146,7 @@ impl<'a> KorfSolver<'a> {
         let mut h = [0u32];
         let node = match self.coset {
             Some(coset) => {
-                let mut node = [CosetNode::of(cube, inv)];
+                let mut node = [CosetNode::of(cube, inv, coset.up_edges)];
                 self.coset_evaluate(coset, &mut node, None, budget, &mut h);
                 Some(node[0])
             }
@@ -182,7 +182,7 @@ impl<'a> KorfSolver<'a> {
             Some(coset) => {
                 let mut nodes = [CosetNode::EMPTY; 18];
                 for (node, kid) in nodes.iter_mut().zip(kids) {
-                    *node = CosetNode::of(&kid.cube, &kid.inv);
+                    *node = CosetNode::of(&kid.cube, &kid.inv, coset.up_edges);
                 }
                 self.coset_evaluate(coset, &mut nodes[..kids.len()], None, budget, out)
             }
