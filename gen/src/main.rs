@@ -269,21 +269,20 @@ fn build(
             for (_, problem) in problems.iter().filter(|(_, e)| damaged(e)) {
                 progress.note(format!("{}: replacing: {problem}", group.name));
             }
-            let to_build: Vec<&TableSpec> = if force || problems.iter().any(|(_, e)| damaged(e)) {
-                member.specs.iter().collect()
-            } else {
-                problems.iter().map(|(spec, _)| *spec).collect()
-            };
+            let (rebuild, to_build): (_, Vec<&TableSpec>) =
+                if force || problems.iter().any(|(_, e)| damaged(e)) {
+                    (Rebuild::All, member.specs.iter().collect())
+                } else {
+                    (
+                        Rebuild::Missing,
+                        problems.iter().map(|(spec, _)| *spec).collect(),
+                    )
+                };
             if to_build.is_empty() {
                 continue;
             }
             specs += to_build.len();
             bytes += to_build.iter().map(|s| s.payload_len()).sum::<u64>();
-            let rebuild = if to_build.len() == member.specs.len() {
-                Rebuild::All
-            } else {
-                Rebuild::Missing
-            };
             members.push((member, rebuild));
         }
         if members.is_empty() {
