@@ -26,6 +26,7 @@
 
 use crate::puzzles::rubik::coord::perm::{self, CORNER_TWISTS};
 use crate::puzzles::rubik::model::cube::{Cube, EDGES, MOVE_COUNT};
+use crate::puzzles::rubik::model::packed::PackedCube;
 mod tables;
 
 use tables::TABLES;
@@ -166,11 +167,88 @@ fn raw_from_slots(
     ]
 }
 
+/// [`raw_coordinates_for`] of a packed cube: the masks of slots come from vector
+/// compares, the slice order from the cubie numbers of the slice slots, picked out by
+/// one bit extraction where the processor has it.
+#[inline]
+pub fn raw_coordinates_packed(cube: &PackedCube, up_edges: bool) -> RawCoordinates {
+    raw_coordinates_packed_in(&TABLES, cube, up_edges)
+}
+
+/// [`raw_coordinates_packed`] with the coordinate tables at hand (a hot loop resolves
+/// them once).
+#[inline(always)]
+pub(crate) fn raw_coordinates_packed_in(
+    t: &Tables,
+    cube: &PackedCube,
+    up_edges: bool,
+) -> RawCoordinates {
+    let slice_mask = cube.edges_at_least(FIRST_SLICE_EDGE);
+    let slots = t.slots_of_mask[slice_mask as usize] as u32;
+    let order = t.order_of_low_code[slice_cubies(cube.edge_low_bits(), slice_mask)] as u32;
+    // The flip number reads slot 0 as its most significant of eleven bits.
+    let flip = u32::from((cube.flips() as u16).reverse_bits() >> 5);
+    let layers = t.layers_of_mask[cube.corners_below(4) as usize] as u32;
+    let up_edges = if up_edges {
+        t.slots_of_mask[cube.edges_below(4) as usize] as u32
+    } else {
+        0
+    };
+    [
+        slots * FLIPS as u32 + flip,
+        slots * SLICE_ORDERS as u32 + order,
+        cube.twist(),
+        layers | up_edges << LAYERS_BITS,
+    ]
+}
+
+/// The two-bit fields of `bits` (one per edge slot) at the four slots of `mask`, packed
+/// from the lowest slot up: `pext` with each mask bit doubled where the processor has
+/// BMI2, else [`slice_cubies_portable`].
+#[inline(always)]
+fn slice_cubies(bits: u32, mask: u32) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        use safe_arch::{population_deposit_u32, population_extract_u32};
+        let fields = population_deposit_u32(mask, 0x0055_5555) * 3;
+        population_extract_u32(bits, fields) as usize
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        slice_cubies_portable(bits, mask)
+    }
+}
+
+/// [`slice_cubies`] one set bit of `mask` at a time (compiled where BMI2 is not, and
+/// in tests, which hold the two to each other).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "bmi2"))))]
+#[inline]
+fn slice_cubies_portable(bits: u32, mask: u32) -> usize {
+    let (mut rest, mut code, mut place) = (mask, 0usize, 0);
+    while rest != 0 {
+        let slot = rest.trailing_zeros();
+        code |= ((bits >> (2 * slot) & 3) as usize) << (2 * place);
+        place += 1;
+        rest &= rest - 1;
+    }
+    code
+}
+
 /// Raw coordinates after move `m` (by index), from the move tables alone; the U-edge
 /// slots only if `up_edges` (else left at 0).
 #[inline]
 pub fn move_raw(raw: RawCoordinates, m: usize, up_edges: bool) -> RawCoordinates {
-    let t = &*TABLES;
+    move_raw_in(&TABLES, raw, m, up_edges)
+}
+
+/// [`move_raw`] with the coordinate tables at hand.
+#[inline(always)]
+pub(crate) fn move_raw_in(
+    t: &Tables,
+    raw: RawCoordinates,
+    m: usize,
+    up_edges: bool,
+) -> RawCoordinates {
     let slice = t.slice_move[raw[1] as usize * MOVE_COUNT + m] as u32;
     let flip = t.flip_move[(raw[0] as usize % FLIPS) * MOVE_COUNT + m] as u32;
     let twist = t.twist_move[raw[2] as usize * MOVE_COUNT + m] as u32;
@@ -208,46 +286,27 @@ pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube, up_edges: bool) -> 
 /// The class entry of a (flip, slice slots) pair (a read in a 4 MB table).
 #[inline]
 pub fn class_entry(pair: u32) -> u32 {
-    let mut entry = [0];
-    class_entries(&[pair], &mut entry);
-    entry[0]
+    let bytes = class_bytes(&TABLES);
+    let at = pair as usize * 4;
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]))
 }
 
-/// The class entries of many pairs, read back to back so the reads overlap.
+/// The class entries of the pairs of many raw coordinates, from [`class_bytes`].
 #[inline]
-pub fn class_entries(pairs: &[u32], out: &mut [u32]) {
-    let t = &*TABLES;
-    match &t.class_of_resident {
-        Some(resident) => {
-            let bytes = resident.bytes();
-            for (e, &pair) in out.iter_mut().zip(pairs) {
-                let at = pair as usize * 4;
-                *e = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
-            }
-        }
-        None => {
-            for (e, &pair) in out.iter_mut().zip(pairs) {
-                *e = t.class_of[pair as usize];
-            }
-        }
+pub(crate) fn class_entries_of(bytes: &[u8], raw: &[RawCoordinates], out: &mut [u32]) {
+    for (e, raw) in out.iter_mut().zip(raw) {
+        let at = raw[0] as usize * 4;
+        *e = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
     }
 }
 
-/// Asks for the class entries of `pairs` to be loaded ahead of [`class_entries`].
-#[inline]
-pub fn prefetch_class_entries(pairs: &[u32]) {
-    let t = &*TABLES;
+/// The class entries as little-endian bytes, four per (flip, slice slots) pair: a hot
+/// loop resolves them once, then asks for entries with [`crate::table::prefetch`] at
+/// `pair * 4` and reads them with [`class_entries_of`].
+pub(crate) fn class_bytes(t: &Tables) -> &[u8] {
     match &t.class_of_resident {
-        Some(resident) => {
-            for &pair in pairs {
-                crate::table::prefetch(resident.bytes(), pair as usize * 4);
-            }
-        }
-        None => {
-            for &pair in pairs {
-                crate::table::prefetch(&t.class_of, pair as usize);
-            }
-        }
+        Some(resident) => resident.bytes(),
+        None => t.class_of_bytes(),
     }
 }
 
@@ -453,6 +512,35 @@ mod tests {
                 raw_coordinates_with_inverse(&cube, &cube.inverse(), true),
                 raw
             );
+        }
+    }
+
+    #[test]
+    fn slice_cubies_pick_the_fields_of_the_mask() {
+        let mut rng = SplitMix64::new(71);
+        for mask in (0u32..1 << EDGES).filter(|m| m.count_ones() == 4) {
+            let bits = rng.below(1 << 24) as u32;
+            let want = slice_cubies_portable(bits, mask);
+            assert_eq!(slice_cubies(bits, mask), want, "mask {mask:#x}");
+            let slots: Vec<u32> = (0..12).filter(|s| mask >> s & 1 == 1).collect();
+            for (place, slot) in slots.iter().enumerate() {
+                assert_eq!(want >> (2 * place) & 3, (bits >> (2 * slot) & 3) as usize);
+            }
+        }
+    }
+
+    #[test]
+    fn raw_coordinates_of_packed_cubes_agree() {
+        let mut rng = SplitMix64::new(67);
+        for _ in 0..5000 {
+            let cube = Cube::random(&mut rng);
+            let packed = PackedCube::of(&cube);
+            for up_edges in [false, true] {
+                assert_eq!(
+                    raw_coordinates_packed(&packed, up_edges),
+                    raw_coordinates_for(&cube, up_edges)
+                );
+            }
         }
     }
 

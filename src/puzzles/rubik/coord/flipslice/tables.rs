@@ -14,6 +14,9 @@ pub(crate) struct Tables {
     pub(crate) mask_of_slots: Vec<u16>,
     /// Rank of the slice order from four 2-bit cubie numbers (first slot most significant).
     pub(crate) order_of_code: [u8; 256],
+    /// The same from the cubie numbers listed the other way, first slot least
+    /// significant (what packing the slots' bits in order gives).
+    pub(crate) order_of_low_code: [u8; 256],
     /// `flip_move[flip * 18 + m]`.
     pub(crate) flip_move: Vec<u16>,
     /// `slice_move[slice * 18 + m]`, slice = `slots * 24 + order`.
@@ -55,6 +58,8 @@ pub(crate) struct Tables {
     pub(crate) stabiliser: Vec<u16>,
     /// `class_of` as little-endian bytes in huge pages (read at random in search).
     pub(crate) class_of_resident: Option<crate::table::Resident>,
+    /// `class_of` as little-endian bytes where no huge pages could hold them.
+    class_of_le: Vec<u8>,
 }
 
 /// Slot mask of the E-slice edges and their order code, read from `ep`.
@@ -212,6 +217,12 @@ fn cube_with(t: &Tables, slice: usize, flip: usize, twist: usize) -> Cube {
 }
 
 impl Tables {
+    /// `class_of` as little-endian bytes, when no huge pages hold them
+    /// ([`super::class_bytes`]).
+    pub(crate) fn class_of_bytes(&self) -> &[u8] {
+        &self.class_of_le
+    }
+
     /// The first slice order of parity `parity` (0 even, 1 odd): a representative.
     #[inline]
     pub(crate) fn order_of_parity(&self, parity: usize) -> usize {
@@ -241,6 +252,10 @@ impl Tables {
             let code = order.iter().fold(0, |acc, &c| acc << 2 | c as usize);
             order_of_code[code] = rank as u8;
         }
+        let order_of_low_code = std::array::from_fn(|low: usize| {
+            let code = (0..4).fold(0, |code, place| code << 2 | (low >> (2 * place) & 3));
+            order_of_code[code]
+        });
         let order_parity = std::array::from_fn(|rank| {
             let mut order = [0u8; 4];
             perm::unrank_permutation(rank as u64, &mut order);
@@ -259,6 +274,7 @@ impl Tables {
             slots_of_mask,
             mask_of_slots,
             order_of_code,
+            order_of_low_code,
             flip_move: vec![0; FLIPS * MOVE_COUNT],
             slice_move: vec![0; SLICES * MOVE_COUNT],
             twist_move: vec![0; TWISTS * MOVE_COUNT],
@@ -275,6 +291,7 @@ impl Tables {
             representative: Vec::with_capacity(CLASSES),
             stabiliser: Vec::with_capacity(CLASSES),
             class_of_resident: None,
+            class_of_le: Vec::new(),
         };
         let syms = &*UD_SYMMETRIES;
         for flip in 0..FLIPS {
@@ -362,6 +379,9 @@ impl Tables {
         assert_eq!(t.representative.len(), CLASSES, "flip-slice class count");
         let bytes: Vec<u8> = t.class_of.iter().flat_map(|e| e.to_le_bytes()).collect();
         t.class_of_resident = crate::table::Resident::copy_of(&bytes);
+        if t.class_of_resident.is_none() {
+            t.class_of_le = bytes;
+        }
         t
     }
 

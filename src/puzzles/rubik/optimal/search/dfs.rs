@@ -143,7 +143,7 @@ impl Node for CosetNode {
         let Some(coset) = solver.coset else {
             unreachable!("coset nodes are made only for coset tables");
         };
-        let (n, least) = self.children(solver, all_moves, front, bound, remaining, kids, moves);
+        let (n, least) = self.children(solver, all_moves, front, bound, remaining, moves);
         solver.coset_evaluate(
             coset,
             &mut kids[..n],
@@ -156,9 +156,9 @@ impl Node for CosetNode {
 }
 
 impl CosetNode {
-    /// Writes the children allowed after the last two turns `front` into `kids` (their
-    /// moves into `moves`), their views moved but not yet evaluated, with `remaining`
-    /// moves left to the iteration's `bound`. Returns their number and the least f value
+    /// Writes the moves of the children allowed after the last two turns `front` into
+    /// `moves` (their views are moved when first read, [`KorfSolver::coset_locate`]),
+    /// with `remaining` moves left to the iteration's `bound`. Returns their number and the least f value
     /// of the children left out (`u32::MAX` if none): a solution of exactly the remaining
     /// length cannot start with a turn on an axis whose inverse view already needs that
     /// many, so those children may only have solutions one longer.
@@ -171,7 +171,6 @@ impl CosetNode {
         front: [Option<Move>; 2],
         bound: u32,
         remaining: u32,
-        kids: &mut [CosetNode; 18],
         moves: &mut [Move; 18],
     ) -> (usize, u32) {
         let mut skipped_axes = 0u32;
@@ -181,7 +180,6 @@ impl CosetNode {
         let mut n = 0;
         for &mv in all_moves {
             if skipped_axes >> axis(mv) & 1 == 0 && solver.may_follow(front[0], front[1], mv) {
-                kids[n].step_axis(self, 0, mv);
                 moves[n] = mv;
                 n += 1;
             }
@@ -459,14 +457,17 @@ impl Lane {
             front,
             bound,
             bound - g,
-            &mut frame.kids,
             &mut frame.moves,
         );
         frame.n = n;
         frame.least = least;
         frame.alive = [true; 18];
         search.nodes += n as u64;
-        KorfSolver::coset_locate(
+        let Some(coset) = search.solver.coset else {
+            unreachable!("lanes run only over coset tables");
+        };
+        search.solver.coset_locate(
+            coset,
             &mut frame.kids[..n],
             Some((node, &frame.moves[..n])),
             0,
@@ -496,14 +497,14 @@ impl Lane {
                     search.solver.coset_finish(
                         coset,
                         &mut frame.kids[..n],
-                        stage,
                         budget,
                         &mut frame.alive,
                         &frame.reads,
                         &mut frame.bounds[..n],
                     );
                     if stage + 1 < coset.stages() && frame.alive[..n].iter().any(|&a| a) {
-                        KorfSolver::coset_locate(
+                        search.solver.coset_locate(
+                            coset,
                             &mut frame.kids[..n],
                             Some((&frame.node, &frame.moves[..n])),
                             stage + 1,

@@ -5,9 +5,9 @@
 //!   database looked up on the position and on its inverse (same distance), read in two
 //!   batched stages, the second only for children the first did not prune;
 //! - heuristic, coset path (large, huge, 2g, 5g and 8g presets, whose tables measure the
-//!   distance to a coset of a group holding U and D): six views per position, inherited views, the
-//!   x,x,x rule and skipped first axes ([`KorfSolver::coset_evaluate`],
-//!   `docs/rubik-optimal.md`);
+//!   distance to a coset of a group holding U and D): six views per position, read in
+//!   order of the parent's values, inherited views, the x,x,x rule and skipped first
+//!   axes ([`KorfSolver::coset_evaluate`], `docs/rubik-optimal.md`);
 //! - a position in the near table (QTM) is answered from it directly (inside the search
 //!   it cut few nodes for its cost, so it is not used there);
 //! - canonical sequences only ([`qtm_may_follow`], [`htm_may_follow`]);
@@ -404,7 +404,9 @@ impl<'a> KorfSolver<'a> {
         // thread at the end, and the last iteration meets a solution sooner (measured).
         // A prefix longer than the last iteration's takes its parent's size.
         let last = sizes.take();
-        prefixes.sort_by_key(|p| {
+        // (Each key looked up once: inside a comparison sort the lookups cost as much as
+        // the short searches of a solve's first iterations.)
+        prefixes.sort_by_cached_key(|p| {
             let size = last.get(&p.key()).or_else(|| last.get(&p.parent_key()));
             std::cmp::Reverse(size.copied().unwrap_or(0))
         });
