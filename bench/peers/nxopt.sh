@@ -30,10 +30,9 @@
 #     heuristic for) and "probes" (table lookups); each solution is checked with cubedb;
 #   - once with -t NXOPT_THREADS on all positions: the batch's wall time with the table
 #     load ("read in" on its output) taken off, divided by the count.
-# cubedb solves one position per process with all threads; per cube: its stderr summary
-# (length, nodes, search time; loading excluded) and the whole process's time. cubedb
-# maps its tables: read them into the page cache first
-# (`cat DIR/rubik-pdb-qtm-*.cdb > /dev/null`), or the first cubes wait for the disk.
+# cubedb solves one position per process with all threads, after nxopt, one preset at a
+# time, its tables read afresh into the page cache just before; per cube: its stderr
+# summary (length, nodes, search time; loading excluded) and the whole process's time.
 # The last lines give median and mean seconds and nodes per solver, the batch figure,
 # and whether all optimal lengths agree (exit 1 if they do not).
 set -euo pipefail
@@ -76,6 +75,26 @@ batch_load=$(sed -n 's/.* read in \([0-9.e+-]*\).*/\1/p' "$work/nxopt-batch.out"
 batch_solved=$(grep -c '^Solved ' "$work/nxopt-batch.out" || true)
 [ "$batch_solved" -eq "$count" ] || { echo "nxopt -t $threads solved $batch_solved of $count" >&2; exit 1; }
 
+# cubedb, one preset after the other, each table read afresh into the page cache just
+# before (dropped first, so that it comes back in large folios) and then used by every
+# cube in a row: a table left idle while nxopt runs can be paged out (see
+# docs/rubik-optimal.md, "Idle tables are paged out").
+data=${CUBEDB_DATA:-data}
+for preset in $presets; do
+    "$cubedb" rubik solve --metric qtm --tables "$preset" --scramble "R" > /dev/null 2>&1 < /dev/null # builds it if missing
+    for file in $("$(dirname "$cubedb")/cubedb-gen" info --data "$data" |
+        awk -v g="[rubik-$preset]" '$1 == g { on = 1; next } /^$/ { on = 0 } on && $1 ~ /^rubik-pdb-qtm-.*[.]cdb$/ { print $1 }'); do
+        dd if="$data/$file" iflag=nocache count=0 status=none
+        cat "$data/$file" > /dev/null
+    done
+    n=0
+    while read -r scramble; do
+        n=$((n + 1))
+        row=$(cubedb_solve "$cubedb" qtm "$preset" "$scramble" "$work/cubedb.err") || exit 1
+        echo "$n $row" >> "$work/cubedb-$preset.txt"
+    done < "$work/scrambles.txt"
+done
+
 printf "%-5s %-14s %6s %10s %12s\n" cube solver length seconds nodes
 : > "$work/rows.txt"
 mismatch=""
@@ -92,8 +111,7 @@ while read -r scramble; do
     echo "$name-t1 $nx_len $nx_time $nx_evals" >> "$work/rows.txt"
     agree=yes
     for preset in $presets; do
-        row=$(cubedb_solve "$cubedb" qtm "$preset" "$scramble" "$work/cubedb.err") || exit 1
-        read -r len nodes secs process <<< "$row"
+        read -r len nodes secs process < <(awk -v n="$n" '$1 == n { print $2, $3, $4, $5 }' "$work/cubedb-$preset.txt")
         printf "%-5s %-14s %6s %10.3f %12s  process %.2f s\n" "$n" "cubedb $preset" "$len" "$secs" "$nodes" "$process"
         echo "cubedb-$preset $len $secs $nodes" >> "$work/rows.txt"
         [ "$len" = "$nx_len" ] || agree=no
