@@ -88,12 +88,7 @@ done < "$work/scrambles.txt"
 # before (dropped first, so that it comes back in large folios): an idle table can be
 # evicted while H48 runs.
 for preset in $presets; do
-    "$cubedb" rubik solve --metric htm --tables "$preset" --scramble "R" > /dev/null 2>&1 < /dev/null # builds it if missing
-    for file in $("$(dirname "$cubedb")/cubedb-gen" info --data "$data" |
-        awk -v g="[rubik-$preset]" '$1 == g { on = 1; next } /^$/ { on = 0 } on && $1 ~ /^rubik-pdb-htm-.*[.]cdb$/ { print $1 }'); do
-        dd if="$data/$file" iflag=nocache count=0 status=none
-        cat "$data/$file" > /dev/null
-    done
+    warm_preset "$cubedb" htm "$preset" "$data"
     n=0
     while read -r scramble; do
         n=$((n + 1))

@@ -81,12 +81,7 @@ batch_solved=$(grep -c '^Solved ' "$work/nxopt-batch.out" || true)
 # docs/rubik-optimal.md, "Idle tables are paged out").
 data=${CUBEDB_DATA:-data}
 for preset in $presets; do
-    "$cubedb" rubik solve --metric qtm --tables "$preset" --scramble "R" > /dev/null 2>&1 < /dev/null # builds it if missing
-    for file in $("$(dirname "$cubedb")/cubedb-gen" info --data "$data" |
-        awk -v g="[rubik-$preset]" '$1 == g { on = 1; next } /^$/ { on = 0 } on && $1 ~ /^rubik-pdb-qtm-.*[.]cdb$/ { print $1 }'); do
-        dd if="$data/$file" iflag=nocache count=0 status=none
-        cat "$data/$file" > /dev/null
-    done
+    warm_preset "$cubedb" qtm "$preset" "$data"
     n=0
     while read -r scramble; do
         n=$((n + 1))

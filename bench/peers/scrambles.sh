@@ -1,6 +1,6 @@
 # Sourced by h48.sh and nxopt.sh: the positions both sides of a comparison get, as
 # scrambles, since the peers read moves rather than facelets; cubedb's side of a
-# comparison, one position per process; and a median.
+# comparison, its tables warmed, then one position per process; and a median.
 #
 #   write_scrambles CUBEDB COUNT SEED OUT
 #
@@ -43,6 +43,23 @@ cubedb_solve() {
     read -r len nodes secs < <(grep '^cube [0-9]*:' "$err" | tail -1 |
         sed 's/^cube [0-9]*: \([0-9]*\) [a-z]* turns (\([0-9]*\) nodes, \([0-9.]*\) s.*/\1 \2 \3/')
     echo "$len $nodes $secs $(echo "$end - $start" | bc)"
+}
+
+#   warm_preset CUBEDB METRIC PRESET DATA
+#
+# builds PRESET's tables of METRIC in DATA if missing, then drops each from the page
+# cache and reads it back (so that it comes back in large folios): run just before the
+# preset's solves, since a mapped table left idle while a peer runs can be paged out on
+# this kind of machine (docs/rubik-optimal.md, "Idle tables are paged out").
+warm_preset() {
+    local cubedb=$1 metric=$2 preset=$3 data=$4
+    local file
+    "$cubedb" rubik solve --metric "$metric" --tables "$preset" --scramble "R" > /dev/null 2>&1 < /dev/null
+    for file in $("$(dirname "$cubedb")/cubedb-gen" info --data "$data" |
+        awk -v g="[rubik-$preset]" -v m="$metric" '$1 == g { on = 1; next } /^$/ { on = 0 } on && $1 ~ ("^rubik-pdb-" m "-.*[.]cdb$") { print $1 }'); do
+        dd if="$data/$file" iflag=nocache count=0 status=none
+        cat "$data/$file" > /dev/null
+    done
 }
 
 # The median of the numbers on standard input, one a line.

@@ -286,9 +286,9 @@ pub fn raw_coordinates_with_inverse(cube: &Cube, inv: &Cube, up_edges: bool) -> 
 /// The class entry of a (flip, slice slots) pair (a read in a 4 MB table).
 #[inline]
 pub fn class_entry(pair: u32) -> u32 {
-    let bytes = class_bytes(&TABLES);
-    let at = pair as usize * 4;
-    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]))
+    let mut entry = [0];
+    class_entries_of(class_bytes(&TABLES), &[[pair, 0, 0, 0]], &mut entry);
+    entry[0]
 }
 
 /// The class entries of the pairs of many raw coordinates, from [`class_bytes`].

@@ -158,10 +158,11 @@ impl Node for CosetNode {
 impl CosetNode {
     /// Writes the moves of the children allowed after the last two turns `front` into
     /// `moves` (their views are moved when first read, [`KorfSolver::coset_locate`]),
-    /// with `remaining` moves left to the iteration's `bound`. Returns their number and the least f value
-    /// of the children left out (`u32::MAX` if none): a solution of exactly the remaining
-    /// length cannot start with a turn on an axis whose inverse view already needs that
-    /// many, so those children may only have solutions one longer.
+    /// with `remaining` moves left to the iteration's `bound`. Returns their number and
+    /// the least f value of the children left out (`u32::MAX` if none): a solution of
+    /// exactly the remaining length cannot start with a turn on an axis whose inverse
+    /// view already needs that many, so those children may only have solutions one
+    /// longer.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn children(
