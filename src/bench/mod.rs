@@ -4,6 +4,7 @@
 //! solvers on random positions ([`rubik`]).
 
 mod judges;
+mod reads;
 mod rubik;
 #[cfg(feature = "serve")]
 mod serve;
@@ -41,6 +42,10 @@ pub enum BenchPuzzle {
     /// (INPUT: the first `--count` positions of a file instead, facelet strings or
     /// scrambles, one per line as `rubik solve` reads them, `#` lines skipped).
     RubikOptimal,
+    /// Random reads in the first table of a preset (`--tables`, `--metric`): nanoseconds
+    /// per cache line with one and with many in flight, and for a second line beside each
+    /// (at random, in the same 4 KiB page, 1 MiB away): what a table read costs here.
+    TableReads,
     /// `cubedb serve` under load on loopback (one started here, or `--url`): single
     /// two-phase requests from `--clients` concurrent clients (`--count` of them), batches,
     /// and a flood of optimal requests with health probes; every answer checked.
@@ -117,6 +122,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchPuzzle::RubikRu => rubik::ru(&args),
         BenchPuzzle::RubikGoals => rubik::goals(&args),
         BenchPuzzle::RubikOptimal => rubik::optimal(&args),
+        BenchPuzzle::TableReads => reads::table_reads(&args),
         #[cfg(feature = "serve")]
         BenchPuzzle::Serve => serve::run(&args),
     }

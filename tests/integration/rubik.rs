@@ -715,3 +715,43 @@ fn big_presets_agree_with_the_small_one() {
         store.dir().display()
     );
 }
+
+/// `bench table-reads` times every row on the preset's first table: a positive time per
+/// line or pair on each, and nothing skipped on a table of 44 MB.
+#[test]
+fn table_reads_benchmark_times_every_row() {
+    let data = data_dir_with("rubik");
+    let out = cubedb(
+        &[
+            "bench",
+            "table-reads",
+            "--tables",
+            "small",
+            "--metric",
+            "htm",
+            "--quiet",
+            "--data",
+            data.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    assert!(
+        lines[0].starts_with("table-reads: the small preset's first table"),
+        "{text}"
+    );
+    for line in &lines[1..] {
+        let at = line
+            .find(" ns per ")
+            .unwrap_or_else(|| panic!("no time: {line}"));
+        let ns: f64 = line[..at]
+            .split_whitespace()
+            .last()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no number: {line}"));
+        assert!(ns > 0.0 && ns.is_finite(), "{line}");
+    }
+}

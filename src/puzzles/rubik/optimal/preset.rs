@@ -145,6 +145,11 @@ impl Pdbs {
         })
     }
 
+    /// The opened tables, in the preset's order.
+    pub fn tables(&self) -> &[Pdb] {
+        &self.tables
+    }
+
     /// Bytes of table payload in use.
     pub fn payload_bytes(&self) -> u64 {
         self.tables.iter().map(|t| t.entries_len() as u64).sum()
