@@ -344,8 +344,7 @@ fn finish_in(refinement: Refinement, raw: &[RawCoordinates], entries: &[u32], ou
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
         let (layers, up_edges) = split_layers(raw[3]);
         let parts = [raw[1] as usize, raw[2] as usize, layers, up_edges];
-        let [slice, twist, layers, up_edges] = t.conjugated(refinement, parts, s);
-        let fine = t.fine(refinement, slice, layers, up_edges);
+        let (twist, fine) = t.conjugated_fine(refinement, parts, s);
         *index = Tables::index_in_class(refinement, class, twist, fine);
     }
 }
