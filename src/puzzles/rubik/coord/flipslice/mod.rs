@@ -249,7 +249,7 @@ pub(crate) fn move_raw_in(
     m: usize,
     up_edges: bool,
 ) -> RawCoordinates {
-    let slice = t.slice_move[raw[1] as usize * MOVE_COUNT + m] as u32;
+    let slice = t.moved_slice(raw[1] as usize, m) as u32;
     let flip = t.flip_move[(raw[0] as usize % FLIPS) * MOVE_COUNT + m] as u32;
     let twist = t.twist_move[raw[2] as usize * MOVE_COUNT + m] as u32;
     let (layers, edges) = split_layers(raw[3]);

@@ -25,6 +25,13 @@ pub(crate) struct Tables {
     pub(crate) twist_move: Vec<u16>,
     /// `twist_conj[twist * 16 + s]`: twist of the image under symmetry `s`.
     pub(crate) twist_conj: Vec<u16>,
+    /// `order_move[slots * 18 + m]`: how move `m` reorders four E-slice edges sitting in
+    /// `slots`, as a row of `order_compose` (the slots' image is `edge_set_move`'s).
+    order_move: Vec<u8>,
+    /// `order_compose[row * 24 + order]`: the slice order after the reordering `row`.
+    /// With `order_move`, a move of the slice through tables of 9 KB and 0.6 KB instead
+    /// of the 428 KB `slice_move`.
+    order_compose: Vec<u8>,
     /// `slice_conj[slice * 16 + s]`: slice of the image under symmetry `s`.
     pub(crate) slice_conj: Vec<u16>,
     /// Parity of each slice order (0 even, 1 odd).
@@ -287,6 +294,8 @@ impl Tables {
             twist_move: vec![0; TWISTS * MOVE_COUNT],
             twist_conj: vec![0; TWISTS * UD_SYMMETRY_COUNT],
             slice_conj: vec![0; SLICES * UD_SYMMETRY_COUNT],
+            order_move: vec![0; SLICE_SLOTS * MOVE_COUNT],
+            order_compose: Vec::new(),
             parity_change: vec![0; SLICE_SLOTS],
             layers_of_mask: [u8::MAX; 256],
             layers_move: vec![0; CORNER_LAYERS * MOVE_COUNT],
@@ -327,6 +336,23 @@ impl Tables {
                     perm::twist(&sym.conjugate(&cube)) as u16;
             }
         }
+        // A move takes the edges in `slots` to its image slots in some order: one row of
+        // `order_compose` per distinct way (the orders it makes of every order).
+        let mut rows: Vec<[u8; SLICE_ORDERS]> = Vec::new();
+        for slots in 0..SLICE_SLOTS {
+            for m in 0..MOVE_COUNT {
+                let row: [u8; SLICE_ORDERS] = std::array::from_fn(|order| {
+                    let slice = slots * SLICE_ORDERS + order;
+                    (t.slice_move[slice * MOVE_COUNT + m] as usize % SLICE_ORDERS) as u8
+                });
+                let at = rows.iter().position(|r| *r == row).unwrap_or_else(|| {
+                    rows.push(row);
+                    rows.len() - 1
+                });
+                t.order_move[slots * MOVE_COUNT + m] = at as u8;
+            }
+        }
+        t.order_compose = rows.concat();
         for slots in 0..SLICE_SLOTS {
             let slice = slots * SLICE_ORDERS;
             for sym in 0..UD_SYMMETRY_COUNT {
@@ -468,6 +494,16 @@ impl Tables {
         }
     }
 
+    /// The slice (slots and order) after move `m`: [`Self::slice_move`]'s entry, from the
+    /// slots' move and a reordering of the order.
+    #[inline(always)]
+    pub(crate) fn moved_slice(&self, slice: usize, m: usize) -> usize {
+        let (slots, order) = (slice / SLICE_ORDERS, slice % SLICE_ORDERS);
+        let row = self.order_move[slots * MOVE_COUNT + m] as usize;
+        self.edge_set_move[slots * MOVE_COUNT + m] as usize * SLICE_ORDERS
+            + self.order_compose[row * SLICE_ORDERS + order] as usize
+    }
+
     /// The twist and the refinement's value of the image of a position under symmetry
     /// `s`: what [`Self::conjugated`] then [`Self::fine`] give, with the E-slice parity
     /// of `5g` read from `parity_change` rather than from the conjugated slice.
@@ -548,8 +584,24 @@ pub(crate) fn coordinate_tables() -> &'static Tables {
 #[cfg(test)]
 mod tests {
     use super::{compress, expand, Refinement, Tables, ALL_EDGE_SLOTS};
-    use super::{CORNER_LAYERS, SLICES, TWISTS};
+    use super::{CORNER_LAYERS, MOVE_COUNT, SLICES, TWISTS};
     use crate::puzzles::rubik::model::symmetry::UD_SYMMETRY_COUNT;
+
+    /// The slice moved through the small tables is the one `slice_move` gives, for every
+    /// slice and move.
+    #[test]
+    fn moved_slice_agrees_with_the_slice_move_table() {
+        let t = Tables::build();
+        for slice in 0..SLICES {
+            for m in 0..MOVE_COUNT {
+                assert_eq!(
+                    t.moved_slice(slice, m),
+                    t.slice_move[slice * MOVE_COUNT + m] as usize,
+                    "slice {slice}, move {m}"
+                );
+            }
+        }
+    }
 
     /// The shortcut for `5g`'s index agrees with conjugating then refining, for every
     /// slice, symmetry and corner layers (and a spread of twists), and the other
