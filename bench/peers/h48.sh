@@ -87,15 +87,10 @@ done < "$work/scrambles.txt"
 # cubedb, one preset after the other, each table read afresh into the page cache just
 # before (dropped first, so that it comes back in large folios): an idle table can be
 # evicted while H48 runs.
+solve_presets "$cubedb" htm "$data" "$presets" "$work/scrambles.txt" "$work/cubedb"
 for preset in $presets; do
-    warm_preset "$cubedb" htm "$preset" "$data"
-    n=0
-    while read -r scramble; do
-        n=$((n + 1))
-        row=$(cubedb_solve "$cubedb" htm "$preset" "$scramble" "$work/cubedb.err") || exit 1
-        read -r len nodes secs process <<< "$row"
-        echo "$n cubedb-$preset $len $secs $nodes $process" >> "$work/rows.txt"
-    done < "$work/scrambles.txt"
+    # "N LENGTH NODES SECONDS PROCESS" -> "N SOLVER LENGTH SECONDS NODES PROCESS"
+    awk -v s="cubedb-$preset" '{ print $1, s, $2, $4, $3, $5 }' "$work/cubedb-$preset.txt" >> "$work/rows.txt"
 done
 
 printf "%-5s %-14s %6s %10s %12s\n" cube solver length seconds nodes

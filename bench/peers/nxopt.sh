@@ -80,15 +80,7 @@ batch_solved=$(grep -c '^Solved ' "$work/nxopt-batch.out" || true)
 # cube in a row: a table left idle while nxopt runs can be paged out (see
 # docs/rubik-optimal.md, "Idle tables are paged out").
 data=${CUBEDB_DATA:-data}
-for preset in $presets; do
-    warm_preset "$cubedb" qtm "$preset" "$data"
-    n=0
-    while read -r scramble; do
-        n=$((n + 1))
-        row=$(cubedb_solve "$cubedb" qtm "$preset" "$scramble" "$work/cubedb.err") || exit 1
-        echo "$n $row" >> "$work/cubedb-$preset.txt"
-    done < "$work/scrambles.txt"
-done
+solve_presets "$cubedb" qtm "$data" "$presets" "$work/scrambles.txt" "$work/cubedb"
 
 printf "%-5s %-14s %6s %10s %12s\n" cube solver length seconds nodes
 : > "$work/rows.txt"

@@ -62,6 +62,27 @@ warm_preset() {
     done
 }
 
+#   solve_presets CUBEDB METRIC DATA PRESETS SCRAMBLES OUT
+#
+# cubedb's side of a comparison: for each preset of PRESETS, one after the other, warms
+# its tables (warm_preset) and solves every scramble of the file SCRAMBLES in a process of
+# its own (cubedb_solve), writing "N LENGTH NODES SECONDS PROCESS" lines (N from 1) to
+# OUT-PRESET.txt; stderr of the last solve goes to OUT.err.
+solve_presets() {
+    local cubedb=$1 metric=$2 data=$3 presets=$4 scrambles=$5 out=$6
+    local preset n scramble row
+    for preset in $presets; do
+        warm_preset "$cubedb" "$metric" "$preset" "$data"
+        : > "$out-$preset.txt"
+        n=0
+        while read -r scramble; do
+            n=$((n + 1))
+            row=$(cubedb_solve "$cubedb" "$metric" "$preset" "$scramble" "$out.err") || exit 1
+            echo "$n $row" >> "$out-$preset.txt"
+        done < "$scrambles"
+    done
+}
+
 # The median of the numbers on standard input, one a line.
 median() {
     sort -g | awk '{ v[NR] = $1 } END { printf "%.15g\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'

@@ -336,43 +336,33 @@ impl Tables {
                     perm::twist(&sym.conjugate(&cube)) as u16;
             }
         }
-        // A move takes the edges in `slots` to its image slots in some order: one row of
-        // `order_compose` per distinct way (the orders it makes of every order).
+        // Moves and symmetries take a set of slots where they take the E-slice edges'.
+        // A move also reorders the edges in a way that depends on the slots alone: one
+        // row of `order_compose` per distinct way (the orders it makes of every order).
+        // A symmetry changes the order's parity by an amount that depends on the slots
+        // alone too (`parity_change`).
         let mut rows: Vec<[u8; SLICE_ORDERS]> = Vec::new();
         for slots in 0..SLICE_SLOTS {
+            let slice = slots * SLICE_ORDERS;
             for m in 0..MOVE_COUNT {
-                let row: [u8; SLICE_ORDERS] = std::array::from_fn(|order| {
-                    let slice = slots * SLICE_ORDERS + order;
-                    (t.slice_move[slice * MOVE_COUNT + m] as usize % SLICE_ORDERS) as u8
-                });
+                let moved = |order: usize| t.slice_move[(slice + order) * MOVE_COUNT + m];
+                t.edge_set_move[slots * MOVE_COUNT + m] = moved(0) / SLICE_ORDERS as u16;
+                let row: [u8; SLICE_ORDERS] =
+                    std::array::from_fn(|order| (moved(order) as usize % SLICE_ORDERS) as u8);
                 let at = rows.iter().position(|r| *r == row).unwrap_or_else(|| {
                     rows.push(row);
                     rows.len() - 1
                 });
                 t.order_move[slots * MOVE_COUNT + m] = at as u8;
             }
+            for s in 0..UD_SYMMETRY_COUNT {
+                let image = t.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize;
+                t.edge_set_conj[slots * UD_SYMMETRY_COUNT + s] = (image / SLICE_ORDERS) as u16;
+                let change = t.order_parity[image % SLICE_ORDERS] ^ t.order_parity[0];
+                t.parity_change[slots] |= u16::from(change) << s;
+            }
         }
         t.order_compose = rows.concat();
-        for slots in 0..SLICE_SLOTS {
-            let slice = slots * SLICE_ORDERS;
-            for sym in 0..UD_SYMMETRY_COUNT {
-                let image = t.slice_conj[slice * UD_SYMMETRY_COUNT + sym] as usize;
-                let change = t.order_parity[image % SLICE_ORDERS] ^ t.order_parity[0];
-                t.parity_change[slots] |= u16::from(change) << sym;
-            }
-        }
-        // Moves and symmetries take a set of slots where they take the E-slice edges'.
-        for slots in 0..SLICE_SLOTS {
-            let slice = slots * SLICE_ORDERS;
-            for m in 0..MOVE_COUNT {
-                t.edge_set_move[slots * MOVE_COUNT + m] =
-                    t.slice_move[slice * MOVE_COUNT + m] / SLICE_ORDERS as u16;
-            }
-            for s in 0..UD_SYMMETRY_COUNT {
-                t.edge_set_conj[slots * UD_SYMMETRY_COUNT + s] =
-                    t.slice_conj[slice * UD_SYMMETRY_COUNT + s] / SLICE_ORDERS as u16;
-            }
-        }
         let up_slots = t.slots_of_mask[up_edge_mask(&Cube::SOLVED)] as usize;
         for s in 0..UD_SYMMETRY_COUNT {
             if t.edge_set_conj[up_slots * UD_SYMMETRY_COUNT + s] as usize != up_slots {
@@ -515,9 +505,8 @@ impl Tables {
         s: usize,
     ) -> (usize, usize) {
         if refinement == Refinement::LayersParity {
-            let [slice, twist, layers, _] = parts;
-            let twist = self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize;
-            let layers = self.layers_conj[layers * UD_SYMMETRY_COUNT + s] as usize;
+            // The corner layers' conjugation moves the twist and the layers alone.
+            let [slice, twist, layers, _] = self.conjugated(Refinement::CornerLayers, parts, s);
             let (slots, order) = (slice / SLICE_ORDERS, slice % SLICE_ORDERS);
             let parity =
                 self.order_parity[order] as usize ^ (self.parity_change[slots] >> s & 1) as usize;
