@@ -246,8 +246,8 @@ fn build(
     let progress = Progress::stderr(quiet);
     for group in selected_groups(names)? {
         // The sets to build: every one with --force, else those with a missing or bad table.
-        // A set with only missing tables builds just those (sets may share a table: the
-        // 8g preset holds the 5g one); a damaged table rebuilds its whole set.
+        // A set with only missing tables builds just those, leaving its present tables as
+        // they are; a damaged table rebuilds its whole set.
         let mut members: Vec<(&GroupMember, Rebuild)> = Vec::new();
         let mut specs = 0;
         let mut bytes = 0u64;

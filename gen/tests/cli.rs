@@ -184,8 +184,8 @@ fn one_metric_is_built_and_the_groups_are_listed() {
 }
 
 /// Issue 26: a set with only some tables missing builds just those, leaving the others
-/// as they are (the `8g` preset's set holds the 5 GB `5g` table, which must not be
-/// rebuilt when only its own table is missing).
+/// as they are (a big preset's present table must not be rebuilt when only another of
+/// its set is missing).
 #[test]
 fn only_the_missing_tables_of_a_set_are_built() {
     let dir = fresh_dir("only-missing");

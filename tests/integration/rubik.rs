@@ -490,8 +490,9 @@ fn random_positions_are_reproducible_facelet_strings() {
 /// The coset search (six views, inherited views, the x,x,x rule, skipped first axes)
 /// over the smallest coset table, Kociemba's phase-1 coordinates by class (70 MB per
 /// metric at 4 bits, 35 MB at 2 bits, built here in seconds), in both encodings and as a
-/// pair of tables read together (the larger bound per view, as the `8g` preset reads its
-/// two): the same optimal length as the small preset's generic search for every
+/// pair of tables read together (the larger bound per view, as a set of two coset tables
+/// is read, such as a corner-layers table beside the edge-layers one): the same optimal
+/// length as the small preset's generic search for every
 /// scramble, each solution solving its cube; and exactly the brute-force distance on
 /// random positions within 5 quarter turns.
 #[test]

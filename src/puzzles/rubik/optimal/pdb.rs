@@ -76,6 +76,9 @@ pub enum Pattern {
     /// one entry per class under the same 16 symmetries: read beside a corner-layers
     /// table.
     FlipSliceTwistEdgeLayers,
+    /// The corner-layers projection with the pairing of the E-slice edges as well (which
+    /// two of their slots hold a diagonal pair): three times the entries, a finer coset.
+    FlipSliceTwistLayersPairing,
     /// Edge flips, E-slice slots and corner twists alone (Kociemba's phase-1 coordinates)
     /// by class: the smallest table of the family (141 M entries), for tests.
     FlipSliceTwistBare,
@@ -101,6 +104,7 @@ impl Pattern {
             Pattern::FlipSliceTwistLayers => Some(Refinement::CornerLayers),
             Pattern::FlipSliceTwistLayersParity => Some(Refinement::LayersParity),
             Pattern::FlipSliceTwistEdgeLayers => Some(Refinement::EdgeLayers),
+            Pattern::FlipSliceTwistLayersPairing => Some(Refinement::LayersPairing),
             Pattern::FlipSliceTwistBare => Some(Refinement::Bare),
             _ => None,
         }
@@ -134,6 +138,9 @@ impl Pattern {
             }
             Pattern::FlipSliceTwistEdgeLayers => {
                 format!("rubik-pdb-{m}-flipslice-twist-edge-layers-sym16")
+            }
+            Pattern::FlipSliceTwistLayersPairing => {
+                format!("rubik-pdb-{m}-flipslice-twist-layers-pairing-sym16")
             }
             Pattern::FlipSliceTwistBare => format!("rubik-pdb-{m}-flipslice-twist-bare-sym16"),
         }
@@ -366,6 +373,13 @@ pub fn spec(
                 }
                 Refinement::EdgeLayers => {
                     params.push(("edge-layers".into(), refinement.count() as u64))
+                }
+                Refinement::LayersPairing => {
+                    params.push((
+                        "corner-layers".into(),
+                        Refinement::CornerLayers.count() as u64,
+                    ));
+                    params.push(("slice-pairing".into(), 3));
                 }
                 Refinement::Bare => params.push(("refinement".into(), 0)),
             }

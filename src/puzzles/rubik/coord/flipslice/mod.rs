@@ -23,6 +23,13 @@
 //! E-slice hold the four U-layer edges (70 values), unchanged by U and D turns made first
 //! for the same reason. Read beside a corner-layers table, it prunes positions that one
 //! does not.
+//!
+//! The corner layers can also be refined by the E-slice edges' parity (`5g`) or by their
+//! *pairing* (`8g`): which two of their four slots hold a diagonal pair (FR and BL, FL
+//! and BR), one of three ways to split four slots into pairs. U and D turns do not move
+//! the slice edges, moves carry the pairing with the slots, and the symmetries of the
+//! U-D axis relabel the slice edges by symmetries of their square, which keep diagonals
+//! together (`docs/rubik-optimal.md`, "The E-slice pairing").
 
 use crate::puzzles::rubik::coord::perm::{self, CORNER_TWISTS};
 use crate::puzzles::rubik::model::cube::{Cube, EDGES, MOVE_COUNT};
@@ -49,6 +56,10 @@ const FIRST_SLICE_EDGE: u8 = 8;
 
 /// Sets of four corner slots out of eight (which slots hold the U-layer corners).
 const CORNER_LAYERS: usize = 70;
+
+/// Ways to split four places into two pairs (where the E-slice edges' diagonal pairs
+/// sit among their slots).
+const PAIRINGS: usize = 3;
 
 /// Sets of four edge slots out of the eight outside the E-slice (which hold the U-layer
 /// edges).
@@ -81,6 +92,12 @@ pub enum Refinement {
     /// Which four of the eight slots outside the E-slice hold the U-layer edges (70
     /// values): a coset coordinate like the corner layers, read beside them.
     EdgeLayers,
+    /// The corner layers and the *pairing* of the E-slice edges (210 values): which two
+    /// of their four slots hold a diagonal pair (FR and BL; FL and BR). U and D turns
+    /// leave the slice edges in place, moves carry the pairing along with the slots,
+    /// and every symmetry of the U-D axis maps diagonals to diagonals: a coset
+    /// coordinate with three values where the parity has two.
+    LayersPairing,
     /// Nothing more: Kociemba's phase-1 coordinates alone (a small table for tests).
     Bare,
 }
@@ -94,6 +111,7 @@ impl Refinement {
             Refinement::CornerLayers => CORNER_LAYERS,
             Refinement::LayersParity => CORNER_LAYERS * 2,
             Refinement::EdgeLayers => EDGE_LAYERS,
+            Refinement::LayersPairing => CORNER_LAYERS * PAIRINGS,
             Refinement::Bare => 1,
         }
     }
@@ -332,6 +350,7 @@ pub fn finish_indices(
         Refinement::CornerLayers => finish_in(Refinement::CornerLayers, raw, entries, out),
         Refinement::LayersParity => finish_in(Refinement::LayersParity, raw, entries, out),
         Refinement::EdgeLayers => finish_in(Refinement::EdgeLayers, raw, entries, out),
+        Refinement::LayersPairing => finish_in(Refinement::LayersPairing, raw, entries, out),
         Refinement::Bare => finish_in(Refinement::Bare, raw, entries, out),
     }
 }
@@ -379,6 +398,7 @@ pub fn for_each_neighbour(
         Refinement::CornerLayers => (0, fine, 0),
         Refinement::LayersParity => (t.order_of_parity(fine % 2), fine / 2, 0),
         Refinement::EdgeLayers => (0, 0, t.up_edges_of_layers(slots, fine)),
+        Refinement::LayersPairing => (t.order_of_pairing(fine % PAIRINGS), fine / PAIRINGS, 0),
         Refinement::Bare => (0, 0, 0),
     };
     let slice = slots * SLICE_ORDERS + order;
@@ -413,11 +433,12 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 
-    const REFINEMENTS: [Refinement; 5] = [
+    const REFINEMENTS: [Refinement; 6] = [
         Refinement::SliceOrder,
         Refinement::CornerLayers,
         Refinement::LayersParity,
         Refinement::EdgeLayers,
+        Refinement::LayersPairing,
         Refinement::Bare,
     ];
 
@@ -580,6 +601,11 @@ mod tests {
                 0,
             ),
             Refinement::EdgeLayers => (slots * SLICE_ORDERS, 0, t.up_edges_of_layers(slots, fine)),
+            Refinement::LayersPairing => (
+                slots * SLICE_ORDERS + t.order_of_pairing(fine % PAIRINGS),
+                fine / PAIRINGS,
+                0,
+            ),
             Refinement::Bare => (slots * SLICE_ORDERS, 0, 0),
         }
     }

@@ -45,6 +45,18 @@ pub(crate) struct Tables {
     parity_change: Vec<u16>,
     /// The first slice order of each parity (read for every neighbour in the BFS).
     order_with_parity: [u8; 2],
+    /// Pairing of each slice order: which place (1, 2 or 3, less one) among the four
+    /// slots holds the diagonal partner (FR with BL, FL with BR) of the edge in the
+    /// lowest slot.
+    pub(crate) order_pairing: [u8; SLICE_ORDERS],
+    /// The first slice order of each pairing (read for every neighbour in the BFS).
+    order_with_pairing: [u8; PAIRINGS],
+    /// `pairing_change[slots * 16 + s]`: the pairing of the image under symmetry `s` of
+    /// a position whose E-slice edges sit in `slots`, for each pairing (two bits each,
+    /// pairing `p` at bits `2p`). A symmetry maps diagonal pairs to diagonal pairs, so
+    /// the image's pairing depends only on how it reorders the slots; the `8g` index
+    /// reads it here instead of conjugating the whole slice through `slice_conj`.
+    pairing_change: Vec<u8>,
     /// Rank of each 8-bit corner slot mask with four bits set (others unused).
     pub(crate) layers_of_mask: [u8; 256],
     /// `layers_move[layers * 18 + m]`.
@@ -243,6 +255,12 @@ impl Tables {
         self.order_with_parity[parity] as usize
     }
 
+    /// The first slice order of pairing `pairing`: a representative.
+    #[inline]
+    pub(crate) fn order_of_pairing(&self, pairing: usize) -> usize {
+        self.order_with_pairing[pairing] as usize
+    }
+
     /// Slice (slots * 24 + order) of a cube.
     #[inline]
     pub(crate) fn slice(&self, cube: &Cube) -> usize {
@@ -282,7 +300,23 @@ impl Tables {
                 .expect("both parities among the slice orders") as u8
         };
         let order_with_parity = [first_of(0), first_of(1)];
+        let order_pairing: [u8; SLICE_ORDERS] = std::array::from_fn(|rank| {
+            let mut order = [0u8; 4];
+            perm::unrank_permutation(rank as u64, &mut order);
+            // Cubies 0 and 2 (FR, BL) and 1 and 3 (FL, BR) are the diagonal pairs.
+            let partner = order.iter().position(|&c| c == order[0] ^ 2).unwrap_or(1);
+            (partner - 1) as u8
+        });
+        let order_with_pairing = std::array::from_fn(|p| {
+            order_pairing
+                .iter()
+                .position(|&q| q as usize == p)
+                .expect("every pairing among the slice orders") as u8
+        });
         let mut t = Tables {
+            order_pairing,
+            order_with_pairing,
+            pairing_change: vec![0; SLICE_SLOTS * UD_SYMMETRY_COUNT],
             order_parity,
             order_with_parity,
             slots_of_mask,
@@ -360,6 +394,12 @@ impl Tables {
                 t.edge_set_conj[slots * UD_SYMMETRY_COUNT + s] = (image / SLICE_ORDERS) as u16;
                 let change = t.order_parity[image % SLICE_ORDERS] ^ t.order_parity[0];
                 t.parity_change[slots] |= u16::from(change) << s;
+                for p in 0..PAIRINGS {
+                    let order = t.order_with_pairing[p] as usize;
+                    let image = t.slice_conj[(slice + order) * UD_SYMMETRY_COUNT + s] as usize;
+                    t.pairing_change[slots * UD_SYMMETRY_COUNT + s] |=
+                        t.order_pairing[image % SLICE_ORDERS] << (2 * p);
+                }
             }
         }
         t.order_compose = rows.concat();
@@ -461,7 +501,9 @@ impl Tables {
         match refinement {
             Refinement::SliceOrder => [slice_image(), twist, layers, up_edges],
             Refinement::CornerLayers => [slice, twist, layers_image(), up_edges],
-            Refinement::LayersParity => [slice_image(), twist, layers_image(), up_edges],
+            Refinement::LayersParity | Refinement::LayersPairing => {
+                [slice_image(), twist, layers_image(), up_edges]
+            }
             Refinement::EdgeLayers => {
                 let slots = slice / SLICE_ORDERS;
                 let set_image = |set: usize| self.edge_set_conj[set * UD_SYMMETRY_COUNT + s];
@@ -496,7 +538,8 @@ impl Tables {
 
     /// The twist and the refinement's value of the image of a position under symmetry
     /// `s`: what [`Self::conjugated`] then [`Self::fine`] give, with the E-slice parity
-    /// of `5g` read from `parity_change` rather than from the conjugated slice.
+    /// of `5g` read from `parity_change` and the pairing of `8g` from `pairing_change`
+    /// rather than from the conjugated slice.
     #[inline(always)]
     pub(crate) fn conjugated_fine(
         &self,
@@ -511,6 +554,13 @@ impl Tables {
             let parity =
                 self.order_parity[order] as usize ^ (self.parity_change[slots] >> s & 1) as usize;
             return (twist, layers * 2 + parity);
+        }
+        if refinement == Refinement::LayersPairing {
+            let [slice, twist, layers, _] = self.conjugated(Refinement::CornerLayers, parts, s);
+            let (slots, order) = (slice / SLICE_ORDERS, slice % SLICE_ORDERS);
+            let change = self.pairing_change[slots * UD_SYMMETRY_COUNT + s];
+            let pairing = change >> (2 * self.order_pairing[order]) & 3;
+            return (twist, layers * PAIRINGS + pairing as usize);
         }
         let [slice, twist, layers, up_edges] = self.conjugated(refinement, parts, s);
         (twist, self.fine(refinement, slice, layers, up_edges))
@@ -531,6 +581,9 @@ impl Tables {
             Refinement::CornerLayers => layers,
             Refinement::LayersParity => {
                 layers * 2 + self.order_parity[slice % SLICE_ORDERS] as usize
+            }
+            Refinement::LayersPairing => {
+                layers * PAIRINGS + self.order_pairing[slice % SLICE_ORDERS] as usize
             }
             Refinement::EdgeLayers => {
                 let outside = ALL_EDGE_SLOTS & !(self.mask_of_slots[slice / SLICE_ORDERS] as usize);
@@ -592,13 +645,14 @@ mod tests {
         }
     }
 
-    /// The shortcut for `5g`'s index agrees with conjugating then refining, for every
-    /// slice, symmetry and corner layers (and a spread of twists), and the other
-    /// refinements go the long way.
+    /// The shortcuts for the indices of `5g` and `8g` agree with conjugating then
+    /// refining, for every slice, symmetry and corner layers (and a spread of twists),
+    /// and the other refinements go the long way.
     #[test]
     fn conjugated_fine_agrees_with_conjugating_the_whole_slice() {
         let t = Tables::build();
         for refinement in [
+            Refinement::LayersPairing,
             Refinement::LayersParity,
             Refinement::CornerLayers,
             Refinement::SliceOrder,
