@@ -18,6 +18,7 @@
 #                                   bench/data/cube_solver_test-random_state-20.txt
 #   CUBEDB_DATA=DIR                 cubedb's tables
 #   CUBEDB=target/release/cubedb    the cubedb binary (cubedb-gen beside it)
+#   CUBEDB_GEN=DIR-OF-CUBEDB/cubedb-gen  the cubedb-gen binary (lists the tables to warm)
 #
 # H48 reads scrambles, not facelets: each position is first solved near-optimally by
 # cubedb's two-phase solver and the inverse of that solution is the scramble both solvers

@@ -20,6 +20,7 @@
 #                                   bench/data/cube_solver_test-random_state-20.txt
 #   CUBEDB_DATA=DIR                 cubedb's tables
 #   CUBEDB=target/release/cubedb    the cubedb binary
+#   CUBEDB_GEN=DIR-OF-CUBEDB/cubedb-gen  the cubedb-gen binary (lists the tables to warm)
 #
 # nxopt reads scrambles (U1 U2 U3, or Singmaster cubie strings), not facelets: each
 # position is first solved near-optimally by cubedb's two-phase solver and the inverse of

@@ -53,9 +53,14 @@ cubedb_solve() {
 # this kind of machine (docs/rubik-optimal.md, "Idle tables are paged out").
 warm_preset() {
     local cubedb=$1 metric=$2 preset=$3 data=$4
-    local file
+    local file gen=${CUBEDB_GEN:-$(dirname "$cubedb")/cubedb-gen}
+    # Its table list comes from cubedb-gen: without it nothing would be warmed.
+    if [ ! -x "$gen" ]; then
+        echo "warm_preset: no cubedb-gen at $gen (set CUBEDB_GEN)" >&2
+        exit 2
+    fi
     "$cubedb" rubik solve --metric "$metric" --tables "$preset" --scramble "R" > /dev/null 2>&1 < /dev/null
-    for file in $("$(dirname "$cubedb")/cubedb-gen" info --data "$data" |
+    for file in $("$gen" info --data "$data" |
         awk -v g="[rubik-$preset]" -v m="$metric" '$1 == g { on = 1; next } /^$/ { on = 0 } on && $1 ~ ("^rubik-pdb-" m "-.*[.]cdb$") { print $1 }'); do
         dd if="$data/$file" iflag=nocache count=0 status=none
         cat "$data/$file" > /dev/null

@@ -48,7 +48,7 @@ pub(crate) struct Tables {
     /// Pairing of each slice order: which place (1, 2 or 3, less one) among the four
     /// slots holds the diagonal partner (FR with BL, FL with BR) of the edge in the
     /// lowest slot.
-    pub(crate) order_pairing: [u8; SLICE_ORDERS],
+    order_pairing: [u8; SLICE_ORDERS],
     /// The first slice order of each pairing (read for every neighbour in the BFS).
     order_with_pairing: [u8; PAIRINGS],
     /// `pairing_change[slots * 16 + s]`: the pairing of the image under symmetry `s` of
