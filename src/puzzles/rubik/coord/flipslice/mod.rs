@@ -396,9 +396,12 @@ pub fn for_each_neighbour(
     let (order, layers, up_edges) = match refinement {
         Refinement::SliceOrder => (fine, 0, 0),
         Refinement::CornerLayers => (0, fine, 0),
-        Refinement::LayersParity => (t.order_of_parity(fine % 2), fine / 2, 0),
+        Refinement::LayersParity | Refinement::LayersPairing => {
+            let quotient = t.quotient(refinement).expect("a quotient of the order");
+            let classes = quotient.classes;
+            (quotient.representative(fine % classes), fine / classes, 0)
+        }
         Refinement::EdgeLayers => (0, 0, t.up_edges_of_layers(slots, fine)),
-        Refinement::LayersPairing => (t.order_of_pairing(fine % PAIRINGS), fine / PAIRINGS, 0),
         Refinement::Bare => (0, 0, 0),
     };
     let slice = slots * SLICE_ORDERS + order;
@@ -595,17 +598,16 @@ mod tests {
         match refinement {
             Refinement::SliceOrder => (slots * SLICE_ORDERS + fine, 0, 0),
             Refinement::CornerLayers => (slots * SLICE_ORDERS, fine, 0),
-            Refinement::LayersParity => (
-                slots * SLICE_ORDERS + t.order_of_parity(fine % 2),
-                fine / 2,
-                0,
-            ),
+            Refinement::LayersParity | Refinement::LayersPairing => {
+                let quotient = t.quotient(refinement).expect("a quotient of the order");
+                let classes = quotient.classes;
+                (
+                    slots * SLICE_ORDERS + quotient.representative(fine % classes),
+                    fine / classes,
+                    0,
+                )
+            }
             Refinement::EdgeLayers => (slots * SLICE_ORDERS, 0, t.up_edges_of_layers(slots, fine)),
-            Refinement::LayersPairing => (
-                slots * SLICE_ORDERS + t.order_of_pairing(fine % PAIRINGS),
-                fine / PAIRINGS,
-                0,
-            ),
             Refinement::Bare => (slots * SLICE_ORDERS, 0, 0),
         }
     }

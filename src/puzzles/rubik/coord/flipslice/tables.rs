@@ -34,29 +34,12 @@ pub(crate) struct Tables {
     order_compose: Vec<u8>,
     /// `slice_conj[slice * 16 + s]`: slice of the image under symmetry `s`.
     pub(crate) slice_conj: Vec<u16>,
-    /// Parity of each slice order (0 even, 1 odd).
-    pub(crate) order_parity: [u8; SLICE_ORDERS],
-    /// `parity_change[slots]`, bit `s`: whether symmetry `s` changes the parity of the
-    /// slice order of a position whose E-slice edges sit in `slots` (the parity of the
-    /// image's order is the order's, plus that of the symmetry's relabelling of the four
-    /// edges, plus that of how it reorders their slots: the last two depend on `s` and
-    /// `slots` alone). The `5g` index reads the image's parity from it instead of
-    /// conjugating the whole slice through the 380 KB `slice_conj`.
-    parity_change: Vec<u16>,
-    /// The first slice order of each parity (read for every neighbour in the BFS).
-    order_with_parity: [u8; 2],
-    /// Pairing of each slice order: which place (1, 2 or 3, less one) among the four
+    /// The parity of the slice order (`5g`).
+    parity: OrderQuotient,
+    /// The pairing of the slice order: which place (1, 2 or 3, less one) among the four
     /// slots holds the diagonal partner (FR with BL, FL with BR) of the edge in the
-    /// lowest slot.
-    order_pairing: [u8; SLICE_ORDERS],
-    /// The first slice order of each pairing (read for every neighbour in the BFS).
-    order_with_pairing: [u8; PAIRINGS],
-    /// `pairing_change[slots * 16 + s]`: the pairing of the image under symmetry `s` of
-    /// a position whose E-slice edges sit in `slots`, for each pairing (two bits each,
-    /// pairing `p` at bits `2p`). A symmetry maps diagonal pairs to diagonal pairs, so
-    /// the image's pairing depends only on how it reorders the slots; the `8g` index
-    /// reads it here instead of conjugating the whole slice through `slice_conj`.
-    pairing_change: Vec<u8>,
+    /// lowest slot (`8g`).
+    pairing: OrderQuotient,
     /// Rank of each 8-bit corner slot mask with four bits set (others unused).
     pub(crate) layers_of_mask: [u8; 256],
     /// `layers_move[layers * 18 + m]`.
@@ -249,16 +232,15 @@ impl Tables {
         &self.class_of_le
     }
 
-    /// The first slice order of parity `parity` (0 even, 1 odd): a representative.
-    #[inline]
-    pub(crate) fn order_of_parity(&self, parity: usize) -> usize {
-        self.order_with_parity[parity] as usize
-    }
-
-    /// The first slice order of pairing `pairing`: a representative.
-    #[inline]
-    pub(crate) fn order_of_pairing(&self, pairing: usize) -> usize {
-        self.order_with_pairing[pairing] as usize
+    /// The coordinate of the slice order that `refinement` reads beside the corner
+    /// layers, if any (a constant choice where the refinement is one).
+    #[inline(always)]
+    pub(crate) fn quotient(&self, refinement: Refinement) -> Option<&OrderQuotient> {
+        match refinement {
+            Refinement::LayersParity => Some(&self.parity),
+            Refinement::LayersPairing => Some(&self.pairing),
+            _ => None,
+        }
     }
 
     /// Slice (slots * 24 + order) of a cube.
@@ -288,37 +270,23 @@ impl Tables {
             let code = (0..4).fold(0, |code, place| code << 2 | (low >> (2 * place) & 3));
             order_of_code[code]
         });
-        let order_parity = std::array::from_fn(|rank| {
-            let mut order = [0u8; 4];
-            perm::unrank_permutation(rank as u64, &mut order);
-            crate::puzzles::rubik::model::cube::permutation_parity(&order) as u8
-        });
-        let first_of = |parity: u8| {
-            order_parity
-                .iter()
-                .position(|&p| p == parity)
-                .expect("both parities among the slice orders") as u8
+        let of_orders = |class: fn(&[u8; 4]) -> u8| -> [u8; SLICE_ORDERS] {
+            std::array::from_fn(|rank| {
+                let mut order = [0u8; 4];
+                perm::unrank_permutation(rank as u64, &mut order);
+                class(&order)
+            })
         };
-        let order_with_parity = [first_of(0), first_of(1)];
-        let order_pairing: [u8; SLICE_ORDERS] = std::array::from_fn(|rank| {
-            let mut order = [0u8; 4];
-            perm::unrank_permutation(rank as u64, &mut order);
+        let parity =
+            of_orders(|order| crate::puzzles::rubik::model::cube::permutation_parity(order) as u8);
+        let pairing = of_orders(|order| {
             // Cubies 0 and 2 (FR, BL) and 1 and 3 (FL, BR) are the diagonal pairs.
             let partner = order.iter().position(|&c| c == order[0] ^ 2).unwrap_or(1);
             (partner - 1) as u8
         });
-        let order_with_pairing = std::array::from_fn(|p| {
-            order_pairing
-                .iter()
-                .position(|&q| q as usize == p)
-                .expect("every pairing among the slice orders") as u8
-        });
         let mut t = Tables {
-            order_pairing,
-            order_with_pairing,
-            pairing_change: vec![0; SLICE_SLOTS * UD_SYMMETRY_COUNT],
-            order_parity,
-            order_with_parity,
+            parity: OrderQuotient::of_classes(parity),
+            pairing: OrderQuotient::of_classes(pairing),
             slots_of_mask,
             mask_of_slots,
             order_of_code,
@@ -330,7 +298,6 @@ impl Tables {
             slice_conj: vec![0; SLICES * UD_SYMMETRY_COUNT],
             order_move: vec![0; SLICE_SLOTS * MOVE_COUNT],
             order_compose: Vec::new(),
-            parity_change: vec![0; SLICE_SLOTS],
             layers_of_mask: [u8::MAX; 256],
             layers_move: vec![0; CORNER_LAYERS * MOVE_COUNT],
             layers_conj: vec![0; CORNER_LAYERS * UD_SYMMETRY_COUNT],
@@ -373,8 +340,8 @@ impl Tables {
         // Moves and symmetries take a set of slots where they take the E-slice edges'.
         // A move also reorders the edges in a way that depends on the slots alone: one
         // row of `order_compose` per distinct way (the orders it makes of every order).
-        // A symmetry changes the order's parity by an amount that depends on the slots
-        // alone too (`parity_change`).
+        // A symmetry maps a quotient's class to a class that depends on the slots alone
+        // (`OrderQuotient::image`).
         let mut rows: Vec<[u8; SLICE_ORDERS]> = Vec::new();
         for slots in 0..SLICE_SLOTS {
             let slice = slots * SLICE_ORDERS;
@@ -392,14 +359,12 @@ impl Tables {
             for s in 0..UD_SYMMETRY_COUNT {
                 let image = t.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize;
                 t.edge_set_conj[slots * UD_SYMMETRY_COUNT + s] = (image / SLICE_ORDERS) as u16;
-                let change = t.order_parity[image % SLICE_ORDERS] ^ t.order_parity[0];
-                t.parity_change[slots] |= u16::from(change) << s;
-                for p in 0..PAIRINGS {
-                    let order = t.order_with_pairing[p] as usize;
-                    let image = t.slice_conj[(slice + order) * UD_SYMMETRY_COUNT + s] as usize;
-                    t.pairing_change[slots * UD_SYMMETRY_COUNT + s] |=
-                        t.order_pairing[image % SLICE_ORDERS] << (2 * p);
-                }
+                let image_of = |order: usize| {
+                    t.slice_conj[(slice + order) * UD_SYMMETRY_COUNT + s] as usize % SLICE_ORDERS
+                };
+                let at = slots * UD_SYMMETRY_COUNT + s;
+                t.parity.image[at] = t.parity.image_row(image_of);
+                t.pairing.image[at] = t.pairing.image_row(image_of);
             }
         }
         t.order_compose = rows.concat();
@@ -537,9 +502,9 @@ impl Tables {
     }
 
     /// The twist and the refinement's value of the image of a position under symmetry
-    /// `s`: what [`Self::conjugated`] then [`Self::fine`] give, with the E-slice parity
-    /// of `5g` read from `parity_change` and the pairing of `8g` from `pairing_change`
-    /// rather than from the conjugated slice.
+    /// `s`: what [`Self::conjugated`] then [`Self::fine`] give, with the class of the
+    /// slice order (the parity of `5g`, the pairing of `8g`) read from its quotient's
+    /// images rather than from the conjugated slice.
     #[inline(always)]
     pub(crate) fn conjugated_fine(
         &self,
@@ -547,20 +512,12 @@ impl Tables {
         parts: [usize; 4],
         s: usize,
     ) -> (usize, usize) {
-        if refinement == Refinement::LayersParity {
+        if let Some(quotient) = self.quotient(refinement) {
             // The corner layers' conjugation moves the twist and the layers alone.
             let [slice, twist, layers, _] = self.conjugated(Refinement::CornerLayers, parts, s);
             let (slots, order) = (slice / SLICE_ORDERS, slice % SLICE_ORDERS);
-            let parity =
-                self.order_parity[order] as usize ^ (self.parity_change[slots] >> s & 1) as usize;
-            return (twist, layers * 2 + parity);
-        }
-        if refinement == Refinement::LayersPairing {
-            let [slice, twist, layers, _] = self.conjugated(Refinement::CornerLayers, parts, s);
-            let (slots, order) = (slice / SLICE_ORDERS, slice % SLICE_ORDERS);
-            let change = self.pairing_change[slots * UD_SYMMETRY_COUNT + s];
-            let pairing = change >> (2 * self.order_pairing[order]) & 3;
-            return (twist, layers * PAIRINGS + pairing as usize);
+            let class = quotient.conjugated(slots, order, s);
+            return (twist, layers * quotient.classes + class);
         }
         let [slice, twist, layers, up_edges] = self.conjugated(refinement, parts, s);
         (twist, self.fine(refinement, slice, layers, up_edges))
@@ -579,11 +536,9 @@ impl Tables {
         match refinement {
             Refinement::SliceOrder => slice % SLICE_ORDERS,
             Refinement::CornerLayers => layers,
-            Refinement::LayersParity => {
-                layers * 2 + self.order_parity[slice % SLICE_ORDERS] as usize
-            }
-            Refinement::LayersPairing => {
-                layers * PAIRINGS + self.order_pairing[slice % SLICE_ORDERS] as usize
+            Refinement::LayersParity | Refinement::LayersPairing => {
+                let quotient = self.quotient(refinement).expect("a quotient of the order");
+                layers * quotient.classes + quotient.class(slice % SLICE_ORDERS)
             }
             Refinement::EdgeLayers => {
                 let outside = ALL_EDGE_SLOTS & !(self.mask_of_slots[slice / SLICE_ORDERS] as usize);
@@ -612,6 +567,67 @@ impl Tables {
         fine: usize,
     ) -> usize {
         (class * TWISTS + twist) * refinement.count() + fine
+    }
+}
+
+/// A coordinate of the slice order that the 16 symmetries carry along: its class
+/// (`5g`'s parity, `8g`'s pairing) in the image of a position depends only on its class
+/// in the position, the E-slice slots and the symmetry (a symmetry relabels the four
+/// edges by an element of their square's group, which keeps each class, and reorders
+/// their slots), so the index reads it from [`Self::image`] instead of conjugating the
+/// whole slice through the 380 KB `slice_conj`.
+pub(crate) struct OrderQuotient {
+    /// Number of classes (at most 4: two bits each in [`Self::image`]).
+    pub(crate) classes: usize,
+    /// Class of each slice order.
+    class_of: [u8; SLICE_ORDERS],
+    /// The first slice order of each class: a representative, which the BFS moves.
+    first: [u8; 4],
+    /// `image[slots * 16 + s]`: the class of the image under symmetry `s` of each class
+    /// (class `c` at bits `2c`) for E-slice edges in `slots`.
+    image: Vec<u8>,
+}
+
+impl OrderQuotient {
+    /// The quotient with these classes of the slice orders, its images not yet filled.
+    fn of_classes(class_of: [u8; SLICE_ORDERS]) -> Self {
+        let classes = class_of.iter().max().map_or(1, |&c| c as usize + 1);
+        assert!(classes <= 4, "two bits per class image");
+        let first = std::array::from_fn(|c| {
+            class_of.iter().position(|&d| d as usize == c).unwrap_or(0) as u8
+        });
+        OrderQuotient {
+            classes,
+            class_of,
+            first,
+            image: vec![0; SLICE_SLOTS * UD_SYMMETRY_COUNT],
+        }
+    }
+
+    /// The packed images of every class, given the image order of each order under one
+    /// symmetry for one set of slots.
+    fn image_row(&self, image_of: impl Fn(usize) -> usize) -> u8 {
+        (0..self.classes).fold(0, |row, c| {
+            row | self.class_of[image_of(self.first[c] as usize)] << (2 * c)
+        })
+    }
+
+    /// Class of slice order `order`.
+    #[inline(always)]
+    pub(crate) fn class(&self, order: usize) -> usize {
+        self.class_of[order] as usize
+    }
+
+    /// A slice order of class `class`.
+    #[inline]
+    pub(crate) fn representative(&self, class: usize) -> usize {
+        self.first[class] as usize
+    }
+
+    /// Class of the image under symmetry `s` of slice order `order` in `slots`.
+    #[inline(always)]
+    fn conjugated(&self, slots: usize, order: usize, s: usize) -> usize {
+        (self.image[slots * UD_SYMMETRY_COUNT + s] >> (2 * self.class_of[order]) & 3) as usize
     }
 }
 
