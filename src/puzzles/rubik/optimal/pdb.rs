@@ -364,22 +364,18 @@ pub fn spec(
                 Refinement::CornerLayers => {
                     params.push(("corner-layers".into(), refinement.count() as u64))
                 }
-                Refinement::LayersParity => {
-                    params.push((
-                        "corner-layers".into(),
-                        Refinement::CornerLayers.count() as u64,
-                    ));
-                    params.push(("slice-parity".into(), 2));
+                Refinement::LayersParity | Refinement::LayersPairing => {
+                    let layers = Refinement::CornerLayers.count();
+                    params.push(("corner-layers".into(), layers as u64));
+                    let classes = if refinement == Refinement::LayersParity {
+                        "slice-parity"
+                    } else {
+                        "slice-pairing"
+                    };
+                    params.push((classes.into(), (refinement.count() / layers) as u64));
                 }
                 Refinement::EdgeLayers => {
                     params.push(("edge-layers".into(), refinement.count() as u64))
-                }
-                Refinement::LayersPairing => {
-                    params.push((
-                        "corner-layers".into(),
-                        Refinement::CornerLayers.count() as u64,
-                    ));
-                    params.push(("slice-pairing".into(), 3));
                 }
                 Refinement::Bare => params.push(("refinement".into(), 0)),
             }

@@ -392,18 +392,7 @@ pub fn for_each_neighbour(
     let class = index / count / TWISTS;
     let pair = t.representative[class] as usize;
     let (slots, flip) = (pair / FLIPS, pair % FLIPS);
-    // The slice order rides in the slice; the layers have their own coordinates.
-    let (order, layers, up_edges) = match refinement {
-        Refinement::SliceOrder => (fine, 0, 0),
-        Refinement::CornerLayers => (0, fine, 0),
-        Refinement::LayersParity | Refinement::LayersPairing => {
-            let quotient = t.quotient(refinement).expect("a quotient of the order");
-            let classes = quotient.classes;
-            (quotient.representative(fine % classes), fine / classes, 0)
-        }
-        Refinement::EdgeLayers => (0, 0, t.up_edges_of_layers(slots, fine)),
-        Refinement::Bare => (0, 0, 0),
-    };
+    let (order, layers, up_edges) = fine_parts(t, refinement, slots, fine);
     let slice = slots * SLICE_ORDERS + order;
     for &m in moves {
         t.each_index(
@@ -417,6 +406,29 @@ pub fn for_each_neighbour(
             ],
             &mut visit,
         );
+    }
+}
+
+/// A position with refinement value `fine` next to E-slice slots `slots`, as the parts
+/// the moves act on: a slice order, corner layers and U-edge slots (one representative
+/// where the value is a class of orders: the parity of `5g`, the pairing of `8g`).
+#[inline]
+fn fine_parts(
+    t: &Tables,
+    refinement: Refinement,
+    slots: usize,
+    fine: usize,
+) -> (usize, usize, usize) {
+    match refinement {
+        Refinement::SliceOrder => (fine, 0, 0),
+        Refinement::CornerLayers => (0, fine, 0),
+        Refinement::LayersParity | Refinement::LayersPairing => {
+            let quotient = t.quotient(refinement).expect("a quotient of the order");
+            let classes = quotient.classes;
+            (quotient.representative(fine % classes), fine / classes, 0)
+        }
+        Refinement::EdgeLayers => (0, 0, t.up_edges_of_layers(slots, fine)),
+        Refinement::Bare => (0, 0, 0),
     }
 }
 
@@ -594,22 +606,8 @@ mod tests {
     /// Slice (slots and order), corner layers and U-edge slots of slice slots `slots`
     /// with refinement value `fine`.
     fn parts_of(refinement: Refinement, slots: usize, fine: usize) -> (usize, usize, usize) {
-        let t = &*TABLES;
-        match refinement {
-            Refinement::SliceOrder => (slots * SLICE_ORDERS + fine, 0, 0),
-            Refinement::CornerLayers => (slots * SLICE_ORDERS, fine, 0),
-            Refinement::LayersParity | Refinement::LayersPairing => {
-                let quotient = t.quotient(refinement).expect("a quotient of the order");
-                let classes = quotient.classes;
-                (
-                    slots * SLICE_ORDERS + quotient.representative(fine % classes),
-                    fine / classes,
-                    0,
-                )
-            }
-            Refinement::EdgeLayers => (slots * SLICE_ORDERS, 0, t.up_edges_of_layers(slots, fine)),
-            Refinement::Bare => (slots * SLICE_ORDERS, 0, 0),
-        }
+        let (order, layers, up_edges) = fine_parts(&TABLES, refinement, slots, fine);
+        (slots * SLICE_ORDERS + order, layers, up_edges)
     }
 
     /// Drops the twist from a table index.
