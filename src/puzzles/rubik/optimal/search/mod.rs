@@ -14,7 +14,8 @@
 //! - QTM parity: a position's distance has the parity of its corner permutation, so bounds
 //!   and heuristic values are raised to that parity;
 //! - both cores: each iteration's subtrees below prefixes of two to four moves run in
-//!   parallel, the largest of the previous iteration first (`PrefixSizes`).
+//!   parallel, those whose search came closest to a solution in the previous iteration
+//!   first, then the largest (`PrefixHistory`).
 //!
 //! Files: this one (the solver, its iterations and root bounds), [`coset`] (the coset
 //! heuristic and its node), [`generic`] (the heuristic over any tables), and `dfs` (the
@@ -38,7 +39,7 @@ use crate::puzzles::rubik::model::solution::Solved;
 use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::puzzles::rubik::near::table::{NearTable, NEAR_DEPTH};
 use coset::{CosetNode, CosetTables};
-use dfs::{Lane, Poll, Search, Step};
+use dfs::{Closeness, Lane, Poll, Search, Step};
 use generic::ReadPlan;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -233,7 +234,7 @@ impl<'a> KorfSolver<'a> {
         let moves = self.pdbs.metric().moves();
         let mut nodes = 0u64;
         let started = Instant::now();
-        let sizes = PrefixSizes::new();
+        let history = PrefixHistory::new();
         // Nodes of the last iteration: what the next one's prefixes are weighed against.
         let mut last_nodes = 0u64;
         while bound <= max_depth {
@@ -251,7 +252,7 @@ impl<'a> KorfSolver<'a> {
                 bound,
                 &moves,
                 stop,
-                &sizes,
+                &history,
                 last_nodes,
             );
             nodes += n;
@@ -327,9 +328,9 @@ impl<'a> KorfSolver<'a> {
         None
     }
 
-    /// One IDA* iteration at `bound`, subtrees below a few moves in parallel, the largest
-    /// of the last iteration first (`sizes`, which this one's replace; the last one made
-    /// `last_nodes` nodes in all).
+    /// One IDA* iteration at `bound`, subtrees below a few moves in parallel, ordered by
+    /// how their search went in the last iteration (`history`, which this one's replace;
+    /// the last one made `last_nodes` nodes in all).
     #[allow(clippy::too_many_arguments)]
     fn iteration(
         &self,
@@ -339,7 +340,7 @@ impl<'a> KorfSolver<'a> {
         bound: u32,
         moves: &[Move],
         limit: &Stop,
-        sizes: &PrefixSizes,
+        history: &PrefixHistory,
         last_nodes: u64,
     ) -> (Step, Vec<Move>, u64) {
         let stop = AtomicBool::new(false);
@@ -400,15 +401,16 @@ impl<'a> KorfSolver<'a> {
             }
             prefixes.extend(out);
         }
-        // Largest subtrees of the last iteration first: no big one is left to a single
-        // thread at the end, and the last iteration meets a solution sooner (measured).
-        // A prefix longer than the last iteration's takes its parent's size.
-        let last = sizes.take();
+        // The subtrees whose search came closest to a solution in the last iteration
+        // first ([`Closeness`]), then the largest: the last iteration meets a solution
+        // sooner (measured, `docs/rubik-optimal.md`, "The last iteration"). A prefix
+        // longer than the last iteration's takes its parent's record.
+        let last = history.take();
         // (Each key looked up once: inside a comparison sort the lookups cost as much as
         // the short searches of a solve's first iterations.)
         prefixes.sort_by_cached_key(|p| {
-            let size = last.get(&p.key()).or_else(|| last.get(&p.parent_key()));
-            std::cmp::Reverse(size.copied().unwrap_or(0))
+            let record = last.get(&p.key()).or_else(|| last.get(&p.parent_key()));
+            record.copied().unwrap_or(Subtree::UNSEEN).queue_key()
         });
         let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let nodes = AtomicU64::new(prefix_nodes);
@@ -468,7 +470,13 @@ impl<'a> KorfSolver<'a> {
                             *made += search.nodes - before;
                             if let Poll::Done(step) = poll {
                                 *active = false;
-                                sizes.record(*slot, *made);
+                                history.record(
+                                    *slot,
+                                    Subtree {
+                                        nodes: *made,
+                                        closeness: lane.closeness,
+                                    },
+                                );
                                 report(step, &lane.path);
                             }
                         }
@@ -500,7 +508,13 @@ impl<'a> KorfSolver<'a> {
                     &mut path,
                 );
                 nodes.fetch_add(search.nodes, Ordering::Relaxed);
-                sizes.record(prefix.key(), search.nodes);
+                history.record(
+                    prefix.key(),
+                    Subtree {
+                        nodes: search.nodes,
+                        closeness: search.closeness,
+                    },
+                );
                 report(step, &path);
             });
         }
@@ -512,28 +526,56 @@ impl<'a> KorfSolver<'a> {
     }
 }
 
-/// Nodes each prefix's subtree made in the last iteration, by which the next iteration
-/// orders its subtrees (they grow by similar factors from one bound to the next). A list
-/// of the prefixes searched, not a table of every possible one: a short solve runs many
-/// small iterations, and clearing half a million slots in each cost more than they did.
-struct PrefixSizes(Mutex<Vec<(u32, u64)>>);
+/// How the search below a prefix went in an iteration: what the next one orders its
+/// subtrees by.
+#[derive(Debug, Clone, Copy)]
+struct Subtree {
+    /// Nodes the subtree made (subtrees grow by similar factors from one bound to the
+    /// next).
+    nodes: u64,
+    /// How close its search came to a solution.
+    closeness: Closeness,
+}
 
-impl PrefixSizes {
+impl Subtree {
+    /// A prefix the last iteration did not search: after every one it did.
+    const UNSEEN: Subtree = Subtree {
+        nodes: 0,
+        closeness: Closeness(0.0),
+    };
+
+    /// Where its prefix goes in the next iteration's queue, smallest first: the closest
+    /// first, then the largest.
+    fn queue_key(&self) -> (std::cmp::Reverse<u64>, std::cmp::Reverse<u64>) {
+        (
+            std::cmp::Reverse(self.closeness.key()),
+            std::cmp::Reverse(self.nodes),
+        )
+    }
+}
+
+/// The [`Subtree`] of each prefix searched in the last iteration, by which the next one
+/// orders its subtrees. A list of the prefixes searched, not a table of every possible
+/// one: a short solve runs many small iterations, and clearing half a million slots in
+/// each cost more than they did.
+struct PrefixHistory(Mutex<Vec<(u32, Subtree)>>);
+
+impl PrefixHistory {
     fn new() -> Self {
         Self(Mutex::new(Vec::new()))
     }
 
-    /// The sizes recorded so far, by prefix key ([`Prefix::key`]), clearing them for the
+    /// The records so far, by prefix key ([`Prefix::key`]), clearing them for the
     /// iteration about to run.
-    fn take(&self) -> HashMap<u32, u64> {
-        let mut sizes = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        sizes.drain(..).collect()
+    fn take(&self) -> HashMap<u32, Subtree> {
+        let mut records = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        records.drain(..).collect()
     }
 
-    /// Records the size of the subtree below the prefix of key `key`.
-    fn record(&self, key: u32, nodes: u64) {
-        let mut sizes = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        sizes.push((key, nodes));
+    /// Records how the search below the prefix of key `key` went.
+    fn record(&self, key: u32, subtree: Subtree) {
+        let mut records = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        records.push((key, subtree));
     }
 }
 
@@ -562,7 +604,7 @@ impl Prefix {
         }
     }
 
-    /// The key [`PrefixSizes`] keeps this prefix's subtree size under (its length and
+    /// The key [`PrefixHistory`] keeps this prefix's record under (its length and
     /// moves, distinct for every prefix of up to four moves).
     fn key(&self) -> u32 {
         Self::key_of(self.path())
@@ -576,5 +618,48 @@ impl Prefix {
     fn key_of(path: &[Move]) -> u32 {
         path.iter()
             .fold(path.len() as u32, |key, mv| key * 18 + mv.index() as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn subtree(nodes: u64, left: &[u32]) -> Subtree {
+        let mut closeness = Closeness::default();
+        for &l in left {
+            closeness.note(l);
+        }
+        Subtree { nodes, closeness }
+    }
+
+    /// The queue puts first the subtree that came closest to a solution, however small;
+    /// then the one with more nodes that close; then, among equally close ones, the
+    /// larger; unseen prefixes last.
+    #[test]
+    fn the_queue_puts_the_closest_subtrees_first() {
+        let mut queue = [
+            subtree(1_000_000, &[12, 11, 10, 10]),
+            subtree(10, &[12, 9]),
+            subtree(500, &[12, 10, 10, 10]),
+            Subtree::UNSEEN,
+            subtree(20, &[12, 9, 9]),
+            subtree(2_000_000, &[12, 11, 10, 10]),
+        ];
+        queue.sort_by_key(Subtree::queue_key);
+        let order: Vec<u64> = queue.iter().map(|s| s.nodes).collect();
+        assert_eq!(order, [20, 10, 500, 2_000_000, 1_000_000, 0]);
+    }
+
+    /// A node with one move less left weighs as much as `CLOSENESS_BASE` nodes with one
+    /// more: many nodes one move further outweigh a single closer one only beyond that.
+    #[test]
+    fn closeness_weighs_each_move_left_by_the_base() {
+        let one_closer = subtree(1, &[9]).closeness;
+        let fewer_further = subtree(1, &[10; 99]).closeness;
+        let more_further = subtree(1, &[10; 101]).closeness;
+        assert!(one_closer.key() > fewer_further.key());
+        assert!(one_closer.key() < more_further.key());
+        assert_eq!(Closeness::default().key(), 0);
     }
 }
