@@ -15,7 +15,7 @@
 //!   and heuristic values are raised to that parity;
 //! - both cores: each iteration's subtrees below prefixes of two to four moves run in
 //!   parallel, those whose search came closest to a solution in the previous iteration
-//!   first, then the largest (`PrefixHistory`).
+//!   first (coset tables), then the largest (`PrefixHistory`).
 //!
 //! Files: this one (the solver, its iterations and root bounds), [`coset`] (the coset
 //! heuristic and its node), [`generic`] (the heuristic over any tables), and `dfs` (the
@@ -401,16 +401,22 @@ impl<'a> KorfSolver<'a> {
             }
             prefixes.extend(out);
         }
-        // The subtrees whose search came closest to a solution in the last iteration
-        // first ([`Closeness`]), then the largest: the last iteration meets a solution
-        // sooner (measured, `docs/rubik-optimal.md`, "The last iteration"). A prefix
-        // longer than the last iteration's takes its parent's record.
+        // With coset tables, the subtrees whose search came closest to a solution in the
+        // last iteration first ([`Closeness`]), then the largest: the last iteration
+        // meets a solution sooner. With the generic tables of the small presets, whose
+        // bounds are loose at every depth, the largest first: closeness made them slower
+        // (both measured, `docs/rubik-optimal.md`, "The last iteration"). A prefix longer
+        // than the last iteration's takes its parent's record.
+        let by_closeness = self.coset.is_some();
         let last = history.take();
         // (Each key looked up once: inside a comparison sort the lookups cost as much as
         // the short searches of a solve's first iterations.)
         prefixes.sort_by_cached_key(|p| {
             let record = last.get(&p.key()).or_else(|| last.get(&p.parent_key()));
-            record.copied().unwrap_or(Subtree::UNSEEN).queue_key()
+            record
+                .copied()
+                .unwrap_or(Subtree::UNSEEN)
+                .queue_key(by_closeness)
         });
         let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let nodes = AtomicU64::new(prefix_nodes);
@@ -545,12 +551,14 @@ impl Subtree {
     };
 
     /// Where its prefix goes in the next iteration's queue, smallest first: the closest
-    /// first, then the largest.
-    fn queue_key(&self) -> (std::cmp::Reverse<u64>, std::cmp::Reverse<u64>) {
-        (
-            std::cmp::Reverse(self.closeness.key()),
-            std::cmp::Reverse(self.nodes),
-        )
+    /// first, then the largest (`by_closeness`), or the largest first.
+    fn queue_key(&self, by_closeness: bool) -> (std::cmp::Reverse<u64>, std::cmp::Reverse<u64>) {
+        let closeness = if by_closeness {
+            self.closeness.key()
+        } else {
+            0
+        };
+        (std::cmp::Reverse(closeness), std::cmp::Reverse(self.nodes))
     }
 }
 
@@ -646,9 +654,13 @@ mod tests {
             subtree(20, &[12, 9, 9]),
             subtree(2_000_000, &[12, 11, 10, 10]),
         ];
-        queue.sort_by_key(Subtree::queue_key);
+        queue.sort_by_key(|s| s.queue_key(true));
         let order: Vec<u64> = queue.iter().map(|s| s.nodes).collect();
         assert_eq!(order, [20, 10, 500, 2_000_000, 1_000_000, 0]);
+        // Without closeness (generic tables), the largest first.
+        queue.sort_by_key(|s| s.queue_key(false));
+        let order: Vec<u64> = queue.iter().map(|s| s.nodes).collect();
+        assert_eq!(order, [2_000_000, 1_000_000, 500, 20, 10, 0]);
     }
 
     /// A node with one move less left weighs as much as `CLOSENESS_BASE` nodes with one
