@@ -19,6 +19,7 @@
 #   CUBEDB_DATA=DIR                 cubedb's tables
 #   CUBEDB=target/release/cubedb    the cubedb binary (cubedb-gen beside it)
 #   CUBEDB_GEN=DIR-OF-CUBEDB/cubedb-gen  the cubedb-gen binary (lists the tables to warm)
+#   INTERLEAVE=1                    cube by cube instead of solver by solver (below)
 #
 # H48 reads scrambles, not facelets: each position is first solved near-optimally by
 # cubedb's two-phase solver and the inverse of that solution is the scramble both solvers
@@ -32,6 +33,12 @@
 # machine may evict a table left idle (this one pages out what was not touched for a
 # minute), so each preset's table is dropped from the page cache and read back whole
 # just before its turn: cached, and in large folios.
+# With INTERLEAVE=1 the run goes cube by cube instead: H48 on the cube (one process, its
+# table loaded again each time, the load not timed), then each preset, its tables read
+# through just before (dropped and read back once, at the start: dropping them before
+# every cube slowed the solve that followed). This machine's memory speed drifts over
+# minutes, and one solver's five minutes can fall on a slower stretch than the other's;
+# interleaved, a drift falls on both sides alike.
 # The last lines give median and mean seconds and nodes per solver, each preset's speed
 # as a multiple of H48's, and whether all optimal lengths agree (exit 1 if they do not).
 set -euo pipefail
@@ -55,21 +62,50 @@ trap 'rm -rf "$work"' EXIT
 write_scrambles "$cubedb" "$count" "$seed" "$work/scrambles.txt"
 count=$(wc -l < "$work/scrambles.txt")
 
-# H48, every position in one process, each line stamped with the time it arrived.
-(cd "$nissy" && ./build.sh tool solve_file "$solver" "$work/scrambles.txt" 2>&1) |
-    while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done > "$work/h48.out"
-# Per cube: seconds from "Solving scramble" to the line after "Solutions:" (the first
-# solution), nodes from "[H48 solve] Nodes visited: N", then the solution.
-awk '$2 == "Solving" && $3 == "scramble" { n++; start = $1 }
-     /\[H48 solve\] Nodes visited:/ { nodes = $NF }
-     $2 == "Solutions:" { getline; t = $1; $1 = ""; printf "%d %.3f %s%s\n", NF - 1, t - start, nodes, $0 }' \
-    "$work/h48.out" > "$work/h48.txt"
+# H48 on the scrambles of the file $1, in one process, each line of its output stamped
+# with the time it arrived (appended to $2.out); per cube, appended to $2.txt: its length,
+# the seconds from "Solving scramble" to the line after "Solutions:" (the first
+# solution), its nodes ("[H48 solve] Nodes visited: N"), then the solution.
+h48_solve() {
+    (cd "$nissy" && ./build.sh tool solve_file "$solver" "$1" 2>&1) |
+        while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done > "$2.one"
+    awk '$2 == "Solving" && $3 == "scramble" { n++; start = $1 }
+         /\[H48 solve\] Nodes visited:/ { nodes = $NF }
+         $2 == "Solutions:" { getline; t = $1; $1 = ""; printf "%d %.3f %s%s\n", NF - 1, t - start, nodes, $0 }' \
+        "$2.one" >> "$2.txt"
+    cat "$2.one" >> "$2.out"
+}
+
+: > "$work/h48.txt"
+: > "$work/h48.out"
+if [ "${INTERLEAVE:-0}" = 1 ]; then
+    # Cube by cube: H48 (its table loaded again for each cube, the load not timed), then
+    # each preset, its tables read through just before, so that a change in the
+    # machine's speed during the run falls on both sides alike.
+    n=0
+    for preset in $presets; do
+        : > "$work/cubedb-$preset.txt"
+        warm_preset "$cubedb" htm "$preset" "$data"
+    done
+    while read -r scramble; do
+        n=$((n + 1))
+        echo "$scramble" > "$work/one.txt"
+        h48_solve "$work/one.txt" "$work/h48"
+        for preset in $presets; do
+            touch_preset "$cubedb" htm "$preset" "$data"
+            row=$(cubedb_solve "$cubedb" htm "$preset" "$scramble" "$work/cubedb.err") || exit 1
+            echo "$n $row" >> "$work/cubedb-$preset.txt"
+        done
+    done < "$work/scrambles.txt"
+else
+    h48_solve "$work/scrambles.txt" "$work/h48"
+fi
 if [ "$(wc -l < "$work/h48.txt")" -ne "$count" ]; then
     echo "H48 solved $(wc -l < "$work/h48.txt") of $count positions:" >&2
     tail -20 "$work/h48.out" >&2
     exit 1
 fi
-h48_total=$(sed -n 's/.*Total time: \([0-9.]*\)s.*/\1/p' "$work/h48.out" | tail -1)
+h48_total=$(sed -n 's/.*Total time: \([0-9.]*\)s.*/\1/p' "$work/h48.out" | awk '{ t += $1 } END { if (NR) print t }')
 
 # H48's rows, each solution checked: the scramble followed by it leaves cubedb nothing
 # to do.
@@ -88,7 +124,9 @@ done < "$work/scrambles.txt"
 # cubedb, one preset after the other, each table read afresh into the page cache just
 # before (dropped first, so that it comes back in large folios): an idle table can be
 # evicted while H48 runs.
-solve_presets "$cubedb" htm "$data" "$presets" "$work/scrambles.txt" "$work/cubedb"
+if [ "${INTERLEAVE:-0}" != 1 ]; then
+    solve_presets "$cubedb" htm "$data" "$presets" "$work/scrambles.txt" "$work/cubedb"
+fi
 for preset in $presets; do
     # "N LENGTH NODES SECONDS PROCESS" -> "N SOLVER LENGTH SECONDS NODES PROCESS"
     awk -v s="cubedb-$preset" '{ print $1, s, $2, $4, $3, $5 }' "$work/cubedb-$preset.txt" >> "$work/rows.txt"

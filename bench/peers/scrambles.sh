@@ -60,11 +60,30 @@ warm_preset() {
         exit 2
     fi
     "$cubedb" rubik solve --metric "$metric" --tables "$preset" --scramble "R" > /dev/null 2>&1 < /dev/null
-    for file in $("$gen" info --data "$data" |
-        awk -v g="[rubik-$preset]" -v m="$metric" '$1 == g { on = 1; next } /^$/ { on = 0 } on && $1 ~ ("^rubik-pdb-" m "-.*[.]cdb$") { print $1 }'); do
+    for file in $(preset_files "$gen" "$metric" "$preset" "$data"); do
         dd if="$data/$file" iflag=nocache count=0 status=none
         cat "$data/$file" > /dev/null
     done
+}
+
+#   touch_preset CUBEDB METRIC PRESET DATA
+#
+# reads PRESET's tables of METRIC through once, without dropping them first: what is
+# still cached stays as it is (in large folios after warm_preset), what was paged out
+# comes back. For runs that alternate with a peer cube by cube, after one warm_preset.
+touch_preset() {
+    local cubedb=$1 metric=$2 preset=$3 data=$4
+    local file gen=${CUBEDB_GEN:-$(dirname "$cubedb")/cubedb-gen}
+    for file in $(preset_files "$gen" "$metric" "$preset" "$data"); do
+        cat "$data/$file" > /dev/null
+    done
+}
+
+# The table files of PRESET in METRIC, as `cubedb-gen info` lists them.
+preset_files() {
+    local gen=$1 metric=$2 preset=$3 data=$4
+    "$gen" info --data "$data" |
+        awk -v g="[rubik-$preset]" -v m="$metric" '$1 == g { on = 1; next } /^$/ { on = 0 } on && $1 ~ ("^rubik-pdb-" m "-.*[.]cdb$") { print $1 }'
 }
 
 #   solve_presets CUBEDB METRIC DATA PRESETS SCRAMBLES OUT
