@@ -79,7 +79,10 @@ touch_preset() {
     done
 }
 
-# The table files of PRESET in METRIC, as `cubedb-gen info` lists them.
+#   preset_files CUBEDB_GEN METRIC PRESET DATA
+#
+# prints the file names (in DATA) of PRESET's pattern databases in METRIC, one a line,
+# as `cubedb-gen info` lists them.
 preset_files() {
     local gen=$1 metric=$2 preset=$3 data=$4
     "$gen" info --data "$data" |
