@@ -64,6 +64,13 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = crate::ranges::seconds)]
     client_timeout: f64,
 
+    /// Lock the mapped tables in memory (mlock), so that they stay resident while the
+    /// service is idle: some hosts page out file pages nobody touched for a minute, and
+    /// the next query would read its table lines from disk. Reads every mapped table in
+    /// at start; needs a memlock limit (`ulimit -l`) of at least their size.
+    #[arg(long)]
+    lock_tables: bool,
+
     /// No progress bars or notes on stderr (the line saying where it listens stays).
     #[arg(long, short)]
     quiet: bool,
@@ -87,6 +94,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
         max_batch: args.max_batch as usize,
         client_timeout: cubedb::limits::timeout("--client-timeout", args.client_timeout)?,
     };
+    if args.lock_tables {
+        cubedb::table::lock_mapped_tables();
+    }
     let service = Arc::new(Service::open(store, args.tables, limits, &progress)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(cubedb::threads().clamp(1, 4))

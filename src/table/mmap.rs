@@ -4,20 +4,59 @@
 use memmap2::Mmap;
 use std::fs::File;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Files up to this size get their page tables filled as they are mapped: a verified
 /// table was once touched by its checksum anyway, and one that a seal spares the hash
 /// would otherwise take its page faults one by one during the queries.
 const POPULATE_UP_TO: u64 = 256 << 20;
 
+/// Set by [`lock_mapped_tables`]: lock every table mapped from then on.
+static LOCK_MAPPED: AtomicBool = AtomicBool::new(false);
+
+/// Locks in memory (`mlock`) every table mapped from now on, for a long-lived process
+/// such as `cubedb serve --lock-tables`. Some hosts page out file pages nobody touched
+/// for a minute. A service idle that long would then read its next query's table lines
+/// from disk (`docs/rubik-optimal.md`, "Idle tables are paged out"). Locking reads the
+/// whole file in when it is opened, and needs a memlock limit (`ulimit -l`) of at least
+/// the tables' size, or the `CAP_IPC_LOCK` capability. Tables small enough to be copied
+/// into the process are anonymous memory and are not affected.
+pub fn lock_mapped_tables() {
+    LOCK_MAPPED.store(true, Ordering::Relaxed);
+}
+
 /// Maps `file` read-only, after making sure a bus error (see [`report_bus_errors`]) ends
-/// the process with a message.
+/// the process with a message; locked in memory after [`lock_mapped_tables`].
 pub(crate) fn map_read_only(file: &File) -> io::Result<Mmap> {
+    map_with(file, LOCK_MAPPED.load(Ordering::Relaxed))
+}
+
+/// [`map_read_only`], locking the mapping in memory if `lock`.
+fn map_with(file: &File, lock: bool) -> io::Result<Mmap> {
     report_bus_errors();
+    let len = file.metadata()?.len();
     let mut options = memmap2::MmapOptions::new();
-    if file.metadata()?.len() <= POPULATE_UP_TO {
+    if len <= POPULATE_UP_TO {
         options.populate();
     }
+    let map = map_file(&options, file)?;
+    if lock {
+        map.lock().map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot lock its {:.1} MB in memory ({e}): raise the memlock limit \
+                     (ulimit -l) or leave out --lock-tables",
+                    len as f64 / 1e6
+                ),
+            )
+        })?;
+    }
+    Ok(map)
+}
+
+/// The one `unsafe` step of [`map_read_only`].
+fn map_file(options: &memmap2::MmapOptions, file: &File) -> io::Result<Mmap> {
     // SAFETY: a mapping is undefined behaviour only if the file changes underneath it. cubedb
     // never modifies a table file in place: tables are written to a temporary file and renamed
     // over the old name, which leaves existing mappings of the old inode untouched. The mapping
@@ -74,5 +113,45 @@ pub fn prefetch<T>(items: &[T], index: usize) {
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         _mm_prefetch::<_MM_HINT_T0>(items.as_ptr().add(index).cast());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// Kilobytes of locked memory of this process (`VmLck` in `/proc/self/status`).
+    fn locked_kb() -> u64 {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmLck:"))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_locked_mapping_is_locked_memory_and_an_unlocked_one_is_not() {
+        let path = std::env::temp_dir().join(format!("cubedb-lock-{}", std::process::id()));
+        let mut file = File::create(&path).unwrap();
+        file.write_all(&vec![7u8; 1 << 20]).unwrap();
+        drop(file);
+        let file = File::open(&path).unwrap();
+        let before = locked_kb();
+        let plain = map_with(&file, false).unwrap();
+        assert_eq!(locked_kb(), before, "a plain mapping locked memory");
+        let locked = map_with(&file, true).unwrap();
+        let during = locked_kb();
+        assert!(
+            during >= before + 1024,
+            "locked {before} kB, then {during} kB"
+        );
+        assert_eq!(locked[12_345], 7);
+        drop(locked);
+        assert_eq!(locked_kb(), before, "unmapping kept memory locked");
+        assert_eq!(plain[0], 7);
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -30,7 +30,7 @@ pub use error::TableError;
 pub use family::{GroupMember, Rebuild, TableFamily, TableGroup};
 pub use file::{checksum, probe, read_header, write_table, Table, Verify, READ_LIMIT};
 pub use header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
-pub use mmap::prefetch;
+pub use mmap::{lock_mapped_tables, prefetch};
 pub use resident::Resident;
 pub use spec::{intern, TableSpec};
 pub use store::{data_dir_from_env, sharing_tables, TableStore, DATA_ENV, SHARE_ENV};

@@ -118,6 +118,32 @@ fn random_cubes(seed: u64, count: usize) -> Vec<Cube> {
     (0..count).map(|_| Cube::random(&mut rng)).collect()
 }
 
+/// `--lock-tables` locks the tables it maps in memory (the server's `VmLck`), and the
+/// service answers as without it.
+#[test]
+#[cfg(target_os = "linux")]
+fn locked_tables_are_locked_memory_and_answer() {
+    let server = Server::start(&["--lock-tables"]);
+    let agent = agent();
+    let (status, reply) = post_json(
+        &agent,
+        &format!("{}/api/solve", server.base),
+        &json!({"scramble": "R U F'", "metric": "htm"}),
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["length"], 3, "{reply}");
+    assert_eq!(reply["optimal"], true);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
+        .expect("the server's status");
+    let locked_kb: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmLck:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmLck in /proc/PID/status");
+    // The near table's keys (74 MB) are mapped, not copied: at least they are locked.
+    assert!(locked_kb > 60_000, "only {locked_kb} kB locked");
+}
+
 /// Every answer equals the library's: two-phase in both metrics (singles and batches),
 /// optimal solutions, scrambles and cube states.
 #[test]
