@@ -97,7 +97,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if args.lock_tables {
         cubedb::table::lock_mapped_tables();
     }
-    let service = Arc::new(Service::open(store, args.tables, limits, &progress)?);
+    let opened = Service::open(store, args.tables, limits, &progress);
+    let service = if args.lock_tables {
+        opened.context("opening the tables locked in memory (--lock-tables)")?
+    } else {
+        opened?
+    };
+    let service = Arc::new(service);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(cubedb::threads().clamp(1, 4))
         .thread_name("cubedb-http")

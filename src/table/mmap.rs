@@ -39,31 +39,26 @@ fn map_with(file: &File, lock: bool) -> io::Result<Mmap> {
     if len <= POPULATE_UP_TO {
         options.populate();
     }
-    let map = map_file(&options, file)?;
-    if lock {
-        map.lock().map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!(
-                    "cannot lock its {:.1} MB in memory ({e}): raise the memlock limit \
-                     (ulimit -l) or leave out --lock-tables",
-                    len as f64 / 1e6
-                ),
-            )
-        })?;
-    }
-    Ok(map)
-}
-
-/// The one `unsafe` step of [`map_read_only`].
-fn map_file(options: &memmap2::MmapOptions, file: &File) -> io::Result<Mmap> {
     // SAFETY: a mapping is undefined behaviour only if the file changes underneath it. cubedb
     // never modifies a table file in place: tables are written to a temporary file and renamed
     // over the old name, which leaves existing mappings of the old inode untouched. The mapping
     // is read-only and lives inside `Table`, which hands out only shared borrows of it. A file
     // truncated by someone else raises SIGBUS on access, which `report_bus_errors` turns into
     // a message and exit code 1 before any byte of it is used.
-    unsafe { options.map(file) }
+    let map = unsafe { options.map(file) }?;
+    if lock {
+        map.lock().map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot lock its {:.1} MB in memory ({e}): raise the memlock limit \
+                     (ulimit -l) or open the tables unlocked",
+                    len as f64 / 1e6
+                ),
+            )
+        })?;
+    }
+    Ok(map)
 }
 
 /// Installs (once) a SIGBUS handler that names the likely cause and exits with code 1.
