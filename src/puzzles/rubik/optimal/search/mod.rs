@@ -39,7 +39,7 @@ use crate::puzzles::rubik::model::solution::Solved;
 use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::puzzles::rubik::near::table::{NearTable, NEAR_DEPTH};
 use coset::{CosetNode, CosetTables};
-use dfs::{Closeness, Lane, Poll, Search, Step};
+use dfs::{Closeness, Lane, Node, Poll, Search, Step};
 use generic::ReadPlan;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -143,7 +143,6 @@ impl<'a> KorfSolver<'a> {
     /// tables, also the position as a search node.
     #[inline]
     fn bound(&self, cube: &Cube, inv: &Cube, budget: u32) -> (Result<u32, u32>, Option<CosetNode>) {
-        let qtm = self.pdbs.metric() == Metric::Qtm;
         let mut h = [0u32];
         let node = match self.coset {
             Some(coset) => {
@@ -163,16 +162,7 @@ impl<'a> KorfSolver<'a> {
                 None
             }
         };
-        let mut h = h[0];
-        if qtm && h <= NEAR_DEPTH {
-            if let Some(near) = self.near {
-                let mut d = near.distance(cube).unwrap_or(NEAR_DEPTH + 1);
-                if (d ^ budget) & 1 == 1 {
-                    d += 1;
-                }
-                h = h.max(d);
-            }
-        }
+        let h = self.raised_by_near(cube, h[0], budget);
         (if h > budget { Err(h) } else { Ok(h) }, node)
     }
 
@@ -293,6 +283,9 @@ impl<'a> KorfSolver<'a> {
         least: &mut u32,
         nodes: &mut u64,
     ) -> Option<Vec<Move>> {
+        if let (Some(_), Some(node)) = (self.coset, prefix.node) {
+            return self.expand_coset_prefix(prefix, &node, depth, bound, out, least, nodes);
+        }
         let front = prefix.front();
         for mv in self.pdbs.metric().each_move() {
             if !self.may_follow(front[0], front[1], mv) {
@@ -326,6 +319,84 @@ impl<'a> KorfSolver<'a> {
             }
         }
         None
+    }
+
+    /// [`Self::expand_prefix`] below a prefix that carries its coset node: its children
+    /// are bounded together, as the search bounds them ([`Node::expand`]: views moved and
+    /// inherited from the node, reads in stages whose misses overlap, first axes
+    /// skipped), instead of one by one from scratch.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_coset_prefix(
+        &self,
+        prefix: &Prefix,
+        node: &CosetNode,
+        depth: usize,
+        bound: u32,
+        out: &mut Vec<Prefix>,
+        least: &mut u32,
+        nodes: &mut u64,
+    ) -> Option<Vec<Move>> {
+        let g = prefix.len as u32 + 1;
+        let mut kids = node.seed();
+        let mut moves = [Move::from_index(0); 18];
+        let mut bounds = [0u32; 18];
+        let (mut all_moves, mut count) = ([Move::from_index(0); 18], 0);
+        for mv in self.pdbs.metric().each_move() {
+            all_moves[count] = mv;
+            count += 1;
+        }
+        let (n, skipped) = node.expand(
+            self,
+            &all_moves[..count],
+            prefix.front(),
+            bound,
+            bound - prefix.len as u32,
+            &mut kids,
+            &mut moves,
+            &mut bounds,
+        );
+        *nodes += n as u64;
+        *least = (*least).min(skipped);
+        let budget = bound - g;
+        for ((kid, &mv), &h) in kids[..n].iter().zip(&moves[..n]).zip(&bounds[..n]) {
+            let mut next = Prefix {
+                moves: prefix.moves,
+                len: prefix.len + 1,
+                cube: prefix.cube.apply(mv),
+                inv: MOVE_CUBES[mv.inverse().index()].then(&prefix.inv),
+                node: Some(*kid),
+            };
+            next.moves[prefix.len] = mv;
+            if next.cube.is_solved() {
+                return Some(next.path().to_vec());
+            }
+            let h = self.raised_by_near(&next.cube, h, budget);
+            if h > budget {
+                *least = (*least).min(h + g);
+            } else if depth == 1 {
+                out.push(next);
+            } else if let Some(found) =
+                self.expand_prefix(&next, depth - 1, bound, out, least, nodes)
+            {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// A bound `h` of `cube` raised by the near table's distance where `h` is within the
+    /// table's depth (QTM, raised to the parity of `budget`), as [`Self::bound`] does.
+    fn raised_by_near(&self, cube: &Cube, h: u32, budget: u32) -> u32 {
+        match self.near {
+            Some(near) if self.pdbs.metric() == Metric::Qtm && h <= NEAR_DEPTH => {
+                let mut d = near.distance(cube).unwrap_or(NEAR_DEPTH + 1);
+                if (d ^ budget) & 1 == 1 {
+                    d += 1;
+                }
+                h.max(d)
+            }
+            _ => h,
+        }
     }
 
     /// One IDA* iteration at `bound`, subtrees below a few moves in parallel, ordered by
@@ -371,7 +442,7 @@ impl<'a> KorfSolver<'a> {
             len: 0,
             cube: *cube,
             inv: *inv,
-            node: None,
+            node: node.copied(),
         };
         let mut shallow = Vec::new();
         if let Some(path) = self.expand_prefix(
