@@ -599,6 +599,8 @@ impl OrderQuotient {
         let first = std::array::from_fn(|c| {
             class_of.iter().position(|&d| d as usize == c).unwrap_or(0) as u8
         });
+        // The largest entry, (494 * 16) << 3 | 6, fits the 16 bits.
+        const _: () = assert!((SLICE_SLOTS * UD_SYMMETRY_COUNT) << 3 <= u16::MAX as usize);
         let split = (0..SLICE_SLOTS * SLICE_ORDERS)
             .map(|slice| {
                 let (slots, order) = (slice / SLICE_ORDERS, slice % SLICE_ORDERS);
