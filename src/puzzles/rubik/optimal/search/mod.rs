@@ -292,14 +292,7 @@ impl<'a> KorfSolver<'a> {
                 continue;
             }
             *nodes += 1;
-            let mut next = Prefix {
-                moves: prefix.moves,
-                len: prefix.len + 1,
-                cube: prefix.cube.apply(mv),
-                inv: MOVE_CUBES[mv.inverse().index()].then(&prefix.inv),
-                node: None,
-            };
-            next.moves[prefix.len] = mv;
+            let mut next = prefix.child(mv, None);
             if next.cube.is_solved() {
                 return Some(next.path().to_vec());
             }
@@ -359,14 +352,7 @@ impl<'a> KorfSolver<'a> {
         *least = (*least).min(skipped);
         let budget = bound - g;
         for ((kid, &mv), &h) in kids[..n].iter().zip(&moves[..n]).zip(&bounds[..n]) {
-            let mut next = Prefix {
-                moves: prefix.moves,
-                len: prefix.len + 1,
-                cube: prefix.cube.apply(mv),
-                inv: MOVE_CUBES[mv.inverse().index()].then(&prefix.inv),
-                node: Some(*kid),
-            };
-            next.moves[prefix.len] = mv;
+            let next = prefix.child(mv, Some(*kid));
             if next.cube.is_solved() {
                 return Some(next.path().to_vec());
             }
@@ -670,6 +656,19 @@ struct Prefix {
 }
 
 impl Prefix {
+    /// This prefix followed by `mv` (its coset node `node`, when it has one).
+    fn child(&self, mv: Move, node: Option<CosetNode>) -> Prefix {
+        let mut moves = self.moves;
+        moves[self.len] = mv;
+        Prefix {
+            moves,
+            len: self.len + 1,
+            cube: self.cube.apply(mv),
+            inv: MOVE_CUBES[mv.inverse().index()].then(&self.inv),
+            node,
+        }
+    }
+
     fn path(&self) -> &[Move] {
         &self.moves[..self.len]
     }
