@@ -66,7 +66,8 @@ impl OptimalSolver {
         })
     }
 
-    /// [`OptimalSolver::open`], opening the pattern databases at once.
+    /// [`OptimalSolver::open`], opening the pattern databases at once (and building
+    /// what their search builds on first use).
     pub fn open_all(
         store: &TableStore,
         metric: Metric,
@@ -74,7 +75,7 @@ impl OptimalSolver {
         progress: &Progress,
     ) -> Result<Self, TableError> {
         let solver = Self::open(store, metric, preset, progress)?;
-        solver.pdbs()?;
+        solver.engine()?;
         Ok(solver)
     }
 

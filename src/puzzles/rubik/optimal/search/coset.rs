@@ -44,6 +44,14 @@ impl CosetTables {
         (coset.len > 0).then_some(coset)
     }
 
+    /// Builds now what the coset search builds on first use (the coordinate tables,
+    /// about 40 ms, and the axis turns), so that a solver opened before a batch or a
+    /// service's first query does not spend it inside its first solve.
+    pub(super) fn prepare(&self) {
+        std::sync::LazyLock::force(&AXIS_TURNS);
+        let _ = flipslice::coordinate_tables();
+    }
+
     /// How many stages of reads evaluate a node's children ([`Stage`]): the view most
     /// likely to prune each child, the next one, then the rest; with two tables, a fourth
     /// stage reads the second table on every view, only for the children the first table

@@ -96,13 +96,19 @@ impl std::fmt::Debug for Observer<'_> {
 
 impl<'a> KorfSolver<'a> {
     /// A solver over tables of one metric; `near` (QTM only) answers positions within
-    /// its depth directly.
+    /// its depth directly. Over coset tables it builds the search's coordinate tables
+    /// now, if no solver has yet: they belong to opening the tables, not to the first
+    /// solve's time.
     pub fn new(pdbs: &'a Pdbs, near: Option<&'a NearTable>) -> Self {
+        let coset = CosetTables::of(&pdbs.tables);
+        if let Some(coset) = &coset {
+            coset.prepare();
+        }
         Self {
             pdbs,
             near,
             plan: ReadPlan::new(&pdbs.tables),
-            coset: CosetTables::of(&pdbs.tables),
+            coset,
             observer: None,
             lanes: LANES,
         }
