@@ -277,42 +277,40 @@ impl<'a> KorfSolver<'a> {
         Some(Solved { moves: None, nodes })
     }
 
-    /// Adds to `out` the canonical prefixes of `depth` more moves after `prefix` whose
-    /// bound stays within the iteration's `bound`, counting their nodes in `nodes` and
-    /// the least f value of those cut in `least`. Returns a solution met on the way.
+    /// Adds to `found.prefixes` the canonical prefixes of `depth` more moves after
+    /// `prefix` whose bound stays within the iteration's `bound`, counting their nodes
+    /// and the least f value of those cut in `found`. Returns a solution met on the way.
     fn expand_prefix(
         &self,
         prefix: &Prefix,
         depth: usize,
         bound: u32,
-        out: &mut Vec<Prefix>,
-        least: &mut u32,
-        nodes: &mut u64,
+        found: &mut Expansion<'_>,
     ) -> Option<Vec<Move>> {
         if let (Some(_), Some(node)) = (self.coset, prefix.node) {
-            return self.expand_coset_prefix(prefix, &node, depth, bound, out, least, nodes);
+            return self.expand_coset_prefix(prefix, &node, depth, bound, found);
         }
         let front = prefix.front();
-        for mv in self.pdbs.metric().each_move() {
+        for &mv in found.moves {
             if !self.may_follow(front[0], front[1], mv) {
                 continue;
             }
-            *nodes += 1;
+            found.nodes += 1;
             let mut next = prefix.child(mv, None);
             if next.cube.is_solved() {
                 return Some(next.path().to_vec());
             }
             let g = next.len as u32;
             match self.bound(&next.cube, &next.inv, bound - g) {
-                (Err(f), _) => *least = (*least).min(f + g),
+                (Err(f), _) => found.least = found.least.min(f + g),
                 (Ok(_), node) if depth == 1 => {
                     next.node = node;
-                    out.push(next);
+                    found.prefixes.push(next);
                 }
                 (Ok(_), _) => {
-                    let found = self.expand_prefix(&next, depth - 1, bound, out, least, nodes);
-                    if found.is_some() {
-                        return found;
+                    let solution = self.expand_prefix(&next, depth - 1, bound, found);
+                    if solution.is_some() {
+                        return solution;
                     }
                 }
             }
@@ -324,29 +322,21 @@ impl<'a> KorfSolver<'a> {
     /// are bounded together, as the search bounds them ([`Node::expand`]: views moved and
     /// inherited from the node, reads in stages whose misses overlap, first axes
     /// skipped), instead of one by one from scratch.
-    #[allow(clippy::too_many_arguments)]
     fn expand_coset_prefix(
         &self,
         prefix: &Prefix,
         node: &CosetNode,
         depth: usize,
         bound: u32,
-        out: &mut Vec<Prefix>,
-        least: &mut u32,
-        nodes: &mut u64,
+        found: &mut Expansion<'_>,
     ) -> Option<Vec<Move>> {
         let g = prefix.len as u32 + 1;
         let mut kids = node.seed();
         let mut moves = [Move::from_index(0); 18];
         let mut bounds = [0u32; 18];
-        let (mut all_moves, mut count) = ([Move::from_index(0); 18], 0);
-        for mv in self.pdbs.metric().each_move() {
-            all_moves[count] = mv;
-            count += 1;
-        }
         let (n, skipped) = node.expand(
             self,
-            &all_moves[..count],
+            found.moves,
             prefix.front(),
             bound,
             bound - prefix.len as u32,
@@ -354,8 +344,8 @@ impl<'a> KorfSolver<'a> {
             &mut moves,
             &mut bounds,
         );
-        *nodes += n as u64;
-        *least = (*least).min(skipped);
+        found.nodes += n as u64;
+        found.least = found.least.min(skipped);
         let budget = bound - g;
         for ((kid, &mv), &h) in kids[..n].iter().zip(&moves[..n]).zip(&bounds[..n]) {
             let next = prefix.child(mv, Some(*kid));
@@ -364,13 +354,11 @@ impl<'a> KorfSolver<'a> {
             }
             let h = self.raised_by_near(&next.cube, h, budget);
             if h > budget {
-                *least = (*least).min(h + g);
+                found.least = found.least.min(h + g);
             } else if depth == 1 {
-                out.push(next);
-            } else if let Some(found) =
-                self.expand_prefix(&next, depth - 1, bound, out, least, nodes)
-            {
-                return Some(found);
+                found.prefixes.push(next);
+            } else if let Some(solution) = self.expand_prefix(&next, depth - 1, bound, found) {
+                return Some(solution);
             }
         }
         None
@@ -426,9 +414,6 @@ impl<'a> KorfSolver<'a> {
             30_000..1_000_000 => 3,
             _ => 4,
         };
-        let mut prefixes = Vec::new();
-        let mut least = u32::MAX;
-        let mut prefix_nodes = 0u64;
         let root = Prefix {
             moves: [Move::from_index(0); 4],
             len: 0,
@@ -436,33 +421,29 @@ impl<'a> KorfSolver<'a> {
             inv: *inv,
             node: node.copied(),
         };
-        let mut shallow = Vec::new();
-        if let Some(path) = self.expand_prefix(
-            &root,
-            depth - 1,
-            bound,
-            &mut shallow,
-            &mut least,
-            &mut prefix_nodes,
-        ) {
-            return (Step::Found, path, prefix_nodes);
+        let mut shallow = Expansion::new(moves);
+        if let Some(path) = self.expand_prefix(&root, depth - 1, bound, &mut shallow) {
+            return (Step::Found, path, shallow.nodes);
         }
         // The last level, which holds most of the prefixes' nodes, on every core.
         let deeper: Vec<_> = shallow
+            .prefixes
             .par_iter()
             .map(|prefix| {
-                let (mut out, mut least, mut nodes) = (Vec::new(), u32::MAX, 0u64);
-                let found = self.expand_prefix(prefix, 1, bound, &mut out, &mut least, &mut nodes);
-                (out, least, nodes, found)
+                let mut deeper = Expansion::new(moves);
+                let solution = self.expand_prefix(prefix, 1, bound, &mut deeper);
+                (deeper, solution)
             })
             .collect();
-        for (out, below, nodes, found) in deeper {
-            prefix_nodes += nodes;
-            least = least.min(below);
-            if let Some(path) = found {
+        let (mut prefixes, mut least, mut prefix_nodes) =
+            (Vec::new(), shallow.least, shallow.nodes);
+        for (deeper, solution) in deeper {
+            prefix_nodes += deeper.nodes;
+            least = least.min(deeper.least);
+            if let Some(path) = solution {
                 return (Step::Found, path, prefix_nodes);
             }
-            prefixes.extend(out);
+            prefixes.extend(deeper.prefixes);
         }
         // With coset tables, the subtrees whose search came closest to a solution in the
         // last iteration first ([`Closeness`]), then the largest: the last iteration
@@ -647,6 +628,27 @@ impl PrefixHistory {
     fn record(&self, key: u32, subtree: Subtree) {
         let mut records = self.0.lock().unwrap_or_else(|p| p.into_inner());
         records.push((key, subtree));
+    }
+}
+
+/// What expanding prefixes found ([`KorfSolver::expand_prefix`]): the prefixes within
+/// the iteration's bound, the least f value of those cut, and the nodes made; with the
+/// metric's moves, which every expansion tries.
+struct Expansion<'m> {
+    moves: &'m [Move],
+    prefixes: Vec<Prefix>,
+    least: u32,
+    nodes: u64,
+}
+
+impl<'m> Expansion<'m> {
+    fn new(moves: &'m [Move]) -> Self {
+        Self {
+            moves,
+            prefixes: Vec::new(),
+            least: u32::MAX,
+            nodes: 0,
+        }
     }
 }
 
