@@ -48,22 +48,20 @@ cubedb_solve() {
 #   warm_preset CUBEDB METRIC PRESET DATA
 #
 # builds PRESET's tables of METRIC in DATA if missing, then drops each from the page
-# cache and reads it back (so that it comes back in large folios): run just before the
+# cache and reads it back (`cubedb-gen warm`: so that it comes back in large folios),
+# failing if a table is damaged: run just before the
 # preset's solves, since a mapped table left idle while a peer runs can be paged out on
 # this kind of machine (docs/rubik-optimal.md, "Idle tables are paged out").
 warm_preset() {
     local cubedb=$1 metric=$2 preset=$3 data=$4
-    local file gen=${CUBEDB_GEN:-$(dirname "$cubedb")/cubedb-gen}
-    # Its table list comes from cubedb-gen: without it nothing would be warmed.
+    local gen=${CUBEDB_GEN:-$(dirname "$cubedb")/cubedb-gen}
+    # cubedb-gen warms: without it nothing would be warmed.
     if [ ! -x "$gen" ]; then
         echo "warm_preset: no cubedb-gen at $gen (set CUBEDB_GEN)" >&2
         exit 2
     fi
     "$cubedb" rubik solve --metric "$metric" --tables "$preset" --scramble "R" > /dev/null 2>&1 < /dev/null
-    for file in $(preset_files "$gen" "$metric" "$preset" "$data"); do
-        dd if="$data/$file" iflag=nocache count=0 status=none
-        cat "$data/$file" > /dev/null
-    done
+    "$gen" warm "rubik-$preset" --metric "$metric" --data "$data" > /dev/null || exit 1
 }
 
 #   touch_preset CUBEDB METRIC PRESET DATA

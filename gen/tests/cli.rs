@@ -226,3 +226,55 @@ fn only_the_missing_tables_of_a_set_are_built() {
         assert_eq!(was, is, "{name} was rebuilt");
     }
 }
+
+/// `warm` reads every table of the named groups back whole, unchanged, and lists each; a
+/// missing or damaged table is an error naming it before anything is read, and so is an
+/// unknown group.
+#[test]
+fn warm_reads_the_named_tables_back_and_refuses_bad_ones() {
+    let dir = with_rolling("warm");
+    let tables: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cdb"))
+        .collect();
+    assert!(!tables.is_empty());
+    let before: Vec<Vec<u8>> = tables.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let warm = run(&["warm", "rolling"], &dir, Stdio::piped());
+    assert!(warm.status.success(), "{}", text(&warm.stderr));
+    let listed = text(&warm.stdout);
+    for (path, bytes) in tables.iter().zip(&before) {
+        let line = listed
+            .lines()
+            .find(|l| l.contains(&*path.to_string_lossy()))
+            .unwrap_or_else(|| panic!("{} not listed in {listed}", path.display()));
+        let mb = format!("{:.1} MB", bytes.len() as f64 / 1e6);
+        assert!(line.starts_with("warm ") && line.contains(&mb), "{line}");
+        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
+    }
+    assert_eq!(listed.lines().count(), tables.len(), "{listed}");
+
+    let unknown = run(&["warm", "no-such-group"], &dir, Stdio::piped());
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown.stderr).contains("unknown table group `no-such-group`"));
+
+    // A truncated table: named, nothing listed as warmed.
+    let damaged = &tables[0];
+    let bytes = std::fs::read(damaged).unwrap();
+    std::fs::write(damaged, &bytes[..bytes.len() - 1]).unwrap();
+    let bad = run(&["warm", "rolling"], &dir, Stdio::piped());
+    assert_eq!(bad.status.code(), Some(1));
+    let name = damaged.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(text(&bad.stderr).contains(&name), "{}", text(&bad.stderr));
+    assert_eq!(text(&bad.stdout), "");
+
+    // A missing table: named, with the command that builds it.
+    std::fs::remove_file(damaged).unwrap();
+    let missing = run(&["warm", "rolling"], &dir, Stdio::piped());
+    assert_eq!(missing.status.code(), Some(1));
+    let err = text(&missing.stderr);
+    assert!(
+        err.contains(&name) && err.contains("cubedb-gen rolling"),
+        "{err}"
+    );
+}

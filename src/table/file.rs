@@ -377,7 +377,8 @@ fn payload_offset(header_len: usize) -> usize {
 /// read back in one sequential pass ([`reload_for_large_folios`]).
 const RELOAD_ABOVE: u64 = 256 << 20;
 
-/// Drops a just-written file from the page cache and reads it back sequentially.
+/// Drops a just-written file from the page cache and reads it back sequentially
+/// ([`reload_into_page_cache`]).
 ///
 /// Pages cached by the build's writes are partly small (4 KiB) folios, which a mapping
 /// then maps with 4 KiB page-table entries; read back by readahead they come in large
@@ -386,23 +387,28 @@ const RELOAD_ABOVE: u64 = 256 << 20;
 /// mapped with 2 MiB entries and 130 ns per search node; after this, 4.8 GB and 109 ns.
 /// Best effort: a failure leaves the cache as it was, which is still correct.
 fn reload_for_large_folios(path: &Path) {
+    let _ = reload_into_page_cache(path);
+}
+
+/// Drops the file at `path` from the page cache (on Linux) and reads it back in one
+/// sequential pass, returning the bytes read: the whole file is then cached, in the large
+/// folios readahead makes, whatever pieces of it were cached before and however (`cubedb-gen
+/// warm`; `docs/rubik-optimal.md`, "Large folios"). Pages that a running process has
+/// mapped stay as they are: the kernel drops only pages nobody maps.
+pub fn reload_into_page_cache(path: &Path) -> io::Result<u64> {
+    let mut file = File::open(path)?;
     #[cfg(target_os = "linux")]
-    {
-        let Ok(mut file) = File::open(path) else {
-            return;
-        };
-        if rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed).is_err() {
-            return;
-        }
-        let mut buffer = vec![0u8; 4 << 20];
-        while let Ok(n) = io::Read::read(&mut file, &mut buffer) {
-            if n == 0 {
-                break;
-            }
+    rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed)?;
+    let mut buffer = vec![0u8; 4 << 20];
+    let mut read = 0u64;
+    loop {
+        match io::Read::read(&mut file, &mut buffer) {
+            Ok(0) => return Ok(read),
+            Ok(n) => read += n as u64,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = path;
 }
 
 /// Writes a table atomically: a temporary file in the same folder, synced, then renamed over
