@@ -246,7 +246,9 @@ impl<'a, P: Puzzle, H: Heuristic<P>> Lister<'a, P, H> {
             nodes: 0,
             scratch: Vec::new(),
             stop,
-            next_check: STOP_CHECK,
+            // Checked at once too: a lister below a short prefix may make fewer nodes than
+            // one check's worth, and a stop must not wait for the end of every part.
+            next_check: 0,
             stopped: false,
         }
     }

@@ -756,3 +756,51 @@ fn table_reads_benchmark_times_every_row() {
         assert!(ns > 0.0 && ns.is_finite(), "{line}");
     }
 }
+
+/// A cancel made while a big iteration of the small preset's search runs ends the solve
+/// within one prefix's search, not at the end of the iteration: the subtree below one
+/// prefix there is often smaller than the 4096 calls between a search's own checks of
+/// its limit, so the iteration's loop over the prefixes checks it too (without that, the
+/// cancelled iteration here ran on for seconds, and a Python solve ignored Ctrl-C as long).
+#[test]
+fn a_cancel_during_a_big_iteration_stops_the_small_preset_at_once() {
+    use cubedb::limits::{Cancel, Stop};
+    use cubedb::puzzles::rubik::{IterationStart, KorfSolver};
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+    let pdbs = small_pdbs(Metric::Htm);
+    let cube = Cube::random(&mut SplitMix64::new(5));
+    let cancel = Cancel::new();
+    let starts: Mutex<Vec<(u32, Instant)>> = Mutex::new(Vec::new());
+    // The cancel comes as the sixth iteration (bound 14) starts. Without the loop's check
+    // that iteration ran on for 2.6 s after it (2026-11-27, this 2-core machine): no
+    // prefix's search made the 4096 calls of its own check. At bound 15 one does, and
+    // the solve stopped within 40 ms either way.
+    const CANCEL_AT: usize = 6;
+    let observer = |start: &IterationStart| {
+        let mut starts = starts.lock().unwrap();
+        starts.push((start.bound, Instant::now()));
+        if starts.len() == CANCEL_AT {
+            cancel.cancel();
+        }
+    };
+    let korf = KorfSolver::new(&pdbs, None).with_observer(&observer);
+    let stop = Stop::never().or_cancel(Some(cancel.clone()));
+    let solved = korf.solve_until(&cube, 30, &stop);
+    let ended = Instant::now();
+    assert!(
+        solved.is_none(),
+        "the solve ended with an answer, not stopped"
+    );
+    let starts = starts.into_inner().unwrap();
+    assert_eq!(starts.len(), CANCEL_AT, "iterations started: {starts:?}");
+    let late = ended - starts[CANCEL_AT - 1].1;
+    eprintln!(
+        "cancelled at bound {}, stopped {late:?} later",
+        starts[CANCEL_AT - 1].0
+    );
+    assert!(
+        late < Duration::from_millis(500),
+        "stopped {late:?} after the cancel"
+    );
+}
