@@ -759,9 +759,9 @@ fn table_reads_benchmark_times_every_row() {
 
 /// A cancel made while a big iteration of the small preset's search runs ends the solve
 /// within one prefix's search, not at the end of the iteration: the subtree below one
-/// prefix there is often smaller than the 4096 calls between a search's own checks of
-/// its limit, so the iteration's loop over the prefixes checks it too (without that, the
-/// cancelled iteration here ran on for seconds, and a Python solve ignored Ctrl-C as long).
+/// prefix there is often smaller than the 4096 calls between a search's checks of its
+/// limit, so a search checks it at its first call too (without that, the cancelled
+/// iteration here ran on for seconds, and a Python solve ignored Ctrl-C as long).
 #[test]
 fn a_cancel_during_a_big_iteration_stops_the_small_preset_at_once() {
     use cubedb::limits::{Cancel, Stop};
@@ -772,8 +772,8 @@ fn a_cancel_during_a_big_iteration_stops_the_small_preset_at_once() {
     let cube = Cube::random(&mut SplitMix64::new(5));
     let cancel = Cancel::new();
     let starts: Mutex<Vec<(u32, Instant)>> = Mutex::new(Vec::new());
-    // The cancel comes as the sixth iteration (bound 14) starts. Without the loop's check
-    // that iteration ran on for 2.6 s after it (2026-11-27, this 2-core machine): no
+    // The cancel comes as the sixth iteration (bound 14) starts. Without the first-call
+    // check that iteration ran on for 2.6 s after it (2026-11-27, this 2-core machine): no
     // prefix's search made the 4096 calls of its own check. At bound 15 one does, and
     // the solve stopped within 40 ms either way.
     const CANCEL_AT: usize = 6;

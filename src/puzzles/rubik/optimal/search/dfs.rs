@@ -244,7 +244,8 @@ pub(super) struct Search<'a> {
     pub(super) nodes: u64,
     /// How close the recursive search ([`Search::dfs`]) came to a solution so far.
     pub(super) closeness: Closeness,
-    /// When to give up (checked every 4096 calls; reaching it sets `stop`).
+    /// When to give up (checked at the first call and every 4096; reaching it sets
+    /// `stop`).
     limit: &'a Stop,
     calls: u32,
 }
@@ -300,12 +301,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Time to stop: the limit was reached (checked every 4096 calls) or another task
-    /// found a solution.
+    /// Time to stop: the limit was reached (checked at the first call, then every 4096)
+    /// or another task found a solution. The first call checks too because a search
+    /// below one prefix often makes fewer calls than that: otherwise a deadline or a
+    /// cancel would wait for the end of a whole iteration of such searches.
     #[inline]
     fn should_stop(&mut self) -> bool {
+        let check = self.calls.is_multiple_of(4096);
         self.calls = self.calls.wrapping_add(1);
-        if self.calls.is_multiple_of(4096) && self.limit.reached() {
+        if check && self.limit.reached() {
             self.stop.store(true, Ordering::Relaxed);
         }
         self.stop.load(Ordering::Relaxed)

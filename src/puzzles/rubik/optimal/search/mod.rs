@@ -542,13 +542,6 @@ impl<'a> KorfSolver<'a> {
             });
         } else {
             prefixes.par_iter().for_each(|prefix| {
-                // A search checks the limit every 4096 calls, and the subtree below one
-                // prefix of a small preset's iteration is often smaller than that: checked
-                // here too, a deadline or a cancel ends the iteration within one prefix's
-                // search instead of at its end (seconds later in a big iteration).
-                if limit.reached() {
-                    stop.store(true, Ordering::Relaxed);
-                }
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
