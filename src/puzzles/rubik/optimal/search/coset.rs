@@ -243,6 +243,12 @@ pub(super) struct StageReads {
     best: [[u8; 5]; 3],
     /// The class entries of the reads.
     entries: [u32; MAX_VIEW_READS],
+    /// Per child, the face it turns (an index in URFDLB), when the children share a
+    /// parent ([`Self::siblings`]).
+    face: [u8; 18],
+    /// Whether the children are one parent's, so that a child's bound also bounds its
+    /// siblings by turns of the same face (the sibling cut, [`KorfSolver::coset_finish`]).
+    siblings: bool,
 }
 
 impl StageReads {
@@ -291,6 +297,8 @@ impl StageReads {
         moved: [0; 18],
         best: [[0; 5]; 3],
         entries: [0; MAX_VIEW_READS],
+        face: [0; 18],
+        siblings: false,
     };
 }
 
@@ -314,7 +322,10 @@ impl KorfSolver<'_> {
     /// - a table value `x` on view `2a` also says no solution of length `x >= 1` ends
     ///   with a turn on axis `a`, on view `2a + 1` that none starts with one: if the
     ///   three forward (or inverse) views all reach a bound of at least 1, the bound goes
-    ///   up one step.
+    ///   up one step;
+    /// - children by turns of one face are one move apart (two in quarter turns): a
+    ///   child's bound above the budget by more than that prunes its siblings on that
+    ///   face, unread (the sibling cut, [`Self::coset_finish`]).
     ///
     /// Without a parent, every view is read at once.
     pub(super) fn coset_evaluate(
@@ -358,6 +369,7 @@ impl KorfSolver<'_> {
             (Stage::Best(j), Some((parent, moves))) => {
                 if j == 0 {
                     reads.rank_views(parent);
+                    reads.siblings = true;
                 }
                 for k in alive_children {
                     let (node, m) = (&mut nodes[k], moves[k].index());
@@ -368,6 +380,7 @@ impl KorfSolver<'_> {
                         node.values[inherited] = parent.values[inherited];
                         reads.known[k] = 1 << inherited;
                         reads.moved[k] = 0;
+                        reads.face[k] = (m / 3) as u8;
                     }
                     let v = reads.best[a][j as usize] as usize;
                     if reads.moved[k] >> (v / 2) & 1 == 0 {
@@ -401,6 +414,9 @@ impl KorfSolver<'_> {
             (Stage::Best(_), None) => {}
             // A node without a parent, or the second table: every view, all moved.
             (Stage::Rest, None) | (Stage::Second, _) => {
+                if from.is_none() {
+                    reads.siblings = false;
+                }
                 for k in alive_children {
                     reads.known[k] = 0x3F;
                     reads.moved[k] = 0b111;
@@ -469,6 +485,12 @@ impl KorfSolver<'_> {
             nodes[k as usize].values[v as usize] = value;
         }
         // The bounds of the children read in this stage (the reads come child by child).
+        // The sibling cut: the children by turns of one face are one move apart in half
+        // turns (`X F2 = (X F) F`, `X F' = (X F) F2`), two in quarter turns, so a child
+        // whose bound (a lower bound on its distance) exceeds the budget by more than
+        // that step bounds its siblings on that face above the budget: they are pruned
+        // without reading their other views. Per face, the largest such bound.
+        let (mut cut_faces, mut face_bound) = (0u8, [0u32; 6]);
         let mut r = 0;
         while r < w {
             let k = reads.at[r].0 as usize;
@@ -493,6 +515,20 @@ impl KorfSolver<'_> {
                 h
             };
             alive[k] = out[k] <= budget;
+            if reads.siblings && out[k] > budget + step {
+                let f = reads.face[k] as usize;
+                face_bound[f] = face_bound[f].max(out[k] - step);
+                cut_faces |= 1 << f;
+            }
+        }
+        if cut_faces != 0 {
+            for k in 0..nodes.len() {
+                let f = reads.face[k] as usize;
+                if alive[k] && cut_faces >> f & 1 == 1 {
+                    alive[k] = false;
+                    out[k] = out[k].max(face_bound[f]);
+                }
+            }
         }
     }
 }
