@@ -87,7 +87,7 @@ impl<'a> BaseLines<'a> {
     /// Asks for the line of entry `index` to be loaded ahead of [`Self::get`].
     #[inline]
     pub fn prefetch(&self, index: usize) {
-        super::prefetch(self.bytes, Self::line_offset(index));
+        super::prefetch_to_l2(self.bytes, Self::line_offset(index));
     }
 
     /// The lower bound stored for entry `index`; panics if out of range.

@@ -32,7 +32,7 @@ pub use file::{
     checksum, probe, read_header, reload_into_page_cache, write_table, Table, Verify, READ_LIMIT,
 };
 pub use header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
-pub use mmap::{lock_mapped_tables, prefetch};
+pub use mmap::{lock_mapped_tables, prefetch, prefetch_to_l2};
 pub use resident::Resident;
 pub use spec::{intern, TableSpec};
 pub use store::{data_dir_from_env, sharing_tables, TableStore, DATA_ENV, SHARE_ENV};
