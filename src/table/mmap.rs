@@ -106,8 +106,9 @@ pub fn prefetch<T>(items: &[T], index: usize) {
 /// larger than the caches, read once a little later. Where the core has fewer
 /// first-level miss slots than the second level has (Intel's), a line on its way from
 /// memory then holds a second-level slot instead of a first-level one, and more lines
-/// are in flight at once: the `8g` search ran 4% faster on this machine's Xeon
-/// (`docs/rubik-optimal.md`, "Measured effect of each trick").
+/// are in flight at once: 10-13% less time per random line of the `8g` table on this
+/// machine's Xeon, 1-4% less in its search (`docs/rubik-optimal.md`, "Measured effect
+/// of each trick").
 #[inline(always)]
 pub fn prefetch_to_l2<T>(items: &[T], index: usize) {
     hint::<T, 2>(items, index);
