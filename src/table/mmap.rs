@@ -99,7 +99,7 @@ by rename (cubedb-gen does), then run again.\n";
 /// arrive, then reads them.
 #[inline(always)]
 pub fn prefetch<T>(items: &[T], index: usize) {
-    hint::<T, 3>(items, index);
+    hint::<T, NEAREST_CACHE>(items, index);
 }
 
 /// [`prefetch`] into the second-level cache only (the T1 hint), for lines of a table far
@@ -111,11 +111,20 @@ pub fn prefetch<T>(items: &[T], index: usize) {
 /// of each trick").
 #[inline(always)]
 pub fn prefetch_to_l2<T>(items: &[T], index: usize) {
-    hint::<T, 2>(items, index);
+    hint::<T, SECOND_LEVEL_CACHE>(items, index);
 }
 
-/// The prefetch of `items[index]` with the x86 locality hint `LOCALITY` (3 is T0, 2 is
-/// T1), nothing elsewhere or past the end.
+// The locality hints of x86's prefetch: T0 (every cache level) and T1 (the second
+// level and beyond); elsewhere only names, since `hint` does nothing there.
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::{_MM_HINT_T0 as NEAREST_CACHE, _MM_HINT_T1 as SECOND_LEVEL_CACHE};
+#[cfg(not(target_arch = "x86_64"))]
+const NEAREST_CACHE: i32 = 3;
+#[cfg(not(target_arch = "x86_64"))]
+const SECOND_LEVEL_CACHE: i32 = 2;
+
+/// The prefetch of `items[index]` with the locality hint `LOCALITY` (`NEAREST_CACHE`
+/// or `SECOND_LEVEL_CACHE`), nothing past the end or on other processors.
 #[inline(always)]
 fn hint<T, const LOCALITY: i32>(items: &[T], index: usize) {
     if index >= items.len() {
