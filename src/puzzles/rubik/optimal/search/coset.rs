@@ -364,12 +364,12 @@ impl KorfSolver<'_> {
         let stage = coset.stage(stage);
         reads.stage = stage;
         reads.len = 0;
+        reads.siblings = from.is_some();
         let alive_children = (0..nodes.len()).filter(|&k| alive[k]);
         match (stage, from) {
             (Stage::Best(j), Some((parent, moves))) => {
                 if j == 0 {
                     reads.rank_views(parent);
-                    reads.siblings = true;
                 }
                 for k in alive_children {
                     let (node, m) = (&mut nodes[k], moves[k].index());
@@ -414,9 +414,6 @@ impl KorfSolver<'_> {
             (Stage::Best(_), None) => {}
             // A node without a parent, or the second table: every view, all moved.
             (Stage::Rest, None) | (Stage::Second, _) => {
-                if from.is_none() {
-                    reads.siblings = false;
-                }
                 for k in alive_children {
                     reads.known[k] = 0x3F;
                     reads.moved[k] = 0b111;
