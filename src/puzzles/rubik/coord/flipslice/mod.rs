@@ -252,39 +252,6 @@ fn slice_cubies_portable(bits: u32, mask: u32) -> usize {
     code
 }
 
-/// Raw coordinates after move `m` (by index), from the move tables alone; the U-edge
-/// slots only if `up_edges` (else left at 0).
-#[inline]
-pub fn move_raw(raw: RawCoordinates, m: usize, up_edges: bool) -> RawCoordinates {
-    move_raw_in(&TABLES, raw, m, up_edges)
-}
-
-/// [`move_raw`] with the coordinate tables at hand.
-#[inline(always)]
-pub(crate) fn move_raw_in(
-    t: &Tables,
-    raw: RawCoordinates,
-    m: usize,
-    up_edges: bool,
-) -> RawCoordinates {
-    let slice = t.moved_slice(raw[1] as usize, m) as u32;
-    let flip = t.flip_move[(raw[0] as usize % FLIPS) * MOVE_COUNT + m] as u32;
-    let twist = t.twist_move[raw[2] as usize * MOVE_COUNT + m] as u32;
-    let (layers, edges) = split_layers(raw[3]);
-    let layers = t.layers_move[layers * MOVE_COUNT + m] as u32;
-    let up_edges = if up_edges {
-        t.edge_set_move[edges * MOVE_COUNT + m] as u32
-    } else {
-        0
-    };
-    [
-        slice / SLICE_ORDERS as u32 * FLIPS as u32 + flip,
-        slice,
-        twist,
-        layers | up_edges << LAYERS_BITS,
-    ]
-}
-
 /// The corner layers and the U-edge slots held in the last raw coordinate.
 #[inline]
 fn split_layers(word: u32) -> (usize, usize) {
@@ -519,6 +486,24 @@ mod tests {
         }
     }
 
+    /// The raw coordinates after move `m`, from the move tables the BFS walks the
+    /// projection with.
+    fn moved_by_tables(raw: RawCoordinates, m: usize) -> RawCoordinates {
+        let t = &*TABLES;
+        let slice = t.slice_move[raw[1] as usize * MOVE_COUNT + m] as u32;
+        let flip = t.flip_move[(raw[0] as usize % FLIPS) * MOVE_COUNT + m] as u32;
+        let twist = t.twist_move[raw[2] as usize * MOVE_COUNT + m] as u32;
+        let (layers, edges) = split_layers(raw[3]);
+        let layers = t.layers_move[layers * MOVE_COUNT + m] as u32;
+        let up_edges = t.edge_set_move[edges * MOVE_COUNT + m] as u32;
+        [
+            slice / SLICE_ORDERS as u32 * FLIPS as u32 + flip,
+            slice,
+            twist,
+            layers | up_edges << LAYERS_BITS,
+        ]
+    }
+
     #[test]
     fn raw_coordinates_follow_the_move_tables() {
         let mut rng = SplitMix64::new(61);
@@ -526,7 +511,7 @@ mod tests {
             let cube = Cube::random(&mut rng);
             for mv in Move::all() {
                 assert_eq!(
-                    move_raw(raw_coordinates(&cube), mv.index(), true),
+                    moved_by_tables(raw_coordinates(&cube), mv.index()),
                     raw_coordinates(&cube.apply(mv))
                 );
             }

@@ -25,13 +25,6 @@ pub(crate) struct Tables {
     pub(crate) twist_move: Vec<u16>,
     /// `twist_conj[twist * 16 + s]`: twist of the image under symmetry `s`.
     pub(crate) twist_conj: Vec<u16>,
-    /// `order_move[slots * 18 + m]`: how move `m` reorders four E-slice edges sitting in
-    /// `slots`, as a row of `order_compose` (the slots' image is `edge_set_move`'s).
-    order_move: Vec<u8>,
-    /// `order_compose[row * 24 + order]`: the slice order after the reordering `row`.
-    /// With `order_move`, a move of the slice through tables of 9 KB and 0.6 KB instead
-    /// of the 428 KB `slice_move`.
-    order_compose: Vec<u8>,
     /// `slice_conj[slice * 16 + s]`: slice of the image under symmetry `s`.
     pub(crate) slice_conj: Vec<u16>,
     /// The parity of the slice order (`5g`).
@@ -296,8 +289,6 @@ impl Tables {
             twist_move: vec![0; TWISTS * MOVE_COUNT],
             twist_conj: vec![0; TWISTS * UD_SYMMETRY_COUNT],
             slice_conj: vec![0; SLICES * UD_SYMMETRY_COUNT],
-            order_move: vec![0; SLICE_SLOTS * MOVE_COUNT],
-            order_compose: Vec::new(),
             layers_of_mask: [u8::MAX; 256],
             layers_move: vec![0; CORNER_LAYERS * MOVE_COUNT],
             layers_conj: vec![0; CORNER_LAYERS * UD_SYMMETRY_COUNT],
@@ -338,23 +329,13 @@ impl Tables {
             }
         }
         // Moves and symmetries take a set of slots where they take the E-slice edges'.
-        // A move also reorders the edges in a way that depends on the slots alone: one
-        // row of `order_compose` per distinct way (the orders it makes of every order).
         // A symmetry maps a quotient's class to a class that depends on the slots alone
         // (`OrderQuotient::image`).
-        let mut rows: Vec<[u8; SLICE_ORDERS]> = Vec::new();
         for slots in 0..SLICE_SLOTS {
             let slice = slots * SLICE_ORDERS;
             for m in 0..MOVE_COUNT {
-                let moved = |order: usize| t.slice_move[(slice + order) * MOVE_COUNT + m];
-                t.edge_set_move[slots * MOVE_COUNT + m] = moved(0) / SLICE_ORDERS as u16;
-                let row: [u8; SLICE_ORDERS] =
-                    std::array::from_fn(|order| (moved(order) as usize % SLICE_ORDERS) as u8);
-                let at = rows.iter().position(|r| *r == row).unwrap_or_else(|| {
-                    rows.push(row);
-                    rows.len() - 1
-                });
-                t.order_move[slots * MOVE_COUNT + m] = at as u8;
+                t.edge_set_move[slots * MOVE_COUNT + m] =
+                    t.slice_move[slice * MOVE_COUNT + m] / SLICE_ORDERS as u16;
             }
             for s in 0..UD_SYMMETRY_COUNT {
                 let image = t.slice_conj[slice * UD_SYMMETRY_COUNT + s] as usize;
@@ -367,7 +348,6 @@ impl Tables {
                 t.pairing.image[at] = t.pairing.image_row(image_of);
             }
         }
-        t.order_compose = rows.concat();
         let up_slots = t.slots_of_mask[up_edge_mask(&Cube::SOLVED)] as usize;
         for s in 0..UD_SYMMETRY_COUNT {
             if t.edge_set_conj[up_slots * UD_SYMMETRY_COUNT + s] as usize != up_slots {
@@ -489,16 +469,6 @@ impl Tables {
             }
             Refinement::Bare => [slice, twist, layers, up_edges],
         }
-    }
-
-    /// The slice (slots and order) after move `m`: [`Self::slice_move`]'s entry, from the
-    /// slots' move and a reordering of the order.
-    #[inline(always)]
-    pub(crate) fn moved_slice(&self, slice: usize, m: usize) -> usize {
-        let (slots, order) = (slice / SLICE_ORDERS, slice % SLICE_ORDERS);
-        let row = self.order_move[slots * MOVE_COUNT + m] as usize;
-        self.edge_set_move[slots * MOVE_COUNT + m] as usize * SLICE_ORDERS
-            + self.order_compose[row * SLICE_ORDERS + order] as usize
     }
 
     /// The twist and the refinement's value of the image of a position under symmetry
@@ -656,24 +626,8 @@ pub(crate) fn coordinate_tables() -> &'static Tables {
 #[cfg(test)]
 mod tests {
     use super::{compress, expand, Refinement, Tables, ALL_EDGE_SLOTS};
-    use super::{CORNER_LAYERS, MOVE_COUNT, SLICES, TWISTS};
+    use super::{CORNER_LAYERS, SLICES, TWISTS};
     use crate::puzzles::rubik::model::symmetry::UD_SYMMETRY_COUNT;
-
-    /// The slice moved through the small tables is the one `slice_move` gives, for every
-    /// slice and move.
-    #[test]
-    fn moved_slice_agrees_with_the_slice_move_table() {
-        let t = Tables::build();
-        for slice in 0..SLICES {
-            for m in 0..MOVE_COUNT {
-                assert_eq!(
-                    t.moved_slice(slice, m),
-                    t.slice_move[slice * MOVE_COUNT + m] as usize,
-                    "slice {slice}, move {m}"
-                );
-            }
-        }
-    }
 
     /// The shortcuts for the indices of `5g` and `8g` agree with conjugating then
     /// refining, for every slice, symmetry and corner layers (and a spread of twists),

@@ -104,13 +104,17 @@ pub(super) enum Stage {
 /// position seen along axis `a` (U-D, R-L, F-B), view `2a + 1` its inverse.
 pub(crate) type ViewValues = [u8; 6];
 
-/// A position in the coset search, kept as its six views: the position seen along each
-/// axis as raw coordinates (moved by move tables), its inverse seen along each axis as a
-/// packed cube (moved by composing with the inverse turn before it: a byte shuffle).
+/// A position in the coset search, kept as its six views, each a packed cube: the
+/// position seen along each axis (moved by composing with the turn after it) and its
+/// inverse seen along each axis (moved by composing with the inverse turn before it),
+/// each a byte shuffle. A view's raw coordinates are computed when it is read, by vector
+/// compares and tables of a few KB: faster than moving raw coordinates through the flip
+/// and twist move tables (70-80 KB each), as the forward views were until 2026-11-27
+/// (`docs/rubik-optimal.md`, "Inherited views, incremental views").
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CosetNode {
-    /// [`flipslice::raw_coordinates`] of the position seen along axis `a`.
-    forward: [RawCoordinates; 3],
+    /// The position seen along axis `a`.
+    forward: [PackedCube; 3],
     /// The inverse of the position, seen along axis `a`.
     inverse: [PackedCube; 3],
     /// Table values of the six views: `2a` the position along axis `a`, `2a + 1` its
@@ -123,7 +127,7 @@ pub(crate) struct CosetNode {
 impl CosetNode {
     /// A placeholder to fill arrays with (not any position's node).
     pub(super) const EMPTY: CosetNode = CosetNode {
-        forward: [[0; 4]; 3],
+        forward: [PackedCube::SOLVED; 3],
         inverse: [PackedCube::SOLVED; 3],
         values: [0; 6],
         up_edges: false,
@@ -133,15 +137,14 @@ impl CosetNode {
     /// slots if `up_edges`.
     pub(super) fn of(cube: &Cube, inv: &Cube, up_edges: bool) -> Self {
         let mut node = CosetNode {
-            forward: [flipslice::raw_coordinates_with_inverse(cube, inv, up_edges); 3],
+            forward: [PackedCube::of(cube); 3],
             inverse: [PackedCube::of(inv); 3],
             values: [0; 6],
             up_edges,
         };
         for (j, rotation) in AXIS_ROTATIONS.iter().enumerate() {
             let (turned, turned_inv) = (rotation.conjugate(cube), rotation.conjugate(inv));
-            node.forward[j + 1] =
-                flipslice::raw_coordinates_with_inverse(&turned, &turned_inv, up_edges);
+            node.forward[j + 1] = PackedCube::of(&turned);
             node.inverse[j + 1] = PackedCube::of(&turned_inv);
         }
         node
@@ -156,32 +159,33 @@ impl CosetNode {
     /// Raw coordinates of view `v`.
     #[inline(always)]
     fn raw(&self, t: &Tables, v: usize) -> RawCoordinates {
-        match v % 2 {
-            0 => self.forward[v / 2],
-            _ => flipslice::raw_coordinates_packed_in(t, &self.inverse[v / 2], self.up_edges),
-        }
+        let cube = match v % 2 {
+            0 => &self.forward[v / 2],
+            _ => &self.inverse[v / 2],
+        };
+        flipslice::raw_coordinates_packed_in(t, cube, self.up_edges)
     }
 
     /// Views along axis `a` of this node's child by move `m` (by index).
     #[inline(always)]
-    fn step_axis(&mut self, t: &Tables, turns: &AxisTurns, parent: &CosetNode, a: usize, m: usize) {
-        let seen = turns.seen[a][m] as usize;
-        self.forward[a] = flipslice::move_raw_in(t, parent.forward[a], seen, parent.up_edges);
+    fn step_axis(&mut self, turns: &AxisTurns, parent: &CosetNode, a: usize, m: usize) {
+        self.forward[a] = parent.forward[a].then(&turns.turn[a][m]);
         self.up_edges = parent.up_edges;
         self.inverse[a] = turns.undo[a][m].then(&parent.inverse[a]);
     }
 }
 
-/// The turns of the views: move `m` as seen along axis `a` (the move of the turned view)
-/// and, packed, the inverse of that move (which the inverse view takes first).
+/// The turns of the views, packed: move `m` as seen along axis `a` (the move of the
+/// turned view, which the forward view takes last) and the inverse of that move (which
+/// the inverse view takes first).
 struct AxisTurns {
-    seen: [[u8; MOVE_COUNT]; 3],
+    turn: [[PackedCube; MOVE_COUNT]; 3],
     undo: [[PackedCube; MOVE_COUNT]; 3],
 }
 
 static AXIS_TURNS: std::sync::LazyLock<AxisTurns> = std::sync::LazyLock::new(|| {
     let mut turns = AxisTurns {
-        seen: [[0; MOVE_COUNT]; 3],
+        turn: [[PackedCube::SOLVED; MOVE_COUNT]; 3],
         undo: [[PackedCube::SOLVED; MOVE_COUNT]; 3],
     };
     for mv in Move::all() {
@@ -190,7 +194,7 @@ static AXIS_TURNS: std::sync::LazyLock<AxisTurns> = std::sync::LazyLock::new(|| 
                 0 => mv,
                 _ => AXIS_ROTATIONS[a - 1].map_move(mv),
             };
-            turns.seen[a][mv.index()] = seen.index() as u8;
+            turns.turn[a][mv.index()] = MOVE_PACKED[seen.index()];
             turns.undo[a][mv.index()] = MOVE_PACKED[seen.inverse().index()];
         }
     }
@@ -384,7 +388,7 @@ impl KorfSolver<'_> {
                     }
                     let v = reads.best[a][j as usize] as usize;
                     if reads.moved[k] >> (v / 2) & 1 == 0 {
-                        node.step_axis(t, turns, parent, v / 2, m);
+                        node.step_axis(turns, parent, v / 2, m);
                         reads.moved[k] |= 1 << (v / 2);
                     }
                     reads.known[k] |= 1 << v;
@@ -398,7 +402,7 @@ impl KorfSolver<'_> {
                     while unmoved != 0 {
                         let a = unmoved.trailing_zeros() as usize;
                         unmoved &= unmoved - 1;
-                        node.step_axis(t, turns, parent, a, m);
+                        node.step_axis(turns, parent, a, m);
                     }
                     reads.moved[k] = 0b111;
                     let mut views = !reads.known[k] & 0x3F;
