@@ -479,33 +479,27 @@ mod tests {
         }
     }
 
-    /// The raw coordinates after move `m`, from the move tables the BFS walks the
-    /// projection with.
-    fn moved_by_tables(raw: RawCoordinates, m: usize) -> RawCoordinates {
-        let t = &*TABLES;
-        let slice = t.slice_move[raw[1] as usize * MOVE_COUNT + m] as u32;
-        let flip = t.flip_move[(raw[0] as usize % FLIPS) * MOVE_COUNT + m] as u32;
-        let twist = t.twist_move[raw[2] as usize * MOVE_COUNT + m] as u32;
-        let (layers, edges) = split_layers(raw[3]);
-        let layers = t.layers_move[layers * MOVE_COUNT + m] as u32;
-        let up_edges = t.edge_set_move[edges * MOVE_COUNT + m] as u32;
-        [
-            slice / SLICE_ORDERS as u32 * FLIPS as u32 + flip,
-            slice,
-            twist,
-            layers | up_edges << LAYERS_BITS,
-        ]
-    }
-
+    /// The move tables the BFS walks the projection with take each of the five parts
+    /// (`parts`) where the move takes the cube.
     #[test]
     fn raw_coordinates_follow_the_move_tables() {
+        let t = &*TABLES;
         let mut rng = SplitMix64::new(61);
         for _ in 0..500 {
             let cube = Cube::random(&mut rng);
+            let [slice, flip, twist, layers, up_edges] = parts(&cube);
             for mv in Move::all() {
+                let m = mv.index();
                 assert_eq!(
-                    moved_by_tables(raw_coordinates(&cube), mv.index()),
-                    raw_coordinates(&cube.apply(mv))
+                    [
+                        t.slice_move[slice * MOVE_COUNT + m] as usize,
+                        t.flip_move[flip * MOVE_COUNT + m] as usize,
+                        t.twist_move[twist * MOVE_COUNT + m] as usize,
+                        t.layers_move[layers * MOVE_COUNT + m] as usize,
+                        t.edge_set_move[up_edges * MOVE_COUNT + m] as usize,
+                    ],
+                    parts(&cube.apply(mv)),
+                    "{mv:?}"
                 );
             }
         }
