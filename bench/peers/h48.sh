@@ -23,10 +23,8 @@
 #   H48_BIN=FILE                    nissy-core's solve_file tool built once beforehand (run
 #                                   from NISSY_DIR), instead of `./build.sh tool solve_file`,
 #                                   which compiles nissy-core again at every call (about 10 s
-#                                   of a core per cube with INTERLEAVE=1); build it with the
-#                                   flags ./build.sh prints, e.g. `cc -std=c11 -fPIC -O3 -mavx2
-#                                   -DAVX2 -DTHREADS=$(nproc) -D_POSIX_C_SOURCE=199309L
-#                                   -pthread -o FILE tools/301_solve_file/*.c src/nissy.c`
+#                                   of a core per cube with INTERLEAVE=1); the command that
+#                                   builds it is in bench/peers/README.md
 #
 # H48 reads scrambles, not facelets: each position is first solved near-optimally by
 # cubedb's two-phase solver and the inverse of that solution is the scramble both solvers
@@ -57,9 +55,12 @@ if [ ! -f "$nissy/tables/$solver" ]; then
     echo "no $nissy/tables/$solver: generate it first (cd $nissy && ./build.sh tool gendata $solver)" >&2
     exit 2
 fi
+# How H48's solve_file tool is run, from $nissy: the prebuilt one, or built by nissy-core.
 if [ -n "${H48_BIN:-}" ]; then
-    h48_bin=$(realpath "$H48_BIN")
-    [ -x "$h48_bin" ] || { echo "H48_BIN=$H48_BIN is not an executable" >&2; exit 2; }
+    h48_tool=("$(realpath "$H48_BIN")")
+    [ -x "${h48_tool[0]}" ] || { echo "H48_BIN=$H48_BIN is not an executable" >&2; exit 2; }
+else
+    h48_tool=(./build.sh tool solve_file)
 fi
 presets=${PRESETS:-2g 5g}
 count=${COUNT:-20}
@@ -78,11 +79,7 @@ count=$(wc -l < "$work/scrambles.txt")
 # the seconds from "Solving scramble" to the line after "Solutions:" (the first
 # solution), its nodes ("[H48 solve] Nodes visited: N"), then the solution.
 h48_solve() {
-    if [ -n "${H48_BIN:-}" ]; then
-        (cd "$nissy" && "$h48_bin" "$solver" "$1" 2>&1)
-    else
-        (cd "$nissy" && ./build.sh tool solve_file "$solver" "$1" 2>&1)
-    fi |
+    (cd "$nissy" && "${h48_tool[@]}" "$solver" "$1" 2>&1) |
         while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done > "$2.one"
     awk '$2 == "Solving" && $3 == "scramble" { n++; start = $1 }
          /\[H48 solve\] Nodes visited:/ { nodes = $NF }
