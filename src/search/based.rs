@@ -11,7 +11,7 @@
 //!
 //! Peak memory: two bits plus one bit per state, and a byte per group.
 
-use super::bfs::{mod3_bfs_observed, Mod3Observer, RankedSpace};
+use super::bfs::{mod3_bfs_observed, slots_holding, Mod3Observer, RankedSpace};
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -63,17 +63,20 @@ impl BaseChooser {
         let size = self.size;
         self.within
             .par_iter_mut()
+            .zip(crumbs.par_chunks(16))
             .enumerate()
-            .for_each(|(w, word)| {
+            .for_each(|(w, (word, bytes))| {
                 let mut bits = 0u64;
-                for (b, byte) in crumbs.iter().skip(w * 16).take(16).enumerate() {
-                    let byte = byte.load(Ordering::Relaxed);
-                    for slot in 0..4 {
-                        let rank = (w * 64 + b * 4 + slot) as u64;
-                        if rank < size && byte >> (2 * slot) & 3 != 3 {
-                            bits |= 1 << (b * 4 + slot);
-                        }
-                    }
+                for (b, byte) in bytes.iter().enumerate() {
+                    // A reached slot's lower bit, gathered into four bits.
+                    let reached = !slots_holding(byte.load(Ordering::Relaxed), 3) & 0x55;
+                    let pairs = (reached | reached >> 1) & 0x33;
+                    bits |= u64::from((pairs | pairs >> 2) & 0x0F) << (4 * b);
+                }
+                let first = w as u64 * 64;
+                if size - first < 64 {
+                    // Padding past the last rank reads as reached: clear it.
+                    bits &= (1 << (size - first)) - 1;
                 }
                 *word = bits;
             });
@@ -84,7 +87,11 @@ impl Mod3Observer for BaseChooser {
     #[inline]
     fn reached(&self, rank: u64, depth: usize) {
         if self.base.is_none() {
-            self.group_min[(rank / self.group) as usize].fetch_min(depth as u8, Ordering::Relaxed);
+            // Most groups already hold a smaller depth: a load spares the locked update.
+            let min = &self.group_min[(rank / self.group) as usize];
+            if min.load(Ordering::Relaxed) > depth as u8 {
+                min.fetch_min(depth as u8, Ordering::Relaxed);
+            }
         }
     }
 

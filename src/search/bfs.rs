@@ -7,8 +7,10 @@
 //! for spaces whose moves cost 1 or 2.
 
 use crate::progress::Progress;
+use crate::table::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::time::Instant;
 
 /// Depth value of a state the search never reached.
 pub const UNREACHED: u8 = u8::MAX;
@@ -36,6 +38,23 @@ pub trait RankedSpace: Sync {
     /// Whether [`RankedSpace::any_neighbour`] stops at the first hit. Then pulling pays
     /// from an earlier layer on: once fewer than twice the frontier's states are unseen.
     const STOPS_EARLY: bool = false;
+
+    /// How many moves [`RankedSpace::neighbours_by_move`] takes; 0 (the default) if the
+    /// space does not offer it.
+    #[inline]
+    fn move_count(&self) -> usize {
+        0
+    }
+
+    /// The neighbours of `rank` one move at a time: the function gives, for a move
+    /// `m < move_count()`, a rank standing for the neighbour by that move (any rank of
+    /// its twins, as they share a depth). [`mod3_bfs`] pulls with it over many unseen
+    /// ranks, a move per round with each round's reads prefetched, and stops asking for
+    /// a rank at its first hit; the rank is decoded once, when this is called.
+    #[inline]
+    fn neighbours_by_move(&self, _rank: u64) -> impl Fn(usize) -> u64 + '_ {
+        |_| unreachable!("neighbours_by_move asked of a space whose move_count is 0")
+    }
 
     /// How many states the rank stands for (a reduced table's entry stands for its
     /// class); the histogram counts these.
@@ -76,6 +95,18 @@ const SORT_FROM: usize = 1 << 16;
 
 /// Chunk of ranks handed to one rayon task when scanning.
 const SCAN_CHUNK: usize = 1 << 14;
+
+/// Unseen ranks a bottom-up layer of [`mod3_bfs`] pulls together, one move at a time,
+/// when the space offers [`RankedSpace::neighbours_by_move`].
+const PULL_GROUP: usize = 64;
+
+/// Spaces of at least this many ranks get a note per layer of [`mod3_bfs`] (its depth,
+/// ranks and time): builds long enough that a log of where the time went is worth it.
+const LOGGED_LAYERS_FROM: u64 = 1 << 30;
+
+/// Neighbours a top-down layer of [`mod3_bfs`] gathers (and prefetches) before it claims
+/// them: enough lines in flight to cover a memory latency.
+const PUSH_BATCH: usize = 256;
 
 /// Breadth-first search from `sources` over the whole space, all cores, reporting each depth
 /// on a progress counter labelled `label`.
@@ -540,10 +571,17 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
     bar.set_message(depth.to_string());
     bar.set_position(layer);
     let mut go_on = observer.layer_done(0, &histogram, &bytes);
+    let started = Instant::now();
     while go_on && layer > 0 && unseen > 0 {
+        let layer_started = Instant::now();
         let current = (depth % 3) as u8;
         let next = ((depth + 1) % 3) as u8;
-        let pull_below = if S::STOPS_EARLY { 2 * layer } else { layer };
+        let by_move = space.move_count() > 0;
+        let pull_below = if S::STOPS_EARLY || by_move {
+            2 * layer
+        } else {
+            layer
+        };
         let observer_now: &O = observer;
         // Per layer: ranks settled (for the bottom-up switch) and states they stand for.
         let (found, states) = bytes
@@ -564,30 +602,63 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
                         }
                     });
                 };
+                // Top-down, the neighbours of several frontier ranks are gathered and
+                // their bytes prefetched before any is claimed: a claim is a locked
+                // instruction, which waits for its line before anything after it runs.
+                let mut pending: Vec<u64> = Vec::with_capacity(PUSH_BATCH + 64);
+                let claim_pending = |pending: &mut Vec<u64>, found: &mut (u64, u64)| {
+                    for n in pending.drain(..) {
+                        if claim_crumb(&bytes, n, next) {
+                            settle(n, found);
+                        }
+                    }
+                };
+                let pulling = unseen < pull_below;
+                // The ranks worth a look: unseen ones when pulling, the frontier's when
+                // pushing. A byte holding none is passed over at the cost of its load.
+                let wanted = if pulling { 3 } else { current };
+                let mut unseen_group: Vec<u64> = Vec::with_capacity(PULL_GROUP);
+                let pull_group = |group: &mut Vec<u64>, found: &mut (u64, u64)| {
+                    pull_by_move(space, &bytes, group, current, |rank| {
+                        if claim_crumb(&bytes, rank, next) {
+                            settle(rank, found);
+                        }
+                    });
+                    group.clear();
+                };
                 for (offset, byte) in chunk.iter().enumerate() {
-                    let packed = byte.load(Ordering::Relaxed);
-                    for slot in 0..4u64 {
+                    let mut hits = slots_holding(byte.load(Ordering::Relaxed), wanted);
+                    while hits != 0 {
+                        let slot = u64::from(hits.trailing_zeros() / 2);
+                        hits &= hits - 1;
                         let rank = base + offset as u64 * 4 + slot;
                         if rank >= size {
                             break;
                         }
-                        let value = packed >> (2 * slot) & 3;
-                        if unseen < pull_below {
-                            if value == 3
-                                && space.any_neighbour(rank, |n| crumb(&bytes, n) == current)
+                        if pulling && by_move {
+                            unseen_group.push(rank);
+                            if unseen_group.len() == PULL_GROUP {
+                                pull_group(&mut unseen_group, &mut found);
+                            }
+                        } else if pulling {
+                            if space.any_neighbour(rank, |n| crumb(&bytes, n) == current)
                                 && claim_crumb(&bytes, rank, next)
                             {
                                 settle(rank, &mut found);
                             }
-                        } else if value == current {
+                        } else {
                             space.for_each_neighbour(rank, |n| {
-                                if claim_crumb(&bytes, n, next) {
-                                    settle(n, &mut found);
-                                }
+                                prefetch(&bytes, (n >> 2) as usize);
+                                pending.push(n);
                             });
+                            if pending.len() >= PUSH_BATCH {
+                                claim_pending(&mut pending, &mut found);
+                            }
                         }
                     }
                 }
+                claim_pending(&mut pending, &mut found);
+                pull_group(&mut unseen_group, &mut found);
                 found
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
@@ -602,10 +673,57 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
         bar.set_message(depth.to_string());
         bar.inc(found);
         go_on = observer.layer_done(depth, &histogram, &bytes);
+        if size >= LOGGED_LAYERS_FROM {
+            progress.note(format!(
+                "{label}: depth {depth}: {found} ranks in {:.1} s ({:.1} s in all)",
+                layer_started.elapsed().as_secs_f64(),
+                started.elapsed().as_secs_f64()
+            ));
+        }
     }
     bar.finish_and_clear();
     let crumbs = bytes.into_iter().map(AtomicU8::into_inner).collect();
     Mod3Result { crumbs, histogram }
+}
+
+/// Calls `settle` with each rank of `group` (unseen ranks) that has a neighbour holding
+/// `current`. The neighbours are asked for one move at a time for the whole group, each
+/// round's bytes prefetched before any is read; a rank leaves the group at its first hit.
+fn pull_by_move<S: RankedSpace>(
+    space: &S,
+    bytes: &[AtomicU8],
+    group: &[u64],
+    current: u8,
+    mut settle: impl FnMut(u64),
+) {
+    let mut open: Vec<_> = group
+        .iter()
+        .map(|&rank| (rank, space.neighbours_by_move(rank), 0u64))
+        .collect();
+    for m in 0..space.move_count() {
+        for (_, by_move, neighbour) in open.iter_mut() {
+            *neighbour = by_move(m);
+            prefetch(bytes, (*neighbour >> 2) as usize);
+        }
+        open.retain(|(rank, _, neighbour)| {
+            let hit = crumb(bytes, *neighbour) == current;
+            if hit {
+                settle(*rank);
+            }
+            !hit
+        });
+        if open.is_empty() {
+            break;
+        }
+    }
+}
+
+/// The two-bit fields of `byte` that hold `value`, each marked by its lower bit (so
+/// `trailing_zeros() / 2` is the first one's slot).
+#[inline]
+pub(crate) fn slots_holding(byte: u8, value: u8) -> u8 {
+    let differs = byte ^ (value * 0x55);
+    !(differs | differs >> 1) & 0x55
 }
 
 /// The two bits of `rank`.
@@ -759,12 +877,38 @@ pub(crate) mod tests {
         }
     }
 
+    /// A space that also offers its neighbours one move at a time (so the mod-3 search
+    /// pulls them by move).
+    struct ByMove<S>(S, usize);
+
+    impl<S: RankedSpace> RankedSpace for ByMove<S> {
+        fn size(&self) -> u64 {
+            self.0.size()
+        }
+        fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64)) {
+            self.0.for_each_neighbour(rank, visit)
+        }
+        fn move_count(&self) -> usize {
+            self.1
+        }
+        fn neighbours_by_move(&self, rank: u64) -> impl Fn(usize) -> u64 + '_ {
+            let mut neighbours = Vec::new();
+            self.0.for_each_neighbour(rank, |n| neighbours.push(n));
+            move |m| neighbours[m]
+        }
+    }
+
     #[test]
     fn mod3_depths_match_full_depths() {
         same_as_full(&Ring(401), &[0]);
         same_as_full(&Torus(241), &[3, 100 + 17 * 241]);
         same_as_full(&EarlyTorus(199), &[0]);
         same_as_full(&EvenRing(402), &[0, 10]);
+        // Pulling by move: a space of several scan chunks with a partial last group, and
+        // one whose odd ranks are never reached.
+        same_as_full(&ByMove(Torus(199), 4), &[0, 77]);
+        same_as_full(&ByMove(Torus(131), 4), &[5]);
+        same_as_full(&ByMove(EvenRing(402), 2), &[0, 10]);
     }
 
     #[test]

@@ -334,6 +334,20 @@ impl RankedSpace for PatternSpace {
             }
         }
     }
+
+    /// Offered by the flip-slice-twist family, whose indices of one class are settled
+    /// together (so share a depth).
+    fn move_count(&self) -> usize {
+        match self.refinement {
+            Some(_) => self.moves.len(),
+            None => 0,
+        }
+    }
+
+    fn neighbours_by_move(&self, rank: u64) -> impl Fn(usize) -> u64 + '_ {
+        let refinement = self.refinement.expect("flip-slice-twist family");
+        flipslice::neighbours_by_move(refinement, rank, &self.moves)
+    }
 }
 
 /// Spec of a pattern database.

@@ -345,6 +345,34 @@ pub fn for_each_neighbour(
     mut visit: impl FnMut(u64),
 ) {
     let t = &*TABLES;
+    let parts = moved_parts(t, refinement, index);
+    for &m in moves {
+        t.each_index(refinement, parts(m), &mut visit);
+    }
+}
+
+/// The neighbours of the projection at `index` one move at a time: for `k`, one index
+/// of the class that `moves[k]` (a move by index) takes it to, which a search whose
+/// twins share a value reads for them all. The index is decoded once, here.
+#[inline]
+pub fn neighbours_by_move(
+    refinement: Refinement,
+    index: u64,
+    moves: &[usize],
+) -> impl Fn(usize) -> u64 + '_ {
+    let t = &*TABLES;
+    let parts = moved_parts(t, refinement, index);
+    move |k| t.first_index(refinement, parts(moves[k]))
+}
+
+/// The projection at `index` as the raw parts a move acts on (slice, flip, twist,
+/// corner layers, U-edge slots), returned as the parts after each move.
+#[inline(always)]
+fn moved_parts(
+    t: &Tables,
+    refinement: Refinement,
+    index: u64,
+) -> impl Fn(usize) -> [usize; 5] + '_ {
     let index = index as usize;
     let count = refinement.count();
     let fine = index % count;
@@ -354,18 +382,14 @@ pub fn for_each_neighbour(
     let (slots, flip) = (pair / FLIPS, pair % FLIPS);
     let (order, layers, up_edges) = fine_parts(t, refinement, slots, fine);
     let slice = slots * SLICE_ORDERS + order;
-    for &m in moves {
-        t.each_index(
-            refinement,
-            [
-                t.slice_move[slice * MOVE_COUNT + m] as usize,
-                t.flip_move[flip * MOVE_COUNT + m] as usize,
-                t.twist_move[twist * MOVE_COUNT + m] as usize,
-                t.layers_move[layers * MOVE_COUNT + m] as usize,
-                t.edge_set_move[up_edges * MOVE_COUNT + m] as usize,
-            ],
-            &mut visit,
-        );
+    move |m| {
+        [
+            t.slice_move[slice * MOVE_COUNT + m] as usize,
+            t.flip_move[flip * MOVE_COUNT + m] as usize,
+            t.twist_move[twist * MOVE_COUNT + m] as usize,
+            t.layers_move[layers * MOVE_COUNT + m] as usize,
+            t.edge_set_move[up_edges * MOVE_COUNT + m] as usize,
+        ]
     }
 }
 
@@ -543,6 +567,23 @@ mod tests {
                     raw_coordinates_packed(&packed, up_edges),
                     raw_coordinates_for(&cube, up_edges)
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn a_neighbour_by_move_is_the_first_of_its_class() {
+        let mut rng = SplitMix64::new(47);
+        for refinement in REFINEMENTS {
+            for _ in 0..200 {
+                let i = index(refinement, &Cube::random(&mut rng)) as u64;
+                let moves: Vec<usize> = (0..MOVE_COUNT).rev().collect();
+                let by_move = neighbours_by_move(refinement, i, &moves);
+                for (k, &m) in moves.iter().enumerate() {
+                    let mut class = Vec::new();
+                    for_each_neighbour(refinement, i, &[m], |n| class.push(n));
+                    assert_eq!(by_move(k), class[0], "move {m}");
+                }
             }
         }
     }

@@ -413,9 +413,7 @@ impl Tables {
         [slice, flip, twist, layers, up_edges]: [usize; 5],
         mut visit: impl FnMut(u64),
     ) {
-        let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
-        let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
-        let parts = self.conjugated(refinement, [slice, twist, layers, up_edges], s);
+        let (class, parts) = self.in_class(refinement, [slice, flip, twist, layers, up_edges]);
         let [slice, twist, layers, up_edges] = parts;
         let fine = self.fine(refinement, slice, layers, up_edges);
         visit(Self::index_in_class(refinement, class, twist, fine) as u64);
@@ -427,6 +425,32 @@ impl Tables {
             let f2 = self.fine(refinement, s2, l2, e2);
             visit(Self::index_in_class(refinement, class, t2, f2) as u64);
         }
+    }
+
+    /// The first index [`Self::each_index`] visits: one rank of the position's class,
+    /// which a search whose twins share a value may read for all of them.
+    #[inline]
+    pub(crate) fn first_index(&self, refinement: Refinement, parts: [usize; 5]) -> u64 {
+        let (class, [slice, twist, layers, up_edges]) = self.in_class(refinement, parts);
+        let fine = self.fine(refinement, slice, layers, up_edges);
+        Self::index_in_class(refinement, class, twist, fine) as u64
+    }
+
+    /// The class of a position's flip and slice slots, and its other parts (slice,
+    /// twist, corner layers, U-edge slots) carried by the symmetry that takes it to the
+    /// class's representative.
+    #[inline(always)]
+    fn in_class(
+        &self,
+        refinement: Refinement,
+        [slice, flip, twist, layers, up_edges]: [usize; 5],
+    ) -> (usize, [usize; 4]) {
+        let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
+        let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
+        (
+            class,
+            self.conjugated(refinement, [slice, twist, layers, up_edges], s),
+        )
     }
 
     /// Slice (slots and order), twist, corner layers and U-edge slots of the image of a
