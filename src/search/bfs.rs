@@ -529,6 +529,10 @@ impl Mod3Observer for () {}
 /// time but change nothing. Bottom-up (once few states are unseen), an unseen state joins
 /// the next layer if a neighbour holds `d mod 3`: a state at depth `d - 3` has no unseen
 /// neighbour, so the test is exact. The neighbour relation must be symmetric.
+///
+/// Top-down claims are batched behind prefetches; a space offering
+/// [`RankedSpace::neighbours_by_move`] is pulled a move at a time over groups of unseen
+/// ranks (see `docs/rubik-optimal.md`, "The build", for what each costs).
 pub fn mod3_bfs<S: RankedSpace>(
     space: &S,
     sources: &[u64],

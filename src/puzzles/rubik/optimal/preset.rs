@@ -242,8 +242,8 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             by_default: false,
             measured_cost: Some(BuildCost {
-                seconds_on_two_cores: 1598,
-                peak_bytes: 18_400_000_000,
+                seconds_on_two_cores: 1387,
+                peak_bytes: 18_750_000_000,
             }),
             ..group(
                 Preset::EightGb,
