@@ -576,11 +576,11 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
     bar.set_position(layer);
     let mut go_on = observer.layer_done(0, &histogram, &bytes);
     let started = Instant::now();
+    let by_move = space.move_count() > 0;
     while go_on && layer > 0 && unseen > 0 {
         let layer_started = Instant::now();
         let current = (depth % 3) as u8;
         let next = ((depth + 1) % 3) as u8;
-        let by_move = space.move_count() > 0;
         let pull_below = if S::STOPS_EARLY || by_move {
             2 * layer
         } else {
