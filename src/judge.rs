@@ -5,7 +5,7 @@ use thiserror::Error;
 
 /// Bad judge input: which case, which line, and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{what} {case} (line {line}): {problem}")]
+#[error("{what} {case}{}: {problem}", if *line > 0 { format!(" (line {line})") } else { String::new() })]
 pub struct InputError {
     /// How the puzzle's format calls one case ("data set", "case", ...).
     pub what: &'static str,

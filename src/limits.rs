@@ -54,6 +54,14 @@ impl WholeRange {
     };
     /// Worker threads: more than this costs seconds to start and gains nothing.
     pub const THREADS: WholeRange = WholeRange { min: 1, max: 256 };
+    /// Memory a table build may take, in MB (`--memory`): up to 16 TiB, so that the
+    /// budget in bytes is always a plain number.
+    pub const MEMORY_MB: WholeRange = WholeRange {
+        min: 1,
+        max: 1 << 24,
+    };
+    /// The longest solution a definition-driven search looks for (`--max-depth`).
+    pub const SEARCH_DEPTH: WholeRange = WholeRange { min: 0, max: 1000 };
     /// The judge's depth limit (`--max-depth`): God's number in quarter turns.
     pub const JUDGE_DEPTH: WholeRange = WholeRange { min: 0, max: 26 };
 

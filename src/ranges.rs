@@ -49,3 +49,13 @@ pub fn seconds(text: &str) -> Result<f64, String> {
 pub fn sample(text: &str) -> Result<usize, String> {
     WholeRange::COUNT.parse(text).map(|n| n as usize)
 }
+
+/// Memory a table build may take, in MB (`--memory`).
+pub fn memory_mb(text: &str) -> Result<u64, String> {
+    WholeRange::MEMORY_MB.parse(text)
+}
+
+/// The longest solution a definition-driven search looks for (`puzzle solve --max-depth`).
+pub fn search_depth(text: &str) -> Result<usize, String> {
+    WholeRange::SEARCH_DEPTH.parse(text).map(|n| n as usize)
+}

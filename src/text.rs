@@ -57,6 +57,25 @@ pub fn utf8_or_bad_line(bytes: &[u8]) -> Result<&str, usize> {
     })
 }
 
+/// A count for a person to read: digits in groups of three up to a quadrillion
+/// (`88,179,840`), then about three significant digits and a power of ten
+/// (`6.20e23`), never a saturated machine number.
+pub fn count(n: u128) -> String {
+    if n < 1_000_000_000_000_000 {
+        let digits = n.to_string();
+        let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    } else {
+        format!("{:.2e}", n as f64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +86,16 @@ mod tests {
         assert_eq!(quote("1\u{00A0}").to_string(), "`1\\u{00A0}`");
         assert_eq!(quote("a\0b\tc").to_string(), "`a\\0b\\tc`");
         assert_eq!(quote("R U2'").to_string(), "`R U2'`");
+    }
+
+    #[test]
+    fn counts_read_as_people_write_them() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(88_179_840), "88,179,840");
+        assert_eq!(count(620_448_401_733_239_439_360_000), "6.20e23");
+        assert_eq!(count(u128::MAX), "3.40e38");
     }
 
     #[test]

@@ -90,11 +90,16 @@ struct PuzzleArgs {
     #[arg(long, value_name = "MOVES", value_delimiter = ',')]
     moves: Option<Vec<String>>,
     /// Memory the tables may use, in MB.
-    #[arg(long, value_name = "MB", default_value_t = 8192)]
+    #[arg(long, value_name = "MB", default_value_t = 8192, value_parser = memory_mb)]
     memory: u64,
-    /// Delete the puzzle's tables first and build them again.
+    /// Build the puzzle's tables again (each replaces the old one atomically).
     #[arg(long)]
     force: bool,
+}
+
+/// `--memory`: the library's range, in its words.
+fn memory_mb(text: &str) -> Result<u64, String> {
+    cubedb::limits::WholeRange::MEMORY_MB.parse(text)
 }
 
 /// `--threads`: the library's range, in its words.
@@ -133,7 +138,18 @@ fn main() -> ExitCode {
         Err(err) => {
             // If even stderr is gone, the exit code is all that is left to say it.
             let _ = writeln!(std::io::stderr(), "cubedb-gen: error: {err:#}");
-            ExitCode::FAILURE
+            // A definition file that breaks a rule is bad input (2), as in `cubedb`.
+            let bad_input = err.chain().any(|cause| {
+                matches!(
+                    cause.downcast_ref::<cubedb::puzzles::perm::DefinitionFileError>(),
+                    Some(cubedb::puzzles::perm::DefinitionFileError::Invalid { .. })
+                )
+            });
+            if bad_input {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
@@ -179,9 +195,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 /// Builds (with `--force`: rebuilds) the tables of a definition-driven puzzle.
 fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode> {
-    use cubedb::puzzles::perm::{
-        exact::table_prefix, load_puzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver,
-    };
+    use cubedb::puzzles::perm::{load_puzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver};
     let metric = if args.metric == "qtm" {
         PuzzleMetric::Qtm
     } else {
@@ -189,27 +203,21 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
     };
     let puzzle = load_puzzle(&args.file, metric, args.moves.as_deref())?;
     store.check_dir()?;
-    if args.force {
-        let prefix = table_prefix(&puzzle);
-        for entry in std::fs::read_dir(store.dir())?.flatten() {
-            if entry.file_name().to_string_lossy().starts_with(&prefix) {
-                std::fs::remove_file(entry.path())
-                    .with_context(|| format!("removing {}", entry.path().display()))?;
-            }
-        }
-    }
     let mut source = args.file.display().to_string();
     if let Some(moves) = &args.moves {
         source.push_str(&format!(" --moves {}", moves.join(",")));
     }
     let progress = Progress::stderr(quiet);
-    let solver = PuzzleSolver::open(
+    // --force builds every table again; each replaces the old one by a rename, so
+    // readers and other builders never find a table missing.
+    let solver = PuzzleSolver::open_or_rebuild(
         &puzzle,
         store,
         &source,
         args.memory,
         PuzzleEngine::Auto,
         &progress,
+        args.force,
     )?;
     let mut out = cubedb::output::stdout()?;
     match &solver {

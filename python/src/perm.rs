@@ -32,8 +32,10 @@ pub struct Puzzle {
 fn exact_error(e: ExactError) -> PyErr {
     match e {
         ExactError::Table(e) => table_error(e),
-        ExactError::TooBig { .. } => PyMemoryError::new_err(e.to_string()),
-        ExactError::Unsupported(_) => cube_error(e.to_string()),
+        ExactError::TooBig { .. } | ExactError::PdbsTooBig { .. } => {
+            PyMemoryError::new_err(e.to_string())
+        }
+        ExactError::Unsupported(_) | ExactError::NoPatternDatabases(_) => cube_error(e.to_string()),
     }
 }
 

@@ -13,6 +13,7 @@ mod walk;
 use clap::{Args, Parser, Subcommand};
 use cubedb::engine::Engine;
 use cubedb::judge::{InputError, JudgeError};
+use cubedb::puzzles::perm::DefinitionFileError;
 use cubedb::puzzles::walk::board::BlockedFileError;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -124,6 +125,10 @@ fn exit_code(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
         if cause.downcast_ref::<InputError>().is_some()
             || cause.downcast_ref::<BlockedFileError>().is_some()
+            || matches!(
+                cause.downcast_ref::<DefinitionFileError>(),
+                Some(DefinitionFileError::Invalid { .. })
+            )
         {
             return EXIT_BAD_INPUT;
         }

@@ -7,7 +7,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
-use cubedb::puzzles::perm::target::{retarget, Retarget};
+use cubedb::puzzles::perm::solver::{read_text_file, STATES_FILE_LIMIT};
+use cubedb::puzzles::perm::target::{check_invariants, retarget, Retarget};
 use cubedb::puzzles::perm::{
     load_puzzle, parse_states, parse_target, DefinitionFileError, Element, ExactTable, PermPuzzle,
     PuzzleEngine, PuzzleMetric, PuzzleSolver,
@@ -47,7 +48,7 @@ struct TableArgs {
     data: Option<PathBuf>,
 
     /// Memory a table build may use, in MB.
-    #[arg(long, value_name = "MB", default_value_t = 8192)]
+    #[arg(long, value_name = "MB", default_value_t = 8192, value_parser = crate::ranges::memory_mb)]
     memory: u64,
 
     /// No progress bars or notes on stderr.
@@ -63,7 +64,7 @@ struct GodsArgs {
     tables: TableArgs,
     /// After the total, print this many antipodes as `antipode MOVES` (a shortest
     /// scramble reaching each).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::ranges::sample)]
     antipodes: usize,
 }
 
@@ -82,8 +83,8 @@ struct SolveArgs {
     states: Option<PathBuf>,
     /// Up to N optimal solutions per scramble, each on its own line after a line
     /// `case K: M solutions of length L`.
-    #[arg(long, value_name = "N", conflicts_with = "all")]
-    count: Option<usize>,
+    #[arg(long, value_name = "N", conflicts_with = "all", value_parser = crate::ranges::solutions)]
+    count: Option<u64>,
     /// Every optimal solution (as with --count, unbounded).
     #[arg(long)]
     all: bool,
@@ -92,7 +93,7 @@ struct SolveArgs {
     #[arg(long, value_parser = ["auto", "table", "search"], default_value = "auto")]
     engine: String,
     /// Longest solution IDA* looks for.
-    #[arg(long, value_name = "N", default_value_t = 30)]
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = crate::ranges::search_depth)]
     max_depth: usize,
     /// Solve to this pattern instead of the solved state: a file with one position
     /// block (as in --states), where `?` may stand for a piece (any piece not named
@@ -108,10 +109,10 @@ struct ScrambleArgs {
     #[command(flatten)]
     tables: TableArgs,
     /// How many scrambles.
-    #[arg(long, default_value_t = 1)]
-    count: usize,
+    #[arg(long, default_value_t = 1, value_parser = crate::ranges::count)]
+    count: u64,
     /// Seed for the random positions (the same seed gives the same scrambles).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::ranges::seed)]
     seed: Option<u64>,
 }
 
@@ -143,20 +144,7 @@ impl FileArgs {
 
 /// Reads and compiles a definition; errors name the file and the line (exit 2).
 pub fn load(path: &Path, metric: PuzzleMetric, moves: Option<&[String]>) -> Result<PermPuzzle> {
-    load_puzzle(path, metric, moves).map_err(|e| match e {
-        DefinitionFileError::Invalid {
-            path,
-            line,
-            problem,
-        } => InputError {
-            what: "definition",
-            case: 1,
-            line,
-            problem: format!("{path}: {problem}"),
-        }
-        .into(),
-        read => anyhow::Error::new(read),
-    })
+    Ok(load_puzzle(path, metric, moves)?)
 }
 
 /// Runs `cubedb puzzle`.
@@ -277,27 +265,23 @@ impl Case {
     }
 }
 
-/// The text of an input file (`what`: the kind of input messages name), and how to name
-/// a problem at one of its lines (exit 2).
-fn input_file<'a>(
-    path: &'a Path,
-    what: &'static str,
-) -> Result<(String, impl Fn(usize, String) -> InputError + 'a)> {
-    let bad = move |line: usize, problem: String| InputError {
-        what,
-        case: 1,
+/// The text of an input file, and how to name a problem at one of its lines (exit 2, as
+/// `FILE: line N: problem`). Only a regular file of at most [`STATES_FILE_LIMIT`] bytes
+/// of UTF-8 is read.
+fn input_file(path: &Path) -> Result<(String, impl Fn(usize, String) -> DefinitionFileError + '_)> {
+    let bad = move |line: usize, problem: String| DefinitionFileError::Invalid {
+        path: path.display().to_string(),
         line,
-        problem: format!("{}: {problem}", path.display()),
+        problem,
     };
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|_| bad(0, "not UTF-8 text".into()))?;
+    let text = read_text_file(path, STATES_FILE_LIMIT)?;
     Ok((text, bad))
 }
 
 /// The positions of `--states FILE`, checked against the definition; errors name the
 /// file, the block's line and the rule.
 fn states_file(puzzle: &PermPuzzle, path: &Path) -> Result<Vec<Case>> {
-    let (text, bad) = input_file(path, "state")?;
+    let (text, bad) = input_file(path)?;
     let states =
         parse_states(&text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
     let mut cases = Vec::with_capacity(states.len());
@@ -337,9 +321,10 @@ const BATCH: usize = 1 << 14;
 /// The puzzle whose solved state is the target of `--target FILE`, and the map of
 /// states into it; errors name the file, line and rule (exit 2).
 fn target(puzzle: &PermPuzzle, path: &Path) -> Result<(PermPuzzle, Retarget)> {
-    let (text, bad) = input_file(path, "target")?;
+    let (text, bad) = input_file(path)?;
     let pattern =
         parse_target(&text, &puzzle.sets, &puzzle.solved).map_err(|e| bad(e.line, e.problem))?;
+    check_invariants(puzzle, &pattern).map_err(|e| bad(0, e.to_string()))?;
     Ok(retarget(puzzle, &pattern).map_err(|e| bad(0, e.to_string()))?)
 }
 
@@ -354,10 +339,27 @@ fn solve(args: &SolveArgs) -> Result<()> {
         .as_ref()
         .map_or(&puzzle, |(projected, _)| projected);
     let solver = solver(&args.file, searched, &args.tables, &args.engine)?;
+    // With an exact table, whether the target can be reached at all is one walk from
+    // solved: an unreachable target is the target's fault, not the first scramble's.
+    if let (Some((_, map)), Some(table), Some(path)) =
+        (&retargeted, solver.exact(), args.target.as_deref())
+    {
+        if table
+            .each_solution_of(&map.apply(&puzzle.solved), |_| false)
+            .is_none()
+        {
+            return Err(DefinitionFileError::Invalid {
+                path: path.display().to_string(),
+                line: 0,
+                problem: "no position the moves reach matches this target".into(),
+            }
+            .into());
+        }
+    }
     let limit = if args.all {
         Some(usize::MAX)
     } else {
-        args.count
+        args.count.map(|n| n as usize)
     };
     // Cases are read in batches (stdin lines as they come), each batch solved on every
     // core and printed in input order: bounded memory, and no per-line hand-off cost.

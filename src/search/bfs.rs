@@ -111,7 +111,7 @@ const PUSH_BATCH: usize = 256;
 /// Breadth-first search from `sources` over the whole space, all cores, reporting each depth
 /// on a progress counter labelled `label`.
 ///
-/// Depths are capped below [`UNREACHED`]; spaces deeper than 254 are not supported.
+/// Depths are capped below [`UNREACHED`]: ranks deeper than 254 are left unreached.
 pub fn layered_bfs<S: RankedSpace>(
     space: &S,
     sources: &[u64],
@@ -156,8 +156,10 @@ fn bfs_with_list_limit<S: RankedSpace>(
     let mut depth = 0u8;
     bar.set_message(depth.to_string());
     bar.set_position(layer_count);
-    while layer_count > 0 {
-        assert!(depth < UNREACHED - 1, "BFS deeper than a u8 depth can hold");
+    // Ranks deeper than a `u8` depth can hold stay [`UNREACHED`]: every caller keeps
+    // these depths as lower bounds (pattern databases cap them far below) or builds
+    // spaces far shallower.
+    while layer_count > 0 && depth < UNREACHED - 1 {
         let next = depth + 1;
         let pull_below = if S::STOPS_EARLY {
             2 * layer_count
@@ -389,10 +391,10 @@ pub fn weighted_bfs<S: WeightedSpace>(
         } else {
             0
         };
-        if unseen == 0 || layer + before == 0 {
+        // Deeper than a `u8` depth can hold: the rest stays unreached (a lower bound).
+        if unseen == 0 || layer + before == 0 || depth >= UNREACHED - 2 {
             break;
         }
-        assert!(depth < UNREACHED - 2, "BFS deeper than a u8 depth can hold");
         let next = depth + 1;
         let (found, list) = match (&layer_list, &before_list) {
             (Some(layer), Some(before)) if unseen >= layer.len() as u64 + before.len() as u64 => {
@@ -673,7 +675,6 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
         unseen -= found;
         layer = found;
         depth += 1;
-        assert!(depth < 255, "BFS deeper than 254");
         bar.set_message(depth.to_string());
         bar.inc(found);
         go_on = observer.layer_done(depth, &histogram, &bytes);

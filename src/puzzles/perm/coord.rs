@@ -60,6 +60,16 @@ pub fn arrangements(counts: &[usize]) -> u128 {
     value
 }
 
+/// A number of states for a message: its digits, or "more than 10^38" when
+/// [`arrangements`] saturated.
+pub fn shown_count(n: u128) -> String {
+    if n == u128::MAX {
+        "more than 10^38".to_string()
+    } else {
+        crate::text::count(n)
+    }
+}
+
 /// [`arrangements`] as a coordinate size (saturating at `u64::MAX`).
 fn multinomial(counts: &[usize]) -> u64 {
     u64::try_from(arrangements(counts)).unwrap_or(u64::MAX)
@@ -168,6 +178,30 @@ impl Twist {
             ori[self.n - 1] = ((sum + self.omod * self.n as u64 - partial) % self.omod) as u8;
         }
         ori
+    }
+}
+
+/// The orientations of some slots of a set no move permutes (its pieces never leave
+/// their slots): a pattern database's share of a set too big to follow whole.
+#[derive(Debug, Clone)]
+pub struct TwistPart {
+    set: usize,
+    omod: u64,
+    /// The slots followed, in digit order.
+    slots: Vec<usize>,
+    table: Vec<u32>,
+}
+
+impl TwistPart {
+    fn size(&self) -> u64 {
+        self.omod.pow(self.slots.len() as u32)
+    }
+
+    fn encode_ori(&self, ori: &[u8]) -> u64 {
+        self.slots
+            .iter()
+            .rev()
+            .fold(0, |v, &slot| v * self.omod + (ori[slot] as u64 % self.omod))
     }
 }
 
@@ -481,6 +515,8 @@ pub enum Coord {
     Reachable(Reachable),
     /// Orientations of a whole set.
     Twist(Twist),
+    /// Orientations of some slots of a set whose pieces never move.
+    TwistPart(TwistPart),
     /// Places of a set's pieces by class.
     Places(Places),
     /// Places of 10 to 14 distinct pieces, in two parts.
@@ -500,6 +536,7 @@ impl Coord {
         match self {
             Coord::Reachable(r) => r.index.len() as u64,
             Coord::Twist(t) => t.size(),
+            Coord::TwistPart(t) => t.size(),
             Coord::Places(p) => p.size(),
             Coord::Split(s) => s.size(),
             Coord::Tracked(t) => t.size(),
@@ -522,6 +559,7 @@ impl Coord {
                 }
                 t.encode_ori(ori)
             }
+            Coord::TwistPart(t) => t.encode_ori(&state.orbits[t.set].ori),
             Coord::Places(p) => {
                 let classes: Vec<u8> = state.orbits[p.set]
                     .perm
@@ -598,6 +636,14 @@ impl Coord {
                 out.orbits[t.set].ori = t.decode(value);
                 true
             }
+            Coord::TwistPart(t) => {
+                let mut value = value;
+                for &slot in &t.slots {
+                    out.orbits[t.set].ori[slot] = (value % t.omod) as u8;
+                    value /= t.omod;
+                }
+                true
+            }
             Coord::Places(p) => {
                 let classes = p.decode(value, p.solved_parity);
                 out.orbits[p.set].perm = classes.iter().map(|&c| p.labels[c as usize]).collect();
@@ -648,6 +694,7 @@ impl Coord {
         match self {
             Coord::Reachable(r) => Some(&r.table),
             Coord::Twist(t) => Some(&t.table),
+            Coord::TwistPart(t) => Some(&t.table),
             Coord::Places(p) => Some(&p.table),
             Coord::Split(_) | Coord::Tracked(_) => None,
         }
@@ -659,6 +706,7 @@ impl Coord {
         match self {
             Coord::Reachable(r) => r.table[value as usize * moves + m] as u64,
             Coord::Twist(t) => t.table[value as usize * moves + m] as u64,
+            Coord::TwistPart(t) => t.table[value as usize * moves + m] as u64,
             Coord::Places(p) => p.table[value as usize * moves + m] as u64,
             Coord::Split(s) => {
                 let (tail, orders) = (s.tail(), s.orders());
@@ -812,7 +860,9 @@ impl Coord {
             let twists = if drop_ori {
                 1
             } else {
-                (puzzle.sets[s].omod as u128).pow(solved.ori.len() as u32)
+                (puzzle.sets[s].omod as u128)
+                    .checked_pow(solved.ori.len() as u32)
+                    .unwrap_or(u128::MAX)
             };
             bound = bound
                 .saturating_mul(arrangements(&counts))
@@ -924,11 +974,15 @@ impl Coord {
             table: Vec::new(),
         };
         let moves = puzzle.moves.len();
-        if twist.size().saturating_mul(moves as u64) > MOVE_TABLE_LIMIT {
+        // Checked before anything is made of it: 4 orientations of 32 pieces is 2^64.
+        let values = (def.omod as u128)
+            .checked_pow(twist.digits() as u32)
+            .unwrap_or(u128::MAX);
+        if values.saturating_mul(moves as u128) > MOVE_TABLE_LIMIT as u128 {
             return Err(CoordError(format!(
                 "the orientations of set {} have {} values: too many for one table",
                 def.name,
-                twist.size()
+                shown_count(values)
             )));
         }
         if !tables {
@@ -947,6 +1001,50 @@ impl Coord {
             twist.encode_ori(&moved)
         });
         Ok(Coord::Twist(twist))
+    }
+
+    /// The orientations of `slots` of set `s`, whose pieces no move permutes (with its
+    /// move table).
+    pub fn twist_part(puzzle: &PermPuzzle, s: usize, slots: &[usize]) -> Result<Coord, CoordError> {
+        let def = &puzzle.sets[s];
+        let omod = def.omod as u64;
+        let moves = puzzle.moves.len();
+        let values = (omod as u128)
+            .checked_pow(slots.len() as u32)
+            .unwrap_or(u128::MAX);
+        if values.saturating_mul(moves as u128) > MOVE_TABLE_LIMIT as u128 {
+            return Err(CoordError(format!(
+                "the orientations of {} slots of set {} have {} values: too many for one table",
+                slots.len(),
+                def.name,
+                shown_count(values)
+            )));
+        }
+        let mut part = TwistPart {
+            set: s,
+            omod,
+            slots: slots.to_vec(),
+            table: Vec::new(),
+        };
+        let twists: Vec<&[u8]> = puzzle
+            .moves
+            .iter()
+            .map(|m| m.element.orbits[s].ori.as_slice())
+            .collect();
+        part.table = fill_table(part.size(), moves, |v, m| {
+            // Pieces stay in their slots: each followed slot gains its own twist.
+            let mut value = v;
+            let mut out = 0u64;
+            let mut place = 1u64;
+            for &slot in &part.slots {
+                let o = (value % omod + twists[m][slot] as u64) % omod;
+                value /= omod;
+                out += o * place;
+                place *= omod;
+            }
+            out
+        });
+        Ok(Coord::TwistPart(part))
     }
 
     /// Where the pieces of set `s` are; `follow[label]` says which labels are followed
@@ -998,11 +1096,13 @@ impl Coord {
             table: Vec::new(),
         };
         let moves = puzzle.moves.len();
-        if places.size().saturating_mul(moves as u64) > MOVE_TABLE_LIMIT {
+        let values = arrangements(&places.counts)
+            >> u32::from(places.halved && arrangements(&places.counts) != u128::MAX);
+        if values.saturating_mul(moves as u128) > MOVE_TABLE_LIMIT as u128 {
             return Err(CoordError(format!(
                 "where the pieces of set {} are: {} values, too many for one table",
                 def.name,
-                places.size()
+                shown_count(values)
             )));
         }
         let solved_classes: Vec<u8> = solved

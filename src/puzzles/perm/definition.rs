@@ -9,7 +9,7 @@
 //! with an optional `2` or `'`, or capitals ending in `v`). Comments are lines whose first
 //! character is `#`. Anything else is an error naming the line and the rule.
 
-use super::element::{Element, Orbit, SetDef, WILD};
+use super::element::{Element, Orbit, SetDef, MAX_ORDER, WILD};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -42,6 +42,9 @@ pub struct BaseMove {
     pub rotation: bool,
     /// Defined by `MoveAlias`: accepted in input, never searched.
     pub alias: bool,
+    /// How many times it is applied before nothing has changed (at most
+    /// [`MAX_ORDER`]).
+    pub order: u32,
     /// The line that defines it.
     pub line: usize,
 }
@@ -73,20 +76,53 @@ pub struct Definition {
     pub illegal: Vec<Illegal>,
 }
 
-/// Lines of the file as tokens, with their numbers; comment and empty lines dropped.
-fn tokenized(text: &str) -> Vec<(usize, Vec<&str>)> {
-    text.split(['\n', '\r'])
-        .enumerate()
-        .filter(|(_, line)| !line.starts_with('#'))
-        .map(|(i, line)| {
+/// The lines of a file as tokens, with their 1-based numbers, read one at a time (comment
+/// and empty lines skipped): a file is tokenized only as far as it is read, so a bad line
+/// stops the reading there whatever follows it.
+struct Lines<'a> {
+    rest: std::iter::Enumerate<std::str::Split<'a, [char; 2]>>,
+    peeked: Option<(usize, Vec<&'a str>)>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            rest: text.split(['\n', '\r']).enumerate(),
+            peeked: None,
+        }
+    }
+
+    /// The next line with tokens, without taking it.
+    fn peek(&mut self) -> Option<&(usize, Vec<&'a str>)> {
+        if self.peeked.is_none() {
+            self.peeked = self.read();
+        }
+        self.peeked.as_ref()
+    }
+
+    fn read(&mut self) -> Option<(usize, Vec<&'a str>)> {
+        for (i, line) in self.rest.by_ref() {
+            if line.starts_with('#') {
+                continue;
+            }
             let tokens: Vec<&str> = line
                 .split(|c: char| c as u32 <= 0x20)
                 .filter(|t| !t.is_empty())
                 .collect();
-            (i + 1, tokens)
-        })
-        .filter(|(_, tokens)| !tokens.is_empty())
-        .collect()
+            if !tokens.is_empty() {
+                return Some((i + 1, tokens));
+            }
+        }
+        None
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (usize, Vec<&'a str>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.peeked.take().or_else(|| self.read())
+    }
 }
 
 /// Whether a move name is a whole-puzzle rotation (twsearch's rule).
@@ -122,18 +158,17 @@ enum Block {
 impl Definition {
     /// Reads a definition from the text of a `.tws` file.
     pub fn parse(text: &str) -> Result<Self, DefinitionError> {
-        let lines = tokenized(text);
-        let mut at = 0;
+        let mut lines = Lines::new(text);
         let mut name = "Unnamed".to_string();
         let mut sets: Vec<SetDef> = Vec::new();
         let mut solved: Option<Element> = None;
         let mut moves: Vec<BaseMove> = Vec::new();
         let mut pending: Vec<(usize, String, Vec<String>, bool)> = Vec::new();
         let mut illegal = Vec::new();
-        while at < lines.len() {
-            let (line, tokens) = &lines[at];
-            let (line, keyword) = (*line, tokens[0]);
-            at += 1;
+        // Every power of every move so far, by name (`R`, `R2`, `R'`).
+        let mut known: HashMap<String, Element> = HashMap::new();
+        while let Some((line, tokens)) = lines.next() {
+            let keyword = tokens[0];
             match keyword {
                 "Name" => {
                     if !sets.is_empty() || solved.is_some() || !moves.is_empty() {
@@ -142,7 +177,7 @@ impl Definition {
                     if tokens.len() != 2 {
                         return Err(error(line, "Name takes exactly one word"));
                     }
-                    name = tokens[1].to_string();
+                    name = checked_name(line, tokens[1], "the puzzle's name")?.to_string();
                 }
                 "Set" => {
                     if solved.is_some() {
@@ -154,6 +189,7 @@ impl Definition {
                             "Set takes a name, a size and a number of orientations",
                         ));
                     }
+                    checked_name(line, tokens[1], "a set's name")?;
                     if sets.iter().any(|s| s.name == tokens[1]) {
                         return Err(error(line, format!("set {} is defined twice", tokens[1])));
                     }
@@ -186,7 +222,7 @@ impl Definition {
                     } else {
                         Block::StartState
                     };
-                    let state = read_block(&lines, &mut at, &sets, kind, keyword)?;
+                    let (state, _) = read_block(&mut lines, line, &sets, kind, keyword)?;
                     if state.orbits.iter().any(|o| o.perm.contains(&WILD)) {
                         return Err(error(
                             line,
@@ -207,8 +243,10 @@ impl Definition {
                     } else {
                         Block::Transformation
                     };
-                    let element = read_block(&lines, &mut at, &sets, kind, keyword)?;
-                    add_move(&mut moves, tokens[1], element, false, line)?;
+                    let (element, _) = read_block(&mut lines, line, &sets, kind, keyword)?;
+                    add_move(
+                        &mut moves, &mut known, &sets, tokens[1], element, false, line,
+                    )?;
                 }
                 "MoveAlias" | "MoveSequence" => {
                     if solved.is_none() {
@@ -238,12 +276,17 @@ impl Definition {
                     let set = sets
                         .iter()
                         .position(|s| s.name == tokens[1])
-                        .ok_or_else(|| error(line, format!("no set named {}", tokens[1])))?;
+                        .ok_or_else(|| {
+                            error(
+                                line,
+                                format!("no set named {}", crate::text::quote(tokens[1])),
+                            )
+                        })?;
                     let slot = number(line, tokens[2], "slot")? as usize;
                     if slot == 0 || slot > sets[set].size {
                         return Err(error(
                             line,
-                            format!("slot {slot} is not in set {}", tokens[1]),
+                            format!("slot {slot} is not in set {}", sets[set].name),
                         ));
                     }
                     let labels = tokens[3..]
@@ -276,7 +319,7 @@ impl Definition {
             }
         }
         let solved = solved.ok_or_else(|| error(0, "no Solved (or StartState) block"))?;
-        resolve_sequences(&sets, &mut moves, pending)?;
+        resolve_sequences(&sets, &mut moves, &mut known, pending)?;
         if !moves.iter().any(|m| !m.rotation && !m.alias) {
             return Err(error(0, "no moves"));
         }
@@ -287,6 +330,25 @@ impl Definition {
             moves,
             illegal,
         })
+    }
+}
+
+/// Longest name a definition may give a puzzle, set or move.
+pub const NAME_LIMIT: usize = 64;
+
+/// `token` as a name (of the puzzle, a set or a move): at most [`NAME_LIMIT`] visible
+/// ASCII characters, so that every message naming it stays short and readable.
+fn checked_name<'a>(line: usize, token: &'a str, what: &str) -> Result<&'a str, DefinitionError> {
+    if token.len() <= NAME_LIMIT && token.bytes().all(|b| b.is_ascii_graphic()) {
+        Ok(token)
+    } else {
+        Err(error(
+            line,
+            format!(
+                "{what} {} must be 1 to {NAME_LIMIT} visible ASCII characters",
+                crate::text::quote(token)
+            ),
+        ))
     }
 }
 
@@ -310,19 +372,51 @@ fn number(line: usize, token: &str, what: &str) -> Result<u8, DefinitionError> {
 
 fn add_move(
     moves: &mut Vec<BaseMove>,
+    known: &mut HashMap<String, Element>,
+    sets: &[SetDef],
     name: &str,
     element: Element,
     alias: bool,
     line: usize,
 ) -> Result<(), DefinitionError> {
+    checked_name(line, name, "a move's name")?;
     if moves.iter().any(|m| m.name == name) {
-        return Err(error(line, format!("move {name} is defined twice")));
+        return Err(error(
+            line,
+            format!("move {} is defined twice", crate::text::quote(name)),
+        ));
+    }
+    let order = element
+        .order(sets)
+        .filter(|&order| order <= MAX_ORDER)
+        .ok_or_else(|| {
+            let order = element.order(sets).map_or_else(
+                || "more than 2^64".to_string(),
+                |o| crate::text::count(u128::from(o)),
+            );
+            error(
+                line,
+                format!(
+                    "move {} has order {order} (it repeats after that many turns): at most {} \
+                     is supported",
+                    crate::text::quote(name),
+                    crate::text::count(u128::from(MAX_ORDER))
+                ),
+            )
+        })? as u32;
+    for (name, power) in power_names(name, order)
+        .into_iter()
+        .map(|(_, n)| n)
+        .zip(element.powers(order, sets))
+    {
+        known.insert(name, power);
     }
     moves.push(BaseMove {
         name: name.to_string(),
         element,
         rotation: is_rotation_name(name),
         alias,
+        order,
         line,
     });
     Ok(())
@@ -391,26 +485,22 @@ fn read_states(
     sets: &[SetDef],
     solved: &Element,
 ) -> Result<Vec<NamedState>, DefinitionError> {
-    let lines = tokenized(text);
-    let mut at = 0;
+    let mut lines = Lines::new(text);
     let mut states = Vec::new();
-    while at < lines.len() {
-        let (line, tokens) = (&lines[at].0, &lines[at].1);
-        let line = *line;
-        let name = tokens
-            .get(1)
-            .map_or_else(|| format!("state {}", states.len() + 1), |n| n.to_string());
+    while let Some((line, tokens)) = lines.next() {
+        let name = tokens.get(1).map_or_else(
+            || format!("state {}", states.len() + 1),
+            |n| crate::text::quote(n).to_string(),
+        );
         let kind = match tokens[0] {
             "ScrambleState" | "StartState" => Block::StartState,
             "Scramble" => Block::Solved,
             "ScrambleAlg" => {
-                at += 1;
                 let mut moves = Vec::new();
                 loop {
-                    let Some((_, t)) = lines.get(at) else {
+                    let Some((_, t)) = lines.next() else {
                         return Err(error(line, "ScrambleAlg block without End"));
                     };
-                    at += 1;
                     if t[0] == "End" {
                         break;
                     }
@@ -428,26 +518,17 @@ fn read_states(
                 return Err(error(
                     line,
                     format!(
-                        "expected a ScrambleState, Scramble or ScrambleAlg block, found {other}"
+                        "expected a ScrambleState, Scramble or ScrambleAlg block, found {}",
+                        crate::text::quote(other)
                     ),
                 ))
             }
         };
         let keyword = tokens[0];
-        at += 1;
-        // Which sets the block names (the others stay solved).
-        let named: Vec<usize> = lines[at..]
-            .iter()
-            .take_while(|(_, t)| t[0] != "End")
-            .filter_map(|(_, t)| {
-                (t.len() == 1)
-                    .then(|| sets.iter().position(|s| s.name == t[0]))
-                    .flatten()
-            })
-            .collect();
-        let mut state = read_block(&lines, &mut at, sets, kind, keyword)?;
+        let (mut state, named) = read_block(&mut lines, line, sets, kind, keyword)?;
+        // The sets the block does not name stay solved.
         for (s, orbit) in state.orbits.iter_mut().enumerate() {
-            if !named.contains(&s) {
+            if !named[s] {
                 *orbit = solved.orbits[s].clone();
             }
         }
@@ -464,26 +545,23 @@ fn read_states(
 /// Reads a position block up to `End`: set name lines, each followed by a permutation
 /// line and an optional orientation line.
 fn read_block(
-    lines: &[(usize, Vec<&str>)],
-    at: &mut usize,
+    lines: &mut Lines<'_>,
+    start: usize,
     sets: &[SetDef],
     kind: Block,
     keyword: &str,
-) -> Result<Element, DefinitionError> {
-    let start = lines[*at - 1].0;
+) -> Result<(Element, Vec<bool>), DefinitionError> {
     let mut element = Element::identity(sets);
     let mut seen = vec![false; sets.len()];
     loop {
-        let Some((line, tokens)) = lines.get(*at) else {
+        let Some((line, tokens)) = lines.next() else {
             return Err(error(start, format!("{keyword} block without End")));
         };
-        let line = *line;
-        *at += 1;
         if tokens[0] == "End" {
             if tokens.len() != 1 {
                 return Err(error(line, "End stands alone on its line"));
             }
-            return Ok(element);
+            return Ok((element, seen));
         }
         if tokens.len() != 1 {
             return Err(error(
@@ -494,11 +572,19 @@ fn read_block(
         let set = sets
             .iter()
             .position(|s| s.name == tokens[0])
-            .ok_or_else(|| error(line, format!("no set named {}", tokens[0])))?;
+            .ok_or_else(|| {
+                error(
+                    line,
+                    format!("no set named {}", crate::text::quote(tokens[0])),
+                )
+            })?;
         if seen[set] {
             return Err(error(
                 line,
-                format!("set {} appears twice in this block", tokens[0]),
+                format!(
+                    "set {} appears twice in this block",
+                    crate::text::quote(tokens[0])
+                ),
             ));
         }
         seen[set] = true;
@@ -507,13 +593,19 @@ fn read_block(
             t.first()
                 .is_some_and(|f| f.as_bytes()[0].is_ascii_digit() || *f == "?")
         };
-        let Some((perm_line, perm_tokens)) = lines.get(*at).filter(|(_, t)| is_numbers(t)) else {
+        if !lines.peek().is_some_and(|(_, t)| is_numbers(t)) {
+            return Err(error(
+                line,
+                format!("set {} has no permutation line", def.name),
+            ));
+        }
+        let Some((perm_line, perm_tokens)) = lines.next() else {
             return Err(error(
                 line,
                 format!("set {} has no permutation line", def.name),
             ));
         };
-        *at += 1;
+        let perm_line = &perm_line;
         if perm_tokens.len() != def.size {
             return Err(error(
                 *perm_line,
@@ -527,7 +619,7 @@ fn read_block(
         }
         let one_based = matches!(kind, Block::Solved | Block::Move);
         let mut perm = Vec::with_capacity(def.size);
-        for token in perm_tokens {
+        for token in &perm_tokens {
             if *token == "?" && matches!(kind, Block::Solved | Block::StartState) {
                 // Any piece: only a target pattern may say so (callers check).
                 perm.push(WILD);
@@ -537,13 +629,24 @@ fn read_block(
             let n = if one_based {
                 n.checked_sub(1)
                     .ok_or_else(|| error(*perm_line, "pieces are numbered from 1 here"))?
+            } else if n == WILD {
+                // 255 is what `?` reads as: a 0-based label stops at 254.
+                return Err(error(
+                    *perm_line,
+                    "piece 255: pieces are numbered from 0 to 254 here (`?` for any piece)",
+                ));
             } else {
                 n
             };
             if n as usize >= def.size && matches!(kind, Block::Move | Block::Transformation) {
                 return Err(error(
                     *perm_line,
-                    format!("piece {} is not in set {}", token, def.name),
+                    format!(
+                        "piece {} is not in set {} (of {} pieces)",
+                        crate::text::quote(token),
+                        def.name,
+                        def.size
+                    ),
                 ));
             }
             perm.push(n);
@@ -564,8 +667,11 @@ fn read_block(
             }
         }
         let mut ori = vec![0u8; def.size];
-        if let Some((ori_line, ori_tokens)) = lines.get(*at).filter(|(_, t)| is_numbers(t)) {
-            *at += 1;
+        if lines.peek().is_some_and(|(_, t)| is_numbers(t)) {
+            let Some((ori_line, ori_tokens)) = lines.next() else {
+                return Err(error(line, "an orientation line went missing"));
+            };
+            let ori_line = &ori_line;
             if ori_tokens.len() != def.size {
                 return Err(error(
                     *ori_line,
@@ -611,56 +717,97 @@ fn read_block(
 }
 
 /// Resolves `MoveSequence` and `MoveAlias` lines (which may refer to one another in any
-/// order) into moves, once every move is known.
+/// order) into moves, once every move is known: each line is resolved once, after the
+/// lines it names (depth first, with a cycle check), so the work is linear in the lines.
 fn resolve_sequences(
     sets: &[SetDef],
     moves: &mut Vec<BaseMove>,
-    mut pending: Vec<(usize, String, Vec<String>, bool)>,
+    known: &mut HashMap<String, Element>,
+    pending: Vec<(usize, String, Vec<String>, bool)>,
 ) -> Result<(), DefinitionError> {
-    while !pending.is_empty() {
-        let before = pending.len();
-        let mut left = Vec::new();
-        for (line, name, steps, alias) in pending {
-            let known: HashMap<String, Element> = powers_by_name(sets, moves);
-            let resolved: Option<Vec<&Element>> = steps.iter().map(|s| known.get(s)).collect();
-            match resolved {
-                Some(parts) => {
-                    let mut element = Element::identity(sets);
-                    for part in parts {
-                        element = element.then(part, sets);
-                    }
-                    add_move(moves, &name, element, alias, line)?;
-                }
-                None => left.push((line, name, steps, alias)),
-            }
-        }
-        if left.len() == before {
-            let (line, name, steps, _) = &left[0];
-            let known = powers_by_name(sets, moves);
-            let missing = steps
-                .iter()
-                .find(|s| !known.contains_key(*s))
-                .cloned()
-                .unwrap_or_default();
+    // Which pending line defines each name (the powers of a sequence are named after
+    // resolving it, so a step `B2` waits for `B`).
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    for (i, (line, name, _, _)) in pending.iter().enumerate() {
+        if by_name.insert(name.as_str(), i).is_some() || known.contains_key(name) {
             return Err(error(
                 *line,
-                format!("{name}: unknown move {missing} (or sequences that refer to each other)"),
+                format!("move {} is defined twice", crate::text::quote(name)),
             ));
         }
-        pending = left;
     }
-    Ok(())
-}
-
-/// Every power of every move so far, by name (`R`, `R2`, `R'`).
-fn powers_by_name(sets: &[SetDef], moves: &[BaseMove]) -> HashMap<String, Element> {
-    let mut out = HashMap::new();
-    for m in moves {
-        for (power, name) in power_names(&m.name, m.element.order(sets)) {
-            out.insert(name, m.element.power(power, sets));
+    // 0: not started, 1: on the current path, 2: resolved.
+    let mut mark = vec![0u8; pending.len()];
+    for root in 0..pending.len() {
+        if mark[root] == 2 {
+            continue;
+        }
+        // An explicit stack of (line index, next step to look at).
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        mark[root] = 1;
+        while let Some(&mut (i, ref mut step)) = stack.last_mut() {
+            let (line, name, steps, alias) = &pending[i];
+            if let Some(token) = steps.get(*step) {
+                *step += 1;
+                if known.contains_key(token) {
+                    continue;
+                }
+                // A power of a pending move (`B2`) needs `B` first.
+                let dependency = by_name.get(token.as_str()).copied().or_else(|| {
+                    let base = token
+                        .trim_end_matches('\'')
+                        .trim_end_matches(|c: char| c.is_ascii_digit());
+                    by_name.get(base).copied()
+                });
+                match dependency {
+                    Some(d) if mark[d] == 1 => {
+                        return Err(error(
+                            *line,
+                            format!(
+                                "{}: the sequences refer to each other in a loop (through {})",
+                                crate::text::quote(name),
+                                crate::text::quote(token)
+                            ),
+                        ))
+                    }
+                    Some(d) if mark[d] == 0 => {
+                        mark[d] = 1;
+                        stack.push((d, 0));
+                    }
+                    _ => {
+                        return Err(error(
+                            *line,
+                            format!(
+                                "{}: unknown move {}",
+                                crate::text::quote(name),
+                                crate::text::quote(token)
+                            ),
+                        ))
+                    }
+                }
+                continue;
+            }
+            // Every step is known: compose them.
+            let mut element = Element::identity(sets);
+            for token in steps {
+                let part = known.get(token).ok_or_else(|| {
+                    error(
+                        *line,
+                        format!(
+                            "{}: unknown move {}",
+                            crate::text::quote(name),
+                            crate::text::quote(token)
+                        ),
+                    )
+                })?;
+                element = element.then(part, sets);
+            }
+            add_move(moves, known, sets, name, element, *alias, *line)?;
+            mark[i] = 2;
+            stack.pop();
         }
     }
-    out
+    Ok(())
 }
 
 /// The powers a move of order `order` makes, with their names and twsearch's rule: the
@@ -697,7 +844,7 @@ mod tests {
         let a = &def.moves[0].element;
         assert_eq!(a.orbits[0].perm, vec![1, 2, 0]);
         assert_eq!(a.orbits[0].ori, vec![0, 0, 1]);
-        assert_eq!(a.order(&def.sets), 9);
+        assert_eq!(a.order(&def.sets), Some(9));
         let names: Vec<String> = power_names("A", 9).into_iter().map(|(_, n)| n).collect();
         assert_eq!(names, ["A", "A2", "A3", "A4", "A4'", "A3'", "A2'", "A'"]);
         let four: Vec<String> = power_names("R", 4).into_iter().map(|(_, n)| n).collect();
@@ -725,7 +872,7 @@ mod tests {
             (
                 "Set X 3 3\nSolved\nX\n1 2 3\nEnd\nMove A\nY\n1 2 3\nEnd\n",
                 7,
-                "no set named Y",
+                "no set named `Y`",
             ),
             (
                 "Set X 3 3\nSolved\nX\n1 2 3\nEnd\nFoo\n",
@@ -736,7 +883,7 @@ mod tests {
             (
                 "Set X 3 3\nSolved\nX\n1 2 3\nEnd\nMoveSequence B A C\nMove A\nX\n2 3 1\nEnd\n",
                 6,
-                "unknown move C",
+                "unknown move `C`",
             ),
             ("Set X 3 3\nSolved\nX\n1 2 3\nEnd\n", 0, "no moves"),
             (

@@ -25,6 +25,10 @@ pub fn parity(p: &[u8]) -> u8 {
     (inversions % 2) as u8
 }
 
+/// The highest order a move may have: its powers are all named (`R2`, `R3'`, ...), so a
+/// move of order `k` makes `k - 1` names.
+pub const MAX_ORDER: u64 = 65_536;
+
 /// Orientation "any" (`?` in a state): it stays any as the piece moves.
 pub const WILD: u8 = u8::MAX;
 
@@ -97,24 +101,58 @@ impl Element {
     }
 
     /// The order of this move: how many times it is applied before nothing has changed.
-    pub fn order(&self, sets: &[SetDef]) -> u32 {
-        let mut power = self.clone();
-        let mut order = 1;
-        while !power.is_identity() {
-            power = power.then(self, sets);
-            order += 1;
-            if order > 1_000_000 {
-                break;
+    /// Computed from its cycles (each cycle's length times the order of the twist it adds
+    /// going round), so a move of any order costs one pass over its slots. `None` when
+    /// the order does not fit in 64 bits.
+    pub fn order(&self, sets: &[SetDef]) -> Option<u64> {
+        let mut order = 1u64;
+        for (orbit, def) in self.orbits.iter().zip(sets) {
+            let omod = u64::from(def.omod.max(1));
+            let mut seen = vec![false; orbit.perm.len()];
+            for start in 0..orbit.perm.len() {
+                if seen[start] {
+                    continue;
+                }
+                let (mut slot, mut length, mut twist) = (start, 0u64, 0u64);
+                while !seen[slot] {
+                    seen[slot] = true;
+                    twist += u64::from(orbit.ori[slot]);
+                    slot = orbit.perm[slot] as usize;
+                    length += 1;
+                }
+                let twist_order = omod / gcd(twist % omod, omod);
+                order = lcm(order, length.checked_mul(twist_order)?)?;
             }
         }
-        order
+        Some(order)
     }
 
-    /// This move applied `k` times.
-    pub fn power(&self, k: u32, sets: &[SetDef]) -> Element {
+    /// Every power of this move of order `order`, from the first to the `order - 1`-th,
+    /// one composition each.
+    pub fn powers(&self, order: u32, sets: &[SetDef]) -> Vec<Element> {
+        let mut out: Vec<Element> = Vec::with_capacity(order.saturating_sub(1) as usize);
+        for _ in 1..order {
+            let next = match out.last() {
+                Some(last) => last.then(self, sets),
+                None => self.clone(),
+            };
+            out.push(next);
+        }
+        out
+    }
+
+    /// This move applied `k` times (by squaring: a few compositions for any `k`).
+    pub fn power(&self, mut k: u64, sets: &[SetDef]) -> Element {
         let mut out = Element::identity(sets);
-        for _ in 0..k {
-            out = out.then(self, sets);
+        let mut square = self.clone();
+        while k > 0 {
+            if k & 1 == 1 {
+                out = out.then(&square, sets);
+            }
+            k >>= 1;
+            if k > 0 {
+                square = square.then(&square, sets);
+            }
         }
         out
     }
@@ -138,6 +176,19 @@ impl Element {
                 .collect(),
         }
     }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Least common multiple, `None` past 64 bits.
+fn lcm(a: u64, b: u64) -> Option<u64> {
+    (a / gcd(a, b).max(1)).checked_mul(b)
 }
 
 #[cfg(test)]
@@ -169,7 +220,12 @@ mod tests {
         assert_eq!(twice.orbits[0].perm, vec![2, 0, 1]);
         assert_eq!(twice.orbits[0].ori, vec![0, 1, 1]);
         assert!(a.then(&a.inverse(&sets), &sets).is_identity());
-        assert_eq!(a.order(&sets), 9);
+        assert_eq!(a.order(&sets), Some(9));
+        assert_eq!(a.power(9, &sets), Element::identity(&sets));
+        assert_eq!(
+            a.power(4, &sets),
+            a.then(&a, &sets).then(&a, &sets).then(&a, &sets)
+        );
         let mut wild = solved.clone();
         wild.orbits[0].ori[1] = WILD;
         let moved = wild.then(&a, &sets);

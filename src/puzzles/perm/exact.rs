@@ -25,9 +25,6 @@ use rayon::prelude::*;
 /// Value of a rank the BFS never reached (not a position of the puzzle).
 const UNREACHABLE: u8 = 3;
 
-/// Longest walk down a table (depths are below 255).
-const MAX_WALK: usize = 255;
-
 /// Most coordinates a projection has (two per set, a few sets).
 const MAX_COORDS: usize = 32;
 
@@ -79,7 +76,11 @@ pub fn exact_projection_with(
         if fact.twisted && !fact.wild {
             let kept = solved.ori.iter().filter(|&&o| o != WILD).count();
             let free = kept - usize::from(fact.keeps_sum && kept == def.size);
-            size = size.saturating_mul((def.omod as u128).pow(free as u32));
+            size = size.saturating_mul(
+                (def.omod as u128)
+                    .checked_pow(free as u32)
+                    .unwrap_or(u128::MAX),
+            );
         }
         size
     };
@@ -428,7 +429,10 @@ fn exact_name(puzzle: &PermPuzzle, symmetric: bool) -> String {
 }
 
 fn exact_spec_named(puzzle: &PermPuzzle, source: &str, layout: Layout) -> TableSpec {
+    // The definition's hash, so that a table copied from another puzzle is named as the
+    // wrong table, not blamed on its intact side files.
     let mut params = vec![
+        ("definition".to_string(), puzzle.hash),
         ("states".to_string(), layout.entries),
         ("moves".to_string(), layout.moves),
     ];
@@ -527,6 +531,15 @@ fn open_existing(
         let (header, _) = crate::table::read_header(&table_path, group)?;
         let layout = Layout::from_header(&header, symmetric);
         let spec = exact_spec_named(puzzle, source, layout);
+        // A table made for another definition (copied over this one) is named as such
+        // by the table layer before its side files are read.
+        if !header
+            .params
+            .iter()
+            .any(|(key, value)| key == "definition" && *value == puzzle.hash)
+        {
+            store.open(&spec)?;
+        }
         let damaged = |file: &std::path::Path, why: &str| {
             ExactError::Unsupported(CoordError(format!("{}: {why}", file.display())))
         };
@@ -570,7 +583,7 @@ fn open_existing(
 pub enum ExactError {
     /// The state space cannot be ranked (too big, or unsupported features).
     #[error("no exact table for this puzzle: {0}")]
-    Unsupported(#[from] CoordError),
+    Unsupported(CoordError),
     /// The table would not fit in the memory allowed.
     #[error("the exact table needs {needed_mb:.0} MB to build, over the {budget_mb} MB allowed (--memory)")]
     TooBig {
@@ -579,9 +592,31 @@ pub enum ExactError {
         /// The budget.
         budget_mb: u64,
     },
+    /// No pattern databases can be made for the puzzle (its sets are too big or move in
+    /// ways the coordinates do not follow).
+    #[error("no pattern databases for this puzzle: {0}")]
+    NoPatternDatabases(CoordError),
+    /// The pattern databases would not fit in the memory allowed.
+    #[error(
+        "the pattern databases need {needed_mb:.0} MB, over the {budget_mb} MB allowed (--memory)"
+    )]
+    PdbsTooBig {
+        /// Memory they need.
+        needed_mb: f64,
+        /// The budget.
+        budget_mb: u64,
+    },
     /// A table file problem.
     #[error(transparent)]
     Table(#[from] TableError),
+}
+
+// Not `#[from]`: that would make the reason a source as well, and messages printed with
+// their chain would say it twice.
+impl From<CoordError> for ExactError {
+    fn from(e: CoordError) -> Self {
+        ExactError::Unsupported(e)
+    }
 }
 
 /// Bytes a BFS over `size` ranks needs at its peak: the table itself (2 bits a rank).
@@ -621,6 +656,20 @@ impl ExactTable {
         budget_mb: u64,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
+        Self::load_or_rebuild(puzzle, store, source, budget_mb, progress, false)
+    }
+
+    /// [`ExactTable::load_or_build`], building the table again when `rebuild` even if it
+    /// is there: written beside the old one and renamed over it, so that readers never
+    /// find it missing, and two builders at once leave one whole table.
+    pub fn load_or_rebuild(
+        puzzle: &PermPuzzle,
+        store: &TableStore,
+        source: &str,
+        budget_mb: u64,
+        progress: &Progress,
+        rebuild: bool,
+    ) -> Result<Self, ExactError> {
         let (ranked, restriction) = puzzle.searched();
         // Found only when a table is built (an opened one keeps them in its class file;
         // the search is wasted on a puzzle too big for any table).
@@ -628,7 +677,12 @@ impl ExactTable {
         let symmetries = || found.get_or_init(|| Symmetries::find(&ranked));
         // With the table and its side files present, the enumerations are read back
         // instead of redone: a second process starts in milliseconds.
-        let (encoder, reduction, spec) = match open_existing(puzzle, &ranked, store, source)? {
+        let existing = if rebuild {
+            None
+        } else {
+            open_existing(puzzle, &ranked, store, source)?
+        };
+        let (encoder, reduction, spec) = match existing {
             Some(opened) => opened,
             None => build(
                 puzzle,
@@ -693,6 +747,9 @@ impl ExactTable {
         Some(())
     }
 
+    /// Every walk from `state` (entry `rank`) down to solved, one step closer each move,
+    /// handed to `visit` until it returns false (false then). Iterative: a walk may be
+    /// thousands of moves long.
     fn descend_states(
         &self,
         state: &Element,
@@ -700,17 +757,30 @@ impl ExactTable {
         path: &mut Vec<usize>,
         visit: &mut impl FnMut(&[usize]) -> bool,
     ) -> bool {
-        if rank == self.solved {
-            // Entries cover every piece and twist the moves change: the state is solved.
-            debug_assert!(self.ranked.is_solved(state));
-            return visit(path);
-        }
-        if path.len() > MAX_WALK {
-            return false;
-        }
-        let want = (self.value(rank) + 2) % 3;
-        for (m, mv) in self.ranked.moves.iter().enumerate() {
-            let next = state.then(&mv.element, &self.ranked.sets);
+        // Per step: the state, its entry, and the next move to try from it.
+        let mut stack: Vec<(Element, u64, usize)> = vec![(state.clone(), rank, 0)];
+        let base = path.len();
+        while let Some((here, here_rank, next_move)) = stack.last_mut() {
+            if *here_rank == self.solved {
+                // Entries cover every piece and twist the moves change: solved.
+                debug_assert!(self.ranked.is_solved(here));
+                if !visit(path) {
+                    return false;
+                }
+                stack.pop();
+                path.truncate(base + stack.len().saturating_sub(1));
+                continue;
+            }
+            // No walk is longer than the deepest layer (a damaged table could loop).
+            if *next_move >= self.ranked.moves.len() || path.len() - base >= self.histogram.len() {
+                stack.pop();
+                path.truncate(base + stack.len().saturating_sub(1));
+                continue;
+            }
+            let m = *next_move;
+            *next_move += 1;
+            let want = (self.value(*here_rank) + 2) % 3;
+            let next = here.then(&self.ranked.moves[m].element, &self.ranked.sets);
             let Some(next_rank) = self.entry(&next) else {
                 continue;
             };
@@ -718,11 +788,7 @@ impl ExactTable {
                 continue;
             }
             path.push(m);
-            let go_on = self.descend_states(&next, next_rank, path, visit);
-            path.pop();
-            if !go_on {
-                return false;
-            }
+            stack.push((next, next_rank, 0));
         }
         true
     }
@@ -796,58 +862,93 @@ impl ExactTable {
     }
 
     /// Shortest scrambles of positions at the greatest distance, at most `limit` of
-    /// them: a parallel scan for entries whose neighbours are all one step closer (local
-    /// maxima, rare), each then measured by a walk.
+    /// them, all of them when there are fewer (as many as the histogram's last count).
+    ///
+    /// An antipode's entry holds the deepest distance modulo 3 and has no neighbour one
+    /// step further, so entries are scanned for that (on every core, a block of ranks at
+    /// a time); an entry of a reduced table stands for its class, whose states are its
+    /// conjugates; each state is then measured by a walk, which also drops the rare
+    /// dead ends three or six steps closer that pass the test.
     pub fn antipodes(&self, limit: usize) -> Result<Vec<Vec<usize>>, ExactError> {
         let deepest = self.histogram.len().saturating_sub(1);
+        let total = self.histogram.last().copied().unwrap_or(0);
         let want = (deepest % 3) as u8;
-        let below = (want + 2) % 3;
+        let further = (want + 1) % 3;
         let stepper = exact_projection(&self.ranked, true)?;
-        let local_maxima = |space: &(dyn Fn(u64) -> bool + Sync)| -> Vec<u64> {
-            let mut found: Vec<u64> = (0..self.entries())
-                .into_par_iter()
-                .filter(|&rank| self.value(rank) == want && !space(rank))
-                .take_any(limit.saturating_mul(64).max(64))
-                .collect();
-            found.sort_unstable();
-            found
-        };
-        let mut values = vec![0u64; self.encoder.radix.len()];
-        let candidates: Vec<Element> = match &self.reduction {
+        let unsupported = || CoordError("the reduced table's coordinates changed".into());
+        // A neighbour test over entries, plain or reduced.
+        let reduced_space;
+        let plain_space;
+        let has_further: Box<dyn Fn(u64) -> bool + Sync> = match &self.reduction {
             None => {
-                let space = Space::new(&stepper);
-                local_maxima(&|rank| space.any_neighbour(rank, |n| self.value(n) != below))
-                    .into_iter()
-                    .filter_map(|rank| {
-                        self.encoder.values(rank, &mut values);
-                        self.encoder.decode(&values, &self.ranked.solved)
-                    })
-                    .collect()
+                plain_space = Space::new(&stepper);
+                Box::new(|rank| plain_space.any_neighbour(rank, |n| self.value(n) == further))
             }
             Some(reduction) => {
-                let unsupported = || CoordError("the reduced table's coordinates changed".into());
                 let syms = reduction.symmetries.clone();
                 let (again, map) =
                     Reduction::classify(&self.ranked, &stepper, syms, reduction.reduced)
                         .ok_or_else(unsupported)?;
-                let space = again
-                    .space(&self.ranked, &stepper, &map)
+                reduced_space = (again, map);
+                let space = reduced_space
+                    .0
+                    .space(&self.ranked, &stepper, &reduced_space.1)
                     .ok_or_else(unsupported)?;
-                local_maxima(&|rank| space.any_neighbour(rank, |n| self.value(n) != below))
-                    .into_iter()
-                    .filter_map(|rank| {
-                        reduction.values(&self.encoder, rank, &mut values);
-                        self.encoder.decode(&values, &self.ranked.solved)
-                    })
-                    .collect()
+                Box::new(move |rank| space.any_neighbour(rank, |n| self.value(n) == further))
             }
         };
-        Ok(candidates
-            .iter()
-            .filter_map(|state| self.scramble_to(state))
-            .filter(|scramble| scramble.len() == deepest)
-            .take(limit)
-            .collect())
+        let entries = self.entries();
+        let mut found: Vec<Vec<usize>> = Vec::new();
+        let mut seen: std::collections::HashSet<Element> = std::collections::HashSet::new();
+        let mut values = vec![0u64; self.encoder.radix.len()];
+        const BLOCK: u64 = 1 << 22;
+        let mut start = 0u64;
+        while start < entries && found.len() < limit && (found.len() as u64) < total {
+            let end = (start + BLOCK).min(entries);
+            let candidates: Vec<u64> = (start..end)
+                .into_par_iter()
+                .filter(|&rank| self.value(rank) == want && !has_further(rank))
+                .collect();
+            start = end;
+            for rank in candidates {
+                let state = match &self.reduction {
+                    None => {
+                        self.encoder.values(rank, &mut values);
+                        self.encoder.decode(&values, &self.ranked.solved)
+                    }
+                    Some(reduction) => {
+                        reduction.values(&self.encoder, rank, &mut values);
+                        self.encoder.decode(&values, &self.ranked.solved)
+                    }
+                };
+                let Some(state) = state else { continue };
+                let class: Vec<Element> = match &self.reduction {
+                    None => vec![state],
+                    Some(reduction) => {
+                        let syms = &reduction.symmetries;
+                        syms.elements
+                            .iter()
+                            .zip(&syms.inverses)
+                            .map(|(h, h_inverse)| {
+                                super::symmetry::conjugate(&state, h, h_inverse, &self.ranked.sets)
+                            })
+                            .collect()
+                    }
+                };
+                for member in class {
+                    if found.len() >= limit || !seen.insert(member.clone()) {
+                        continue;
+                    }
+                    if let Some(scramble) = self
+                        .scramble_to(&member)
+                        .filter(|scramble| scramble.len() == deepest)
+                    {
+                        found.push(scramble);
+                    }
+                }
+            }
+        }
+        Ok(found)
     }
 }
 
@@ -866,7 +967,7 @@ fn build<'a>(
     let plan = reduced::plan(ranked, &encoder, found());
     let estimate = encoder.size / plan.as_ref().map_or(1, |(s, _)| s.len() as u64);
     let needed = build_bytes(estimate);
-    if needed > budget_mb << 20 {
+    if needed > budget_mb.saturating_mul(1 << 20) {
         return Err(ExactError::TooBig {
             needed_mb: needed as f64 / (1 << 20) as f64,
             budget_mb,

@@ -23,9 +23,6 @@ pub const PDB_ENTRIES: u64 = 1 << 28;
 /// The search bound from which a state is first checked to be reachable at all.
 pub const CHECK_FROM: usize = 11;
 
-/// Deepest IDA* goes.
-pub const MAX_DEPTH: usize = 64;
-
 /// The projections of a puzzle's pattern databases: per set, the whole set when its
 /// places and twists fit in `cap` entries, otherwise its pieces in groups of as many as
 /// fit, each group with its twists.
@@ -53,10 +50,30 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
             .filter(|&l| solved.perm.iter().filter(|&&m| m == l).count() == 1)
             .collect();
         if !fact.moved {
-            return Err(CoordError(format!(
-                "set {}: too big for one pattern database, and only its orientations move",
-                def.name
-            )));
+            // Only orientations change, each slot's on its own: the slots in groups of
+            // as many as fit.
+            let omod = def.omod as u64;
+            let per_group = (1..=def.size)
+                .take_while(|&k| {
+                    omod.checked_pow(k as u32).is_some_and(|v| {
+                        v <= cap
+                            && v.saturating_mul(puzzle.moves.len() as u64)
+                                <= super::coord::MOVE_TABLE_LIMIT
+                    })
+                })
+                .last()
+                .ok_or_else(|| {
+                    CoordError(format!(
+                        "set {}: not even one orientation fits a pattern database",
+                        def.name
+                    ))
+                })?;
+            let slots: Vec<usize> = (0..def.size).collect();
+            for group in slots.chunks(per_group) {
+                let coord = Coord::twist_part(puzzle, s, group)?;
+                projections.push(Projection::new(puzzle, vec![coord])?);
+            }
+            continue;
         }
         // Kinds of identical pieces (the 4x4x4's centres): their places, a few kinds at
         // a time, the other pieces blank.
@@ -145,7 +162,9 @@ fn whole_set(
         1
     };
     let twists: u128 = if fact.twisted && !fact.wild {
-        (def.omod as u128).pow((def.size - usize::from(fact.keeps_sum)) as u32)
+        (def.omod as u128)
+            .checked_pow((def.size - usize::from(fact.keeps_sum)) as u32)
+            .unwrap_or(u128::MAX)
     } else {
         1
     };
@@ -207,21 +226,48 @@ impl PatternSearch {
         budget_mb: u64,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
+        Self::load_or_rebuild(puzzle, store, source, budget_mb, progress, false)
+    }
+
+    /// [`PatternSearch::load_or_build`], building every database again when `rebuild`
+    /// (each written beside the old one and renamed over it).
+    pub fn load_or_rebuild(
+        puzzle: &PermPuzzle,
+        store: &TableStore,
+        source: &str,
+        budget_mb: u64,
+        progress: &Progress,
+        rebuild: bool,
+    ) -> Result<Self, ExactError> {
         let (ranked, restriction) = puzzle.searched();
         // The tables take half a byte per entry; a build about 1.5 bytes per entry more.
-        let cap = PDB_ENTRIES.min((budget_mb << 20) / 2);
-        let projections = pattern_projections(&ranked, cap)?;
+        let budget = budget_mb.saturating_mul(1 << 20);
+        let cap = PDB_ENTRIES.min(budget / 2);
+        let too_big = |projections: &[Projection]| ExactError::PdbsTooBig {
+            needed_mb: projections
+                .iter()
+                .map(|p| p.size.div_ceil(2) as f64)
+                .sum::<f64>()
+                / (1 << 20) as f64,
+            budget_mb,
+        };
+        let projections = match pattern_projections(&ranked, cap) {
+            Ok(projections) => projections,
+            // Nothing fits the budget, though something would fit the usual cap: the
+            // budget is to blame, and the message says so.
+            Err(e) => match pattern_projections(&ranked, PDB_ENTRIES) {
+                Ok(usual) if cap < PDB_ENTRIES => return Err(too_big(&usual)),
+                _ => return Err(ExactError::NoPatternDatabases(e)),
+            },
+        };
         let total: u64 = projections.iter().map(|p| p.size.div_ceil(2)).sum();
-        if total > budget_mb << 20 {
-            return Err(ExactError::TooBig {
-                needed_mb: total as f64 / (1 << 20) as f64,
-                budget_mb,
-            });
+        if total > budget {
+            return Err(too_big(&projections));
         }
         let mut pdbs = Vec::with_capacity(projections.len());
         for (i, projection) in projections.into_iter().enumerate() {
             let spec = pdb_spec(puzzle, &projection, i, source);
-            if !store.exists(&spec) {
+            if rebuild || !store.exists(&spec) {
                 store.check_writable()?;
                 progress.note(format!(
                     "building pattern database {} of {} ({} entries, {:.1} MB) ...",
@@ -288,18 +334,18 @@ impl PatternSearch {
             owner: self,
             state: &inner,
             width,
-            stack: vec![0u64; width * (MAX_DEPTH + 2)],
+            stack: vec![0u64; width * (max_depth + 2)],
             path: Vec::new(),
             states: if self.ranked.illegal.is_empty() {
                 Vec::new()
             } else {
-                vec![inner.clone(); MAX_DEPTH + 2]
+                vec![inner.clone(); max_depth + 2]
             },
             stats: SearchStats::default(),
             found: 0,
         };
         search.stack[..width].copy_from_slice(&start);
-        for bound in h as usize..=max_depth.min(MAX_DEPTH) {
+        for bound in h as usize..=max_depth {
             // A state the moves cannot reach would be searched to the depth limit: past
             // a few bounds, make sure it can be reached at all.
             if bound == CHECK_FROM.max(h as usize) && !self.reachable(&inner) {
@@ -439,6 +485,7 @@ fn pdb_spec(puzzle: &PermPuzzle, projection: &Projection, index: usize, source: 
         puzzle: "perm",
         kind: "depth-nibble",
         params: vec![
+            ("definition".into(), puzzle.hash),
             ("entries".into(), projection.size),
             ("moves".into(), projection.moves as u64),
         ],

@@ -7,6 +7,9 @@ use super::element::{Element, SetDef, WILD};
 use std::collections::HashMap;
 use thiserror::Error;
 
+/// Most search moves a puzzle has (each a bit of a `u128` in canonical-sequence masks).
+pub const MAX_MOVES: usize = 127;
+
 /// Which move powers count as one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PuzzleMetric {
@@ -102,7 +105,10 @@ impl PermPuzzle {
             {
                 return Err(DefinitionError {
                     line: 0,
-                    problem: format!("--moves: the definition has no move {unknown}"),
+                    problem: format!(
+                        "--moves: the definition has no move {}",
+                        crate::text::quote(unknown)
+                    ),
                 });
             }
         }
@@ -111,22 +117,32 @@ impl PermPuzzle {
         let mut bases = Vec::new();
         let mut moves = Vec::new();
         for base in &definition.moves {
-            let order = base.element.order(&sets);
-            if order > 1_000_000 {
-                return Err(DefinitionError {
-                    line: base.line,
-                    problem: format!("move {} has an order over a million", base.name),
-                });
-            }
+            let order = base.order;
             let searched = !base.rotation
                 && !base.alias
                 && order > 1
                 && only.is_none_or(|only| only.contains(&base.name));
             let index = bases.len();
-            for (power, name) in power_names(&base.name, order) {
-                let element = base.element.power(power, &sets);
+            let powers = base.element.powers(order, &sets);
+            for ((power, name), element) in power_names(&base.name, order).into_iter().zip(powers) {
                 let turn = power.min(order - power);
                 if searched && (metric == PuzzleMetric::Htm || turn == 1) {
+                    if moves.len() == MAX_MOVES {
+                        return Err(DefinitionError {
+                            line: base.line,
+                            problem: format!(
+                                "more than {MAX_MOVES} search moves (move {} alone makes {} in \
+                                 {}): fewer base moves, or --metric qtm",
+                                crate::text::quote(&base.name),
+                                if metric == PuzzleMetric::Htm {
+                                    order - 1
+                                } else {
+                                    2
+                                },
+                                metric.name()
+                            ),
+                        });
+                    }
                     moves.push(PuzzleMove {
                         name: name.clone(),
                         element: element.clone(),
@@ -144,15 +160,6 @@ impl PermPuzzle {
                 line: 0,
                 problem: "no move to search (every move is a rotation, an alias or the identity)"
                     .into(),
-            });
-        }
-        if moves.len() > 127 {
-            return Err(DefinitionError {
-                line: 0,
-                problem: format!(
-                    "{} search moves: at most 127 are supported (fewer base moves, or --metric qtm)",
-                    moves.len()
-                ),
             });
         }
         let follows = canonical_follows(&sets, &moves, &bases, metric);

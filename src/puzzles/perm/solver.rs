@@ -51,15 +51,31 @@ impl PuzzleSolver {
         engine: PuzzleEngine,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
+        Self::open_or_rebuild(puzzle, store, source, budget_mb, engine, progress, false)
+    }
+
+    /// [`PuzzleSolver::open`], building its tables again when `rebuild` (`cubedb-gen
+    /// puzzle --force`): each new table replaces the old one atomically, so readers
+    /// never find one missing.
+    pub fn open_or_rebuild(
+        puzzle: &PermPuzzle,
+        store: &TableStore,
+        source: &str,
+        budget_mb: u64,
+        engine: PuzzleEngine,
+        progress: &Progress,
+        rebuild: bool,
+    ) -> Result<Self, ExactError> {
         if engine != PuzzleEngine::Search {
-            match ExactTable::load_or_build(puzzle, store, source, budget_mb, progress) {
+            match ExactTable::load_or_rebuild(puzzle, store, source, budget_mb, progress, rebuild) {
                 Ok(table) => return Ok(Self::Exact(Box::new(table))),
                 Err(e) if engine == PuzzleEngine::Table => return Err(e),
                 Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) => {}
                 Err(e) => return Err(e),
             }
         }
-        let search = PatternSearch::load_or_build(puzzle, store, source, budget_mb, progress)?;
+        let search =
+            PatternSearch::load_or_rebuild(puzzle, store, source, budget_mb, progress, rebuild)?;
         Ok(Self::Search(Box::new(search)))
     }
 
@@ -134,6 +150,81 @@ pub enum DefinitionFileError {
     },
 }
 
+/// Largest definition file read (the biggest published definitions are a few hundred
+/// kilobytes): anything larger is refused before it is held in memory.
+pub const DEFINITION_FILE_LIMIT: u64 = 16 << 20;
+
+/// Largest file of positions or a target pattern read (`--states`, `--target`).
+pub const STATES_FILE_LIMIT: u64 = 64 << 20;
+
+/// The text of the file at `path`, at most `limit` bytes: only a regular file is opened
+/// (a FIFO would block, a device never ends), a larger file is refused before it is
+/// read, and text that is not UTF-8 is refused naming its first bad line.
+pub fn read_text_file(path: &std::path::Path, limit: u64) -> Result<String, DefinitionFileError> {
+    use std::io::Read;
+    let shown = path.display().to_string();
+    let read_error = |error| DefinitionFileError::Read {
+        path: shown.clone(),
+        error,
+    };
+    let invalid = |line: usize, problem: String| DefinitionFileError::Invalid {
+        path: shown.clone(),
+        line,
+        problem,
+    };
+    // Examined before opening: opening a FIFO for reading waits for a writer.
+    let meta = std::fs::metadata(path).map_err(read_error)?;
+    if !meta.is_file() {
+        return Err(invalid(
+            0,
+            format!("{}, not a regular file", file_kind(&meta)),
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > limit {
+        return Err(invalid(
+            0,
+            format!(
+                "larger than {} MiB, the most read from such a file",
+                limit >> 20
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let line = crate::text::utf8_or_bad_line(e.as_bytes())
+            .err()
+            .unwrap_or(1);
+        invalid(line, "not UTF-8 text".into())
+    })
+}
+
+/// What a file that is not a regular file is, for messages.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "something else"
+    }
+}
+
 /// Reads and compiles a definition file in `metric`, searching only the base moves in
 /// `moves` when given.
 pub fn load_puzzle(
@@ -142,17 +233,13 @@ pub fn load_puzzle(
     moves: Option<&[String]>,
 ) -> Result<PermPuzzle, DefinitionFileError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| DefinitionFileError::Read {
-        path: shown.clone(),
-        error,
-    })?;
     let invalid = |line: usize, problem: String| DefinitionFileError::Invalid {
         path: shown.clone(),
         line,
         problem,
     };
-    let text = std::str::from_utf8(&bytes).map_err(|_| invalid(0, "not UTF-8 text".into()))?;
+    let text = read_text_file(path, DEFINITION_FILE_LIMIT)?;
     let definition =
-        super::definition::Definition::parse(text).map_err(|e| invalid(e.line, e.problem))?;
+        super::definition::Definition::parse(&text).map_err(|e| invalid(e.line, e.problem))?;
     PermPuzzle::with_moves(&definition, metric, moves).map_err(|e| invalid(e.line, e.problem))
 }

@@ -111,7 +111,13 @@ impl Travel {
         Self {
             dest,
             twist,
-            signature: (element.order(sets), moved),
+            signature: (
+                element
+                    .order(sets)
+                    .unwrap_or(u64::MAX)
+                    .min(u64::from(u32::MAX)) as u32,
+                moved,
+            ),
         }
     }
 }

@@ -9,7 +9,8 @@
 //! the target) with its own tables under its own definition hash. A full position as
 //! target (nothing `?`) is just another start: solving from A to B.
 
-use super::element::{Element, WILD};
+use super::coord::set_facts;
+use super::element::{parity, Element, WILD};
 use super::puzzle::{InputError, PermPuzzle};
 
 /// How states of the puzzle map into the puzzle whose solved state is the target.
@@ -133,4 +134,48 @@ pub fn retarget(
             any_orientation,
         },
     ))
+}
+
+/// Checks, by the invariants every move keeps, that some position the moves reach
+/// matches the target: a set whose orientations the target fixes must keep the solved
+/// state's orientation sum when every move does, and a set of distinct pieces the target
+/// places must keep its parity when every move is even. An error names the set and the
+/// invariant. (The exact check, a walk from solved, is made where a table exists.)
+pub fn check_invariants(puzzle: &PermPuzzle, target: &Element) -> Result<(), InputError> {
+    let facts = set_facts(puzzle);
+    for (s, def) in puzzle.sets.iter().enumerate() {
+        let (home, wanted) = (&puzzle.solved.orbits[s], &target.orbits[s]);
+        let omod = u64::from(def.omod.max(1));
+        let fixed = wanted.ori.iter().all(|&o| o != WILD) && home.ori.iter().all(|&o| o != WILD);
+        if facts[s].keeps_sum && fixed && def.omod > 1 {
+            let sum = |o: &[u8]| o.iter().map(|&x| u64::from(x)).sum::<u64>() % omod;
+            if sum(&wanted.ori) != sum(&home.ori) {
+                return Err(InputError::BadState(format!(
+                    "target: no position the moves reach matches it: the orientations of set {} \
+                     sum to {} (mod {omod}), and every move keeps the sum at {}",
+                    def.name,
+                    sum(&wanted.ori),
+                    sum(&home.ori)
+                )));
+            }
+        }
+        let distinct = |p: &[u8]| {
+            let mut sorted = p.to_vec();
+            sorted.sort_unstable();
+            sorted.windows(2).all(|w| w[0] != w[1])
+        };
+        if facts[s].keeps_parity
+            && !wanted.perm.contains(&WILD)
+            && distinct(&home.perm)
+            && distinct(&wanted.perm)
+            && parity(&wanted.perm) != parity(&home.perm)
+        {
+            return Err(InputError::BadState(format!(
+                "target: no position the moves reach matches it: its pieces of set {} are an \
+                 odd permutation of the solved ones, and every move is even",
+                def.name
+            )));
+        }
+    }
+    Ok(())
 }
