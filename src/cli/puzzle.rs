@@ -7,7 +7,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
-use cubedb::puzzles::perm::solver::{read_text_file, STATES_FILE_LIMIT};
+use cubedb::puzzles::perm::phased::{Limits, PhasedError, Plan};
+use cubedb::puzzles::perm::solver::{load_plan, plan_beside, read_text_file, STATES_FILE_LIMIT};
 use cubedb::puzzles::perm::target::{check_invariants, retarget, Retarget};
 use cubedb::puzzles::perm::{
     load_puzzle, parse_states, parse_target, DefinitionFileError, Element, ExactTable, PermPuzzle,
@@ -89,9 +90,18 @@ struct SolveArgs {
     #[arg(long)]
     all: bool,
     /// `table`: an exact table (error if none fits); `search`: IDA* over pattern
-    /// databases; `auto`: the table when one fits.
-    #[arg(long, value_parser = ["auto", "table", "search"], default_value = "auto")]
+    /// databases (optimal); `phased`: the plan's phases; `auto`: the table when one
+    /// fits, else the plan when there is one, else IDA*.
+    #[arg(long, value_parser = ["auto", "table", "search", "phased"], default_value = "auto")]
     engine: String,
+    /// Phased solving: stop at the first solution of at most N moves (searching wider
+    /// until one is found, or --timeout passes).
+    #[arg(long, value_name = "N", value_parser = crate::ranges::max_length)]
+    max_length: Option<u32>,
+    /// Phased solving: give up after this many seconds per position, answering the best
+    /// solution found (an error if none).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::ranges::seconds)]
+    timeout: Option<f64>,
     /// Longest solution IDA* looks for.
     #[arg(long, value_name = "N", default_value_t = 30, value_parser = crate::ranges::search_depth)]
     max_depth: usize,
@@ -125,6 +135,11 @@ struct FileArgs {
     /// Every power of a move counts one (htm), or only the shortest turns (qtm).
     #[arg(long, value_parser = ["htm", "qtm"], default_value = "htm")]
     metric: String,
+
+    /// The phase plan for puzzles too big for one table [default: FILE with the
+    /// extension `.plan`, when there is one].
+    #[arg(long, value_name = "PLAN")]
+    plan: Option<PathBuf>,
 
     /// Search only these base moves (comma-separated; e.g. `U,F,R` fixes a corner of
     /// the 2x2x2).
@@ -161,6 +176,30 @@ impl FileArgs {
     fn puzzle(&self) -> Result<PermPuzzle> {
         load(&self.file, self.metric(), self.moves.as_deref())
     }
+
+    /// The puzzle and its plan (`--plan`, else the one beside the definition, unless
+    /// `--moves` searches a subset), the plan's compound move names accepted in input.
+    fn puzzle_and_plan(&self) -> Result<(PermPuzzle, Option<Plan>)> {
+        let mut puzzle = self.puzzle()?;
+        let path = match &self.plan {
+            Some(path) => Some(path.clone()),
+            None if self.moves.is_none() => plan_beside(&self.file),
+            None => None,
+        };
+        let plan = match path {
+            Some(path) => Some(load_plan(&path, &puzzle)?),
+            None => None,
+        };
+        if let Some(plan) = &plan {
+            for (name, element) in &plan.names {
+                puzzle
+                    .names
+                    .entry(name.clone())
+                    .or_insert_with(|| element.clone());
+            }
+        }
+        Ok((puzzle, plan))
+    }
 }
 
 /// Opens (building if missing) the exact table of the puzzle.
@@ -176,33 +215,49 @@ fn exact_table(file: &FileArgs, puzzle: &PermPuzzle, tables: &TableArgs) -> Resu
     )?)
 }
 
-/// Opens the solver `engine` names (the exact table when one fits, by default).
+/// Opens the solver `engine` names (the exact table when one fits, by default, else the
+/// plan's phases when there is a plan, else IDA*).
 fn solver(
     file: &FileArgs,
     puzzle: &PermPuzzle,
+    plan: Option<Plan>,
     tables: &TableArgs,
     engine: &str,
 ) -> Result<PuzzleSolver> {
     let engine = match engine {
         "table" => PuzzleEngine::Table,
         "search" => PuzzleEngine::Search,
+        "phased" => PuzzleEngine::Phased,
         _ => PuzzleEngine::Auto,
     };
     let store = TableStore::locate(tables.data.clone());
     let progress = Progress::stderr(tables.quiet);
-    let solver = PuzzleSolver::open(
+    let solver = PuzzleSolver::open_with_plan(
         puzzle,
+        plan,
         &store,
         &source(file),
         tables.memory,
         engine,
         &progress,
     )?;
-    if let (PuzzleSolver::Search(search), false) = (&solver, tables.quiet) {
-        note!(
+    match (&solver, tables.quiet) {
+        (PuzzleSolver::Search(search), false) => note!(
             "solving by IDA* over pattern databases of {:?} entries",
             search.sizes()
-        );
+        ),
+        (PuzzleSolver::Phased(phased), false) => note!(
+            "solving by the phases of plan {} ({})",
+            phased.plan().name,
+            phased
+                .plan()
+                .phases
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => {}
     }
     Ok(solver)
 }
@@ -329,7 +384,9 @@ fn target(puzzle: &PermPuzzle, path: &Path) -> Result<(PermPuzzle, Retarget)> {
 }
 
 fn solve(args: &SolveArgs) -> Result<()> {
-    let puzzle = args.file.puzzle()?;
+    let (puzzle, plan) = args.file.puzzle_and_plan()?;
+    // A plan solves the puzzle itself: a target pattern is solved by the other engines.
+    let plan = plan.filter(|_| args.target.is_none());
     let retargeted = args
         .target
         .as_deref()
@@ -338,7 +395,18 @@ fn solve(args: &SolveArgs) -> Result<()> {
     let searched = retargeted
         .as_ref()
         .map_or(&puzzle, |(projected, _)| projected);
-    let solver = solver(&args.file, searched, &args.tables, &args.engine)?;
+    let solver = solver(&args.file, searched, plan, &args.tables, &args.engine)?;
+    if solver.phased().is_some() && (args.count.is_some() || args.all) {
+        anyhow::bail!(
+            "--count and --all list optimal solutions, which the plan's phases do not give: \
+             add --engine search"
+        );
+    }
+    let timeout = args
+        .timeout
+        .map(|t| cubedb::limits::timeout("--timeout", t))
+        .transpose()?;
+    let max_length = args.max_length.map(|n| n as usize);
     // With an exact table, whether the target can be reached at all is one walk from
     // solved: an unreachable target is the target's fault, not the first scramble's.
     if let (Some((_, map)), Some(table), Some(path)) =
@@ -404,6 +472,33 @@ fn solve(args: &SolveArgs) -> Result<()> {
             Some((_, map)) => std::borrow::Cow::Owned(map.apply(&case.state)),
             None => std::borrow::Cow::Borrowed(&case.state),
         };
+        if let Some(phased) = solver.phased() {
+            let limits = Limits {
+                max_length,
+                stop: cubedb::limits::Stop::at(cubedb::limits::deadline(
+                    std::time::Instant::now(),
+                    timeout,
+                )),
+            };
+            return match phased.solve(&state, &limits) {
+                Ok(solution) => {
+                    if let Some(limit) = max_length.filter(|&l| solution.cost > l) {
+                        if !args.tables.quiet {
+                            note!(
+                                "cubedb: warning: {} {}: {} moves, above --max-length {limit} \
+                                 (none that short found)",
+                                case.what,
+                                case.number,
+                                solution.cost
+                            );
+                        }
+                    }
+                    Ok(phased.format(&solution.moves))
+                }
+                Err(PhasedError::Unreachable) => Err(case.error(PhasedError::Unreachable)),
+                Err(e) => Err(case.error(e)),
+            };
+        }
         solver
             .each_solution(&state, args.max_depth, visit)
             .map_err(|e| case.error(e))?;
@@ -448,23 +543,76 @@ fn solve(args: &SolveArgs) -> Result<()> {
 }
 
 fn scramble(args: &ScrambleArgs) -> Result<()> {
-    let puzzle = args.file.puzzle()?;
-    let table = exact_table(&args.file, &puzzle, &args.tables)?;
+    let (puzzle, plan) = args.file.puzzle_and_plan()?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    let mut rng = SplitMix64::new(seed);
-    let mut out = cubedb::output::stdout()?;
-    for _ in 0..args.count {
-        // Checked by the table: the scramble reaches the position it was made for.
-        let moves = table
-            .random_scramble(&mut rng)
-            .context("internal error: no scramble reaching a random position")?;
-        writeln!(out, "{}", puzzle.format_path(&moves))?;
+    let mut out = std::io::BufWriter::new(cubedb::output::stdout()?);
+    // An exact table when one fits (shortest scrambles); else the plan's phases.
+    let exact = match exact_table(&args.file, &puzzle, &args.tables) {
+        Ok(table) => Some(table),
+        Err(e)
+            if plan.is_some()
+                && e.downcast_ref::<cubedb::puzzles::perm::ExactError>()
+                    .is_some_and(|e| {
+                        matches!(
+                            e,
+                            cubedb::puzzles::perm::ExactError::Unsupported(_)
+                                | cubedb::puzzles::perm::ExactError::TooBig { .. }
+                        )
+                    }) =>
+        {
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    if let Some(table) = exact {
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..args.count {
+            // Checked by the table: the scramble reaches the position it was made for.
+            let moves = table
+                .random_scramble(&mut rng)
+                .context("internal error: no scramble reaching a random position")?;
+            writeln!(out, "{}", puzzle.format_path(&moves)).context(crate::WRITING)?;
+        }
+        return out.flush().context(crate::WRITING);
     }
-    Ok(out.flush()?)
+    let solver = solver(&args.file, &puzzle, plan, &args.tables, "phased")?;
+    let phased = solver
+        .phased()
+        .context("internal error: no phased solver")?;
+    // Each scramble from its own generator (the seed and its number), so the output does
+    // not depend on how many run at once; made in batches on every core, printed in order.
+    let one = |index: u64| -> Result<String> {
+        let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let state = phased
+            .random_state(&mut rng)
+            .context("internal error: no random state (Schreier-Sims gave up)")?;
+        let solution = phased
+            .solve(&state, &Limits::default())
+            .map_err(|e| anyhow::anyhow!("internal error: a random state has no solution: {e}"))?;
+        let text = phased.scramble_of(&solution.moves);
+        // Checked: the scramble reaches the state drawn.
+        anyhow::ensure!(
+            puzzle
+                .scrambled(&text)
+                .is_ok_and(|reached| reached == state),
+            "internal error: the scramble does not reach the state drawn"
+        );
+        Ok(text)
+    };
+    let mut next = 0u64;
+    while next < args.count {
+        let end = (next + 256).min(args.count);
+        let batch: Vec<Result<String>> = (next..end).into_par_iter().map(one).collect();
+        for line in batch {
+            writeln!(out, "{}", line?).context(crate::WRITING)?;
+        }
+        next = end;
+    }
+    out.flush().context(crate::WRITING)
 }
 
 fn info(args: &FileArgs) -> Result<()> {

@@ -463,6 +463,83 @@ fn gf2_rank(mut vectors: Vec<u64>) -> usize {
     rank
 }
 
+/// A uniformly random state of the puzzle: a random element of the moves' group (a
+/// random coset representative at each level of the stabilizer chain, the deepest
+/// applied first), applied to the solved state. Uniform over the group, hence over the
+/// states it reaches (each state is reached by as many elements: identical pieces count
+/// once). `None` when Schreier–Sims gives up.
+pub fn random_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> Option<Element> {
+    let chain = cached_chain(puzzle)?;
+    let degree = chain.degree;
+    let mut g: Perm = (0..degree as u16).collect();
+    for level in chain.levels.iter().rev() {
+        let pick = level.orbit[rng.below(level.orbit.len() as u64) as usize];
+        let rep = level.transversal[pick].as_ref()?;
+        g = compose(&g, rep);
+    }
+    // Back from stickers to a move: the piece at (from, 0) lands at (slot, twist).
+    let mut offsets = Vec::new();
+    let mut total = 0usize;
+    for s in &puzzle.sets {
+        offsets.push(total);
+        total += s.size * s.omod as usize;
+    }
+    let mut orbits = Vec::with_capacity(puzzle.sets.len());
+    for (def, &offset) in puzzle.sets.iter().zip(&offsets) {
+        let omod = def.omod as usize;
+        let mut perm = vec![0u8; def.size];
+        let mut ori = vec![0u8; def.size];
+        for from in 0..def.size {
+            let to = g[offset + from * omod] as usize - offset;
+            perm[to / omod] = from as u8;
+            ori[to / omod] = (to % omod) as u8;
+        }
+        orbits.push(super::element::Orbit { perm, ori });
+    }
+    Some(puzzle.solved.then(&Element { orbits }, &puzzle.sets))
+}
+
+/// Stabilizer chains already made, by puzzle hash (Schreier–Sims on the megaminx takes a
+/// second; scrambles draw many states).
+fn cached_chain(puzzle: &PermPuzzle) -> Option<std::sync::Arc<Chain>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, LazyLock, Mutex};
+    static CHAINS: LazyLock<Mutex<HashMap<u64, Option<Arc<Chain>>>>> =
+        LazyLock::new(Default::default);
+    let key = puzzle.hash
+        ^ xxhash_rust::xxh3::xxh3_64(
+            format!(
+                "{:?}",
+                puzzle.moves.iter().map(|m| &m.element).collect::<Vec<_>>()
+            )
+            .as_bytes(),
+        );
+    if let Some(found) = CHAINS.lock().ok()?.get(&key) {
+        return found.clone();
+    }
+    let chain = stabilizer_chain(puzzle, 50_000_000).map(Arc::new);
+    CHAINS.lock().ok()?.insert(key, chain.clone());
+    chain
+}
+
+/// Whether `state` keeps every invariant the moves keep: each set's orientation sum
+/// (where no orientation is "any"), and the parity of each set of distinct pieces that
+/// every move permutes evenly. A necessary condition to be reachable, for puzzles whose
+/// identical pieces rule out a membership test.
+pub fn invariants_hold(puzzle: &PermPuzzle, state: &Element) -> bool {
+    let facts = super::coord::set_facts(puzzle);
+    puzzle.sets.iter().enumerate().all(|(s, def)| {
+        let (home, here) = (&puzzle.solved.orbits[s], &state.orbits[s]);
+        let omod = u64::from(def.omod.max(1));
+        let fixed = here.ori.iter().chain(&home.ori).all(|&o| o != WILD);
+        let sum = |o: &[u8]| o.iter().map(|&x| u64::from(x)).sum::<u64>() % omod;
+        let sums = !(facts[s].keeps_sum && fixed) || sum(&here.ori) == sum(&home.ori);
+        let parities = !(facts[s].keeps_parity && facts[s].distinct)
+            || parity(&here.perm) == parity(&home.perm);
+        sums && parities
+    })
+}
+
 /// Whether a set's solved state repeats a label or leaves an orientation open.
 pub fn has_identical_pieces(puzzle: &PermPuzzle) -> bool {
     puzzle.solved.orbits.iter().any(|o| {

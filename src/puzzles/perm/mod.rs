@@ -22,6 +22,8 @@ pub mod element;
 pub mod exact;
 pub mod group;
 pub mod pdb;
+pub mod phased;
+pub mod plan;
 pub mod puzzle;
 pub mod reduced;
 pub mod solver;

@@ -32,7 +32,7 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
     let mut projections = Vec::new();
     for (s, fact) in facts.iter().enumerate() {
         let def = &puzzle.sets[s];
-        let follow_twist = fact.twisted && !fact.wild;
+        let follow_twist = fact.twisted && !fact.wild && !fact.partly_wild;
         if !fact.moved && !follow_twist {
             continue;
         }
@@ -145,7 +145,59 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
     if projections.is_empty() {
         return Err(CoordError("no piece moves".into()));
     }
-    Ok(projections)
+    merge_small(puzzle, projections, cap)
+}
+
+/// Projections of at most this many states are worth joining to others.
+const SMALL: u64 = 1 << 12;
+
+/// Joins each small projection (an E-slice's order, a corner twist) to every bigger one
+/// it fits beside within `cap` (a database over both bounds at least as well as either);
+/// small ones joined nowhere stay, merged together while they fit.
+fn merge_small(
+    puzzle: &PermPuzzle,
+    projections: Vec<Projection>,
+    cap: u64,
+) -> Result<Vec<Projection>, CoordError> {
+    let (mut small, big): (Vec<Projection>, Vec<Projection>) =
+        projections.into_iter().partition(|p| p.size <= SMALL);
+    small.sort_by_key(|p| p.size);
+    let mut used = vec![false; small.len()];
+    let mut out = Vec::new();
+    for b in big {
+        let mut coords = b.coords.clone();
+        let mut size = b.size;
+        for (i, q) in small.iter().enumerate() {
+            if size.saturating_mul(q.size) <= cap {
+                size *= q.size;
+                coords.extend(q.coords.iter().cloned());
+                used[i] = true;
+            }
+        }
+        out.push(if coords.len() > b.coords.len() {
+            Projection::new(puzzle, coords)?
+        } else {
+            b
+        });
+    }
+    let mut pending: Option<(Vec<Coord>, u64)> = None;
+    for (q, _) in small.into_iter().zip(used).filter(|(_, u)| !u) {
+        pending = match pending.take() {
+            Some((mut coords, size)) if size.saturating_mul(q.size) <= cap => {
+                coords.extend(q.coords);
+                Some((coords, size * q.size))
+            }
+            Some((coords, _)) => {
+                out.push(Projection::new(puzzle, coords)?);
+                Some((q.coords, q.size))
+            }
+            None => Some((q.coords, q.size)),
+        };
+    }
+    if let Some((coords, _)) = pending {
+        out.push(Projection::new(puzzle, coords)?);
+    }
+    Ok(out)
 }
 
 /// The whole set `s` as coordinates when they fit in `cap` entries.
@@ -156,12 +208,18 @@ fn whole_set(
     cap: u64,
 ) -> Result<Option<Vec<Coord>>, CoordError> {
     let def = &puzzle.sets[s];
+    // Arrangements of the labels: identical pieces counted once.
     let places: u128 = if fact.moved {
-        (1..=def.size as u128).product::<u128>() >> u32::from(fact.keeps_parity && fact.distinct)
+        let mut labels = puzzle.solved.orbits[s].perm.clone();
+        labels.sort_unstable();
+        let runs: Vec<usize> = labels.chunk_by(|a, b| a == b).map(<[u8]>::len).collect();
+        super::coord::arrangements(&runs) >> u32::from(fact.keeps_parity && fact.distinct)
     } else {
         1
     };
-    let twists: u128 = if fact.twisted && !fact.wild {
+    // Orientations "any" on some pieces only: the twists are not followed (a weaker bound).
+    let follow_twist = fact.twisted && !fact.wild && !fact.partly_wild;
+    let twists: u128 = if follow_twist {
         (def.omod as u128)
             .checked_pow((def.size - usize::from(fact.keeps_sum)) as u32)
             .unwrap_or(u128::MAX)
@@ -178,7 +236,7 @@ fn whole_set(
             Err(_) => return Ok(None),
         }
     }
-    if fact.twisted && !fact.wild {
+    if follow_twist {
         coords.push(Coord::twist(puzzle, s, fact, true)?);
     }
     Ok(Some(coords))

@@ -181,6 +181,30 @@ impl PermPuzzle {
         })
     }
 
+    /// This puzzle searching `moves` instead (powers of `bases`, each move's `base` an
+    /// index into them): the canonical sequences and the hash follow the moves, so tables
+    /// of different move sets never share a file.
+    pub fn with_search_moves(&self, moves: Vec<PuzzleMove>, bases: Vec<(String, u32)>) -> Self {
+        let follows = canonical_follows(&self.sets, &moves, &bases, self.metric);
+        let names: Vec<&str> = moves.iter().map(|m| m.name.as_str()).collect();
+        let hash = xxhash_rust::xxh3::xxh3_64(
+            format!(
+                "{}|moves|{}|{:?}",
+                self.hash,
+                names.join(","),
+                moves.iter().map(|m| &m.element).collect::<Vec<_>>()
+            )
+            .as_bytes(),
+        );
+        Self {
+            moves,
+            bases,
+            follows,
+            hash,
+            ..self.clone()
+        }
+    }
+
     /// Whether `state` is the solved state (orientations "any" match anything there).
     pub fn is_solved(&self, state: &Element) -> bool {
         state.orbits.iter().zip(&self.solved.orbits).all(|(s, t)| {
@@ -522,5 +546,148 @@ impl PermPuzzle {
             ..self.clone()
         };
         Some((puzzle, restriction))
+    }
+}
+
+/// How states map into a puzzle whose sets are split by the orbits of its moves' slots
+/// ([`PermPuzzle::split_orbits`]): pieces never leave their orbit, so each orbit is a set
+/// of its own (the 3x3x3's edges under `<U, D, F2, B2, L2, R2>`: eight U/D-layer edges
+/// and four E-slice edges), and coordinates and tables stay small.
+#[derive(Debug, Clone)]
+pub struct OrbitSplit {
+    /// Per new set: the old set, its slots in order, and each old label's new label
+    /// (`u8::MAX`: a label not of this orbit).
+    parts: Vec<(usize, Vec<usize>, Vec<u8>)>,
+    /// Whether anything is split (else states map as they are).
+    split: bool,
+}
+
+impl OrbitSplit {
+    /// `state` in the split puzzle, or `None` when a piece lies outside the orbit it is
+    /// solved in (no move sequence reaches such a state).
+    pub fn apply(&self, state: &Element) -> Option<Element> {
+        if !self.split {
+            return Some(state.clone());
+        }
+        let mut orbits = Vec::with_capacity(self.parts.len());
+        for (set, slots, relabel) in &self.parts {
+            let orbit = &state.orbits[*set];
+            let mut perm = Vec::with_capacity(slots.len());
+            let mut ori = Vec::with_capacity(slots.len());
+            for &slot in slots {
+                let label = relabel[orbit.perm[slot] as usize];
+                if label == u8::MAX {
+                    return None;
+                }
+                perm.push(label);
+                ori.push(orbit.ori[slot]);
+            }
+            orbits.push(super::element::Orbit { perm, ori });
+        }
+        Some(Element { orbits })
+    }
+}
+
+impl PermPuzzle {
+    /// The puzzle with each set split into the orbits of its slots under the search
+    /// moves, and the map of states into it (the puzzle as is when no set splits). A
+    /// label solved in two orbits keeps them together.
+    pub fn split_orbits(&self) -> (PermPuzzle, OrbitSplit) {
+        let elements: Vec<&Element> = self.moves.iter().map(|m| &m.element).collect();
+        let orbits = super::phased::view::slot_orbits(&self.sets, &elements);
+        let mut parts: Vec<(usize, Vec<usize>, Vec<u8>)> = Vec::new();
+        let mut sets = Vec::new();
+        let mut split = false;
+        for (s, def) in self.sets.iter().enumerate() {
+            let solved = &self.solved.orbits[s];
+            // Orbits sharing a label are merged (identical pieces solved in both).
+            let mut group: Vec<usize> = orbits[s].clone();
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for i in 0..def.size {
+                    for j in i + 1..def.size {
+                        if solved.perm[i] == solved.perm[j] && group[i] != group[j] {
+                            let (keep, drop) = (group[i].min(group[j]), group[i].max(group[j]));
+                            for g in group.iter_mut() {
+                                if *g == drop {
+                                    *g = keep;
+                                }
+                            }
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            let mut roots: Vec<usize> = group.clone();
+            roots.sort_unstable();
+            roots.dedup();
+            split |= roots.len() > 1;
+            for (k, &root) in roots.iter().enumerate() {
+                let slots: Vec<usize> = (0..def.size).filter(|&i| group[i] == root).collect();
+                let mut labels: Vec<u8> = slots.iter().map(|&i| solved.perm[i]).collect();
+                labels.sort_unstable();
+                labels.dedup();
+                let mut relabel = vec![u8::MAX; 256];
+                for (new, &old) in labels.iter().enumerate() {
+                    relabel[old as usize] = new as u8;
+                }
+                sets.push(SetDef {
+                    name: if roots.len() > 1 {
+                        format!("{}.{}", def.name, k + 1)
+                    } else {
+                        def.name.clone()
+                    },
+                    size: slots.len(),
+                    omod: def.omod,
+                });
+                parts.push((s, slots, relabel));
+            }
+        }
+        let splitter = OrbitSplit { parts, split };
+        if !split {
+            return (self.clone(), splitter);
+        }
+        let solved = splitter
+            .apply(&self.solved)
+            .expect("the solved state lies in its own orbits");
+        // A move keeps each orbit: re-index its sources within the orbit.
+        let split_move = |e: &Element| Element {
+            orbits: splitter
+                .parts
+                .iter()
+                .map(|(set, slots, _)| {
+                    let o = &e.orbits[*set];
+                    let mut position = vec![0u8; o.perm.len()];
+                    for (new, &old) in slots.iter().enumerate() {
+                        position[old] = new as u8;
+                    }
+                    super::element::Orbit {
+                        perm: slots
+                            .iter()
+                            .map(|&i| position[o.perm[i] as usize])
+                            .collect(),
+                        ori: slots.iter().map(|&i| o.ori[i]).collect(),
+                    }
+                })
+                .collect(),
+        };
+        let moves: Vec<PuzzleMove> = self
+            .moves
+            .iter()
+            .map(|m| PuzzleMove {
+                element: split_move(&m.element),
+                ..m.clone()
+            })
+            .collect();
+        let puzzle = PermPuzzle {
+            sets,
+            solved,
+            moves,
+            names: HashMap::new(),
+            illegal: Vec::new(),
+            ..self.clone()
+        };
+        (puzzle, splitter)
     }
 }

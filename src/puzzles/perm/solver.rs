@@ -4,6 +4,8 @@
 use super::element::Element;
 use super::exact::{ExactError, ExactTable};
 use super::pdb::PatternSearch;
+use super::phased::{Limits, PhasedError, PhasedSolver, Plan};
+use super::plan::PlanSpec;
 use super::puzzle::PermPuzzle;
 use crate::progress::Progress;
 use crate::table::TableStore;
@@ -16,8 +18,10 @@ pub enum PuzzleEngine {
     Auto,
     /// Only an exact table (an error when none fits).
     Table,
-    /// Only IDA* over pattern databases.
+    /// Only IDA* over pattern databases (optimal).
     Search,
+    /// Only the phases of a plan (near-optimal, any state the plan handles).
+    Phased,
 }
 
 /// Why a state has no answer.
@@ -29,6 +33,9 @@ pub enum UnsolvedError {
     /// IDA* found nothing within the depth allowed.
     #[error("no solution within {0} moves (--max-depth)")]
     TooDeep(usize),
+    /// The phases found nothing (in time, or as short as asked).
+    #[error("{0}")]
+    Phased(PhasedError),
 }
 
 /// An opened solver for one puzzle.
@@ -37,6 +44,8 @@ pub enum PuzzleSolver {
     Exact(Box<ExactTable>),
     /// Answers by IDA* over pattern databases.
     Search(Box<PatternSearch>),
+    /// Answers phase by phase, as a plan says.
+    Phased(Box<PhasedSolver>),
 }
 
 impl PuzzleSolver {
@@ -52,6 +61,39 @@ impl PuzzleSolver {
         progress: &Progress,
     ) -> Result<Self, ExactError> {
         Self::open_or_rebuild(puzzle, store, source, budget_mb, engine, progress, false)
+    }
+
+    /// [`PuzzleSolver::open`] with a plan: `auto` takes the exact table when one fits,
+    /// else the plan's phases; `phased` the plan always; `table` and `search` ignore it.
+    pub fn open_with_plan(
+        puzzle: &PermPuzzle,
+        plan: Option<Plan>,
+        store: &TableStore,
+        source: &str,
+        budget_mb: u64,
+        engine: PuzzleEngine,
+        progress: &Progress,
+    ) -> Result<Self, ExactError> {
+        let Some(plan) =
+            plan.filter(|_| matches!(engine, PuzzleEngine::Auto | PuzzleEngine::Phased))
+        else {
+            if engine == PuzzleEngine::Phased {
+                return Err(ExactError::Unsupported(super::coord::CoordError(
+                    "--engine phased needs a plan (a .plan file beside the definition, or --plan)"
+                        .into(),
+                )));
+            }
+            return Self::open(puzzle, store, source, budget_mb, engine, progress);
+        };
+        if engine == PuzzleEngine::Auto {
+            match ExactTable::load_or_build(puzzle, store, source, budget_mb, progress) {
+                Ok(table) => return Ok(Self::Exact(Box::new(table))),
+                Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let phased = PhasedSolver::open(puzzle, plan, store, source, budget_mb, progress)?;
+        Ok(Self::Phased(Box::new(phased)))
     }
 
     /// [`PuzzleSolver::open`], building its tables again when `rebuild` (`cubedb-gen
@@ -79,8 +121,17 @@ impl PuzzleSolver {
         Ok(Self::Search(Box::new(search)))
     }
 
+    /// The phased solver, if this is one (its solutions name the plan's moves).
+    pub fn phased(&self) -> Option<&PhasedSolver> {
+        match self {
+            Self::Phased(phased) => Some(phased),
+            _ => None,
+        }
+    }
+
     /// Calls `visit` with optimal solutions of `state` (search-move indices) until it
-    /// returns false; IDA* looks no deeper than `max_depth`.
+    /// returns false; IDA* looks no deeper than `max_depth`. A phased solver hands one
+    /// near-optimal solution, as indices into its plan's moves.
     pub fn each_solution(
         &self,
         state: &Element,
@@ -91,6 +142,16 @@ impl PuzzleSolver {
             Self::Exact(table) => table
                 .each_solution_of(state, visit)
                 .ok_or(UnsolvedError::Unreachable),
+            Self::Phased(phased) => {
+                let solution = phased
+                    .solve(state, &Limits::default())
+                    .map_err(|e| match e {
+                        PhasedError::Unreachable => UnsolvedError::Unreachable,
+                        other => UnsolvedError::Phased(other),
+                    })?;
+                visit(&solution.moves);
+                Ok(())
+            }
             Self::Search(search) => {
                 let mut any = false;
                 search
@@ -122,7 +183,7 @@ impl PuzzleSolver {
     pub fn exact(&self) -> Option<&ExactTable> {
         match self {
             Self::Exact(table) => Some(table),
-            Self::Search(_) => None,
+            Self::Search(_) | Self::Phased(_) => None,
         }
     }
 }
@@ -242,4 +303,23 @@ pub fn load_puzzle(
     let definition =
         super::definition::Definition::parse(&text).map_err(|e| invalid(e.line, e.problem))?;
     PermPuzzle::with_moves(&definition, metric, moves).map_err(|e| invalid(e.line, e.problem))
+}
+
+/// The plan beside a definition: the same path with the extension `.plan`, when there is
+/// one.
+pub fn plan_beside(definition: &std::path::Path) -> Option<std::path::PathBuf> {
+    let path = definition.with_extension("plan");
+    path.is_file().then_some(path)
+}
+
+/// Reads a plan file and compiles it against `puzzle`; errors name the file and line.
+pub fn load_plan(path: &std::path::Path, puzzle: &PermPuzzle) -> Result<Plan, DefinitionFileError> {
+    let text = read_text_file(path, DEFINITION_FILE_LIMIT)?;
+    let invalid = |line: usize, problem: String| DefinitionFileError::Invalid {
+        path: path.display().to_string(),
+        line,
+        problem,
+    };
+    let spec = PlanSpec::parse(&text).map_err(|e| invalid(e.line, e.problem))?;
+    Plan::compile(puzzle, &spec).map_err(|e| invalid(e.line, e.problem))
 }

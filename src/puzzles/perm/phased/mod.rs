@@ -1,0 +1,944 @@
+//! Phased solving: a puzzle too big for one table solved as a chain of phases, each
+//! reaching a target (a subgroup or a pattern) with its own moves and its own tables, as
+//! Kociemba's two-phase method does for the 3x3x3.
+//!
+//! A plan ([`super::plan`]) is compiled against a definition ([`Plan::compile`]): its
+//! move names resolved (compound moves such as `Uw = U 2U` made), each target turned into
+//! a view ([`view::View`]: classes of identical pieces, orientations in a twist-free
+//! frame, parity sets), and the chain checked (every move of a phase keeps the targets
+//! of the phases before it). [`PhasedSolver`] opens each phase's tables
+//! ([`tables::PhaseTables`]) and solves: phase by phase, many solutions of each feed the
+//! next, ordered by their length plus the next phase's bound, the best total found
+//! bounding every later search ([`PhasedSolver::solve`]).
+
+pub mod search;
+pub mod tables;
+pub mod view;
+
+use super::definition::power_names;
+use super::element::{parity, Element, MAX_ORDER, WILD};
+use super::exact::ExactError;
+use super::plan::{PatternSet, PlanError, PlanSpec, TargetSpec};
+use super::puzzle::{PermPuzzle, PuzzleMetric, PuzzleMove};
+use crate::limits::Stop;
+use crate::progress::Progress;
+use crate::rng::SplitMix64;
+use crate::table::TableStore;
+use search::{Halt, PhaseMoves, PhaseRun};
+use std::collections::HashMap;
+use tables::PhaseTables;
+use view::{slot_orbits, twist_free_gauge, View};
+
+/// How many solutions of a phase the next one tries, when the plan does not say.
+pub const DEFAULT_KEEP: usize = 200;
+
+/// How far beyond the cheapest start a phase's search goes before it gives up on a
+/// batch of candidates.
+const SLACK: usize = 6;
+
+/// One phase, compiled.
+#[derive(Debug, Clone)]
+pub struct Phase {
+    /// Its name.
+    pub name: String,
+    /// Its moves, as indices into [`Plan::moves`].
+    pub moves: Vec<usize>,
+    /// The cost of each of its moves (0 or 1).
+    pub costs: Vec<u8>,
+    /// How many of its solutions the next phase tries.
+    pub keep: usize,
+    /// How full states look to its target.
+    pub view: View,
+    /// Its target as a puzzle: the pattern, searched with the phase's moves.
+    pub pattern: PermPuzzle,
+    /// The line of the plan that starts it.
+    pub line: usize,
+}
+
+/// A plan compiled against a puzzle.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The plan's name.
+    pub name: String,
+    /// Every move some phase uses (with names; compound moves made).
+    pub moves: Vec<PuzzleMove>,
+    /// Every name the plan adds for input (compound moves and their powers).
+    pub names: HashMap<String, Element>,
+    /// The phases, in order.
+    pub phases: Vec<Phase>,
+}
+
+/// Names a plan can use: the definition's, then its compound moves', with each base
+/// name's powers.
+struct Vocabulary<'a> {
+    puzzle: &'a PermPuzzle,
+    /// Base name -> (order, powers with names in power order).
+    bases: HashMap<String, Vec<(String, Element)>>,
+    /// Power name -> (base name, element).
+    powers: HashMap<String, (String, Element)>,
+}
+
+impl<'a> Vocabulary<'a> {
+    fn new(puzzle: &'a PermPuzzle) -> Self {
+        let mut v = Self {
+            puzzle,
+            bases: HashMap::new(),
+            powers: HashMap::new(),
+        };
+        for (base, order) in &puzzle.bases {
+            v.add_base(base, *order, &puzzle.names[base]);
+        }
+        // Names the definition has but does not search (rotations, aliases): usable as
+        // single powers.
+        for (name, element) in &puzzle.names {
+            if !v.powers.contains_key(name) {
+                v.powers
+                    .insert(name.clone(), (name.clone(), element.clone()));
+            }
+        }
+        v
+    }
+
+    fn add_base(&mut self, base: &str, order: u32, element: &Element) {
+        let sets = &self.puzzle.sets;
+        let powers: Vec<(String, Element)> = power_names(base, order)
+            .into_iter()
+            .map(|(_, name)| name)
+            .zip(element.powers(order, sets))
+            .collect();
+        for (name, e) in &powers {
+            self.powers
+                .insert(name.clone(), (base.to_string(), e.clone()));
+        }
+        self.bases.insert(base.to_string(), powers);
+    }
+
+    /// The moves a `Moves` token stands for: every power (quarter turns in QTM) of a
+    /// base, or one power.
+    fn resolve(&self, token: &str) -> Option<Vec<(String, String, Element)>> {
+        if let Some(powers) = self.bases.get(token) {
+            let order = powers.len() + 1;
+            return Some(
+                powers
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| {
+                        let k = i + 1;
+                        self.puzzle.metric == PuzzleMetric::Htm || k.min(order - k) == 1
+                    })
+                    .map(|(_, (name, e))| (token.to_string(), name.clone(), e.clone()))
+                    .collect(),
+            );
+        }
+        self.powers
+            .get(token)
+            .map(|(base, e)| vec![(base.clone(), token.to_string(), e.clone())])
+    }
+}
+
+fn error(line: usize, problem: impl Into<String>) -> PlanError {
+    PlanError {
+        line,
+        problem: problem.into(),
+    }
+}
+
+impl Plan {
+    /// Compiles `spec` against `puzzle`: resolves every move name, makes each target a
+    /// view, and checks that the phases chain (each phase's moves keep the targets of
+    /// the phases before it) and end at the solved state. Errors name the plan's line.
+    pub fn compile(puzzle: &PermPuzzle, spec: &PlanSpec) -> Result<Self, PlanError> {
+        let mut vocabulary = Vocabulary::new(puzzle);
+        let mut names: HashMap<String, Element> = HashMap::new();
+        for (name, steps, line) in &spec.compounds {
+            if vocabulary.powers.contains_key(name) || vocabulary.bases.contains_key(name) {
+                return Err(error(
+                    *line,
+                    format!(
+                        "move {} is already a move of the definition",
+                        crate::text::quote(name)
+                    ),
+                ));
+            }
+            let mut element = Element::identity(&puzzle.sets);
+            for step in steps {
+                let (_, e) = vocabulary.powers.get(step).ok_or_else(|| {
+                    error(
+                        *line,
+                        format!(
+                            "{}: unknown move {}",
+                            crate::text::quote(name),
+                            crate::text::quote(step)
+                        ),
+                    )
+                })?;
+                element = element.then(e, &puzzle.sets);
+            }
+            let order = element
+                .order(&puzzle.sets)
+                .filter(|&o| (2..=MAX_ORDER).contains(&o))
+                .ok_or_else(|| {
+                    error(
+                        *line,
+                        format!(
+                            "{} does nothing, or repeats only after more than {} turns",
+                            crate::text::quote(name),
+                            MAX_ORDER
+                        ),
+                    )
+                })? as u32;
+            vocabulary.add_base(name, order, &element);
+            for (power, e) in &vocabulary.bases[name] {
+                names.insert(power.clone(), e.clone());
+            }
+        }
+        let mut moves: Vec<PuzzleMove> = Vec::new();
+        let mut plan_bases: Vec<String> = Vec::new();
+        let mut phases: Vec<Phase> = Vec::new();
+        for (k, phase) in spec.phases.iter().enumerate() {
+            let (moves_line, tokens) = &phase.moves;
+            let mut ids: Vec<usize> = Vec::new();
+            let mut local: Vec<PuzzleMove> = Vec::new();
+            let mut local_bases: Vec<(String, u32)> = Vec::new();
+            for token in tokens {
+                let resolved = vocabulary.resolve(token).ok_or_else(|| {
+                    error(
+                        *moves_line,
+                        format!("unknown move {}", crate::text::quote(token)),
+                    )
+                })?;
+                for (base, name, element) in resolved {
+                    if element.is_identity() || local.iter().any(|m| m.name == name) {
+                        continue;
+                    }
+                    let id =
+                        match moves.iter().position(|m| m.name == name) {
+                            Some(id) => id,
+                            None => {
+                                let b = plan_bases.iter().position(|x| *x == base).unwrap_or_else(
+                                    || {
+                                        plan_bases.push(base.clone());
+                                        plan_bases.len() - 1
+                                    },
+                                );
+                                moves.push(PuzzleMove {
+                                    name: name.clone(),
+                                    element: element.clone(),
+                                    base: b,
+                                });
+                                moves.len() - 1
+                            }
+                        };
+                    let b = match local_bases.iter().position(|(x, _)| *x == base) {
+                        Some(b) => b,
+                        None => {
+                            let order =
+                                vocabulary.bases.get(&base).map_or(2, |p| p.len() + 1) as u32;
+                            local_bases.push((base.clone(), order));
+                            local_bases.len() - 1
+                        }
+                    };
+                    ids.push(id);
+                    local.push(PuzzleMove {
+                        name,
+                        element,
+                        base: b,
+                    });
+                }
+            }
+            if local.is_empty() {
+                return Err(error(
+                    *moves_line,
+                    "the phase has no move that does anything",
+                ));
+            }
+            if local.len() > super::puzzle::MAX_MOVES {
+                return Err(error(
+                    *moves_line,
+                    format!(
+                        "{} moves: at most {} in a phase",
+                        local.len(),
+                        super::puzzle::MAX_MOVES
+                    ),
+                ));
+            }
+            let by_name = super::plan::costs_by_name(phase);
+            let mut costs = vec![1u8; local.len()];
+            for (name, _, line) in &phase.costs {
+                if !local
+                    .iter()
+                    .any(|m| m.name == *name || local_bases[m.base].0 == *name)
+                {
+                    return Err(error(
+                        *line,
+                        format!(
+                            "Cost names {}, which is not a move of this phase",
+                            crate::text::quote(name)
+                        ),
+                    ));
+                }
+            }
+            for (i, m) in local.iter().enumerate() {
+                if let Some(&c) = by_name
+                    .get(m.name.as_str())
+                    .or_else(|| by_name.get(local_bases[m.base].0.as_str()))
+                {
+                    costs[i] = c;
+                }
+            }
+            if costs.iter().all(|&c| c == 0) {
+                return Err(error(*moves_line, "every move of the phase costs 0"));
+            }
+            let (target_line, target) = &phase.target;
+            let phase_elements: Vec<&Element> = local.iter().map(|m| &m.element).collect();
+            let view = match target {
+                TargetSpec::Solved => solved_view(puzzle),
+                TargetSpec::Subgroup(tokens) => {
+                    let mut generators = Vec::new();
+                    for token in tokens {
+                        let resolved = vocabulary.resolve(token).ok_or_else(|| {
+                            error(
+                                *target_line,
+                                format!("unknown move {}", crate::text::quote(token)),
+                            )
+                        })?;
+                        generators.extend(resolved.into_iter().map(|(_, _, e)| e));
+                    }
+                    let generators: Vec<&Element> = generators.iter().collect();
+                    subgroup_view(puzzle, &generators, &phase_elements)
+                }
+                TargetSpec::Pattern { sets, parities } => {
+                    pattern_view(puzzle, sets, parities, *target_line)
+                }
+            }
+            .map_err(|problem| error(*target_line, problem))?;
+            // The chain: this phase's moves keep every earlier target.
+            for earlier in &phases {
+                let home = earlier.view.apply(&puzzle.solved, &puzzle.sets);
+                for m in &local {
+                    let moved = puzzle.solved.then(&m.element, &puzzle.sets);
+                    if earlier.view.apply(&moved, &puzzle.sets) != home {
+                        return Err(error(
+                            *moves_line,
+                            format!(
+                                "move {} of phase {} undoes the target of phase {} (line {}): \
+                                 the phases do not chain",
+                                m.name, phase.name, earlier.name, earlier.line
+                            ),
+                        ));
+                    }
+                }
+            }
+            if k + 1 == spec.phases.len() && !matches!(target, TargetSpec::Solved) {
+                return Err(error(
+                    *target_line,
+                    "the last phase's target must be Solved",
+                ));
+            }
+            let pattern = view.pattern_puzzle(puzzle, &local, local_bases);
+            phases.push(Phase {
+                name: phase.name.clone(),
+                moves: ids,
+                costs,
+                keep: phase.keep.unwrap_or(DEFAULT_KEEP),
+                view,
+                pattern,
+                line: phase.line,
+            });
+        }
+        Ok(Self {
+            name: spec.name.clone(),
+            moves,
+            names,
+            phases,
+        })
+    }
+}
+
+/// The view of the solved state: every piece followed as the definition labels it.
+fn solved_view(puzzle: &PermPuzzle) -> Result<View, String> {
+    let classes: Vec<Vec<Option<u16>>> = puzzle
+        .sets
+        .iter()
+        .map(|_| (0..256u16).map(|l| Some(l + 1)).collect())
+        .collect();
+    let oriented: Vec<Vec<bool>> = puzzle.sets.iter().map(|_| vec![true; 256]).collect();
+    let gauge = puzzle.sets.iter().map(|d| vec![0u8; d.size]).collect();
+    View::new(puzzle, &classes, &oriented, gauge, Vec::new())
+}
+
+/// Whether a set's pieces are all told apart in the solved state.
+fn distinct(puzzle: &PermPuzzle, s: usize) -> bool {
+    let mut labels = puzzle.solved.orbits[s].perm.clone();
+    labels.sort_unstable();
+    labels.windows(2).all(|w| w[0] != w[1])
+}
+
+/// The view of "any state `generators` reach from solved": pieces identical within the
+/// slot orbits of the generators (orbits sharing a label merged), orientations followed
+/// where a frame exists in which the generators twist nothing, and parities of sets (and
+/// pairs of sets) of distinct pieces that the generators keep even but the phase's moves
+/// do not.
+fn subgroup_view(
+    puzzle: &PermPuzzle,
+    generators: &[&Element],
+    phase_moves: &[&Element],
+) -> Result<View, String> {
+    let orbits = slot_orbits(&puzzle.sets, generators);
+    let frames = twist_free_gauge(&puzzle.sets, generators);
+    let mut classes: Vec<Vec<Option<u16>>> = Vec::new();
+    let mut oriented: Vec<Vec<bool>> = Vec::new();
+    let mut gauge: Vec<Vec<u8>> = Vec::new();
+    for (s, def) in puzzle.sets.iter().enumerate() {
+        let solved = &puzzle.solved.orbits[s];
+        // Orbits that hold the same label are one class.
+        let mut class_of_orbit: Vec<usize> = (0..def.size).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        let mut first_orbit_of_label: HashMap<u8, usize> = HashMap::new();
+        for (slot, &label) in solved.perm.iter().enumerate() {
+            let orbit = orbits[s][slot];
+            if let Some(&other) = first_orbit_of_label.get(&label) {
+                let (a, b) = (
+                    root(&mut class_of_orbit, orbit),
+                    root(&mut class_of_orbit, other),
+                );
+                class_of_orbit[a] = b;
+            } else {
+                first_orbit_of_label.insert(label, orbit);
+            }
+        }
+        let mut label_class = vec![None; 256];
+        let mut label_oriented = vec![true; 256];
+        let mut label_frame: Vec<Option<u8>> = vec![None; 256];
+        let mut frame = vec![0u8; def.size];
+        for (slot, &label) in solved.perm.iter().enumerate() {
+            let class = root(&mut class_of_orbit, orbits[s][slot]);
+            label_class[label as usize] = Some(class as u16 + 1);
+            match frames[s][slot] {
+                Some(c) => {
+                    frame[slot] = c;
+                    // Identical pieces must share the frame of their slots.
+                    match label_frame[label as usize] {
+                        Some(other) if other != c => label_oriented[label as usize] = false,
+                        _ => label_frame[label as usize] = Some(c),
+                    }
+                }
+                None => label_oriented[label as usize] = false,
+            }
+            if solved.ori[slot] == WILD {
+                label_oriented[label as usize] = false;
+            }
+        }
+        // A slot whose orientation is not followed keeps the plain frame.
+        for (slot, &label) in solved.perm.iter().enumerate() {
+            if !label_oriented[label as usize] {
+                frame[slot] = 0;
+            }
+        }
+        classes.push(label_class);
+        oriented.push(label_oriented);
+        gauge.push(frame);
+    }
+    // Parities the generators keep and the phase's moves do not.
+    let candidates: Vec<usize> = (0..puzzle.sets.len())
+        .filter(|&s| distinct(puzzle, s) && puzzle.sets[s].size > 1)
+        .collect();
+    let odd = |e: &Element, sets: &[usize]| {
+        sets.iter()
+            .map(|&s| parity(&e.orbits[s].perm))
+            .fold(0, |a, b| a ^ b)
+    };
+    let mut parities: Vec<Vec<usize>> = Vec::new();
+    for &s in &candidates {
+        let kept = generators.iter().all(|g| odd(g, &[s]) == 0);
+        let broken = phase_moves.iter().any(|m| odd(m, &[s]) == 1);
+        if kept && broken {
+            parities.push(vec![s]);
+        }
+    }
+    for (i, &a) in candidates.iter().enumerate() {
+        for &b in &candidates[i + 1..] {
+            if parities.iter().any(|p| p == &vec![a] || p == &vec![b]) {
+                continue;
+            }
+            let kept = generators.iter().all(|g| odd(g, &[a, b]) == 0);
+            let broken = phase_moves.iter().any(|m| odd(m, &[a, b]) == 1);
+            if kept && broken {
+                parities.push(vec![a, b]);
+            }
+        }
+    }
+    View::new(puzzle, &classes, &oriented, gauge, parities)
+}
+
+/// The view of a pattern target: per named set, the class of the piece solved in each
+/// slot; sets not named are followed exactly.
+fn pattern_view(
+    puzzle: &PermPuzzle,
+    sets: &[PatternSet],
+    parities: &[(usize, Vec<String>)],
+    line: usize,
+) -> Result<View, String> {
+    let _ = line;
+    let mut classes: Vec<Vec<Option<u16>>> = puzzle
+        .sets
+        .iter()
+        .map(|_| (0..256u16).map(|l| Some(l + 1)).collect())
+        .collect();
+    let mut oriented: Vec<Vec<bool>> = puzzle.sets.iter().map(|_| vec![true; 256]).collect();
+    for set in sets {
+        let s = puzzle
+            .sets
+            .iter()
+            .position(|d| d.name == set.name)
+            .ok_or_else(|| format!("no set named {}", crate::text::quote(&set.name)))?;
+        let def = &puzzle.sets[s];
+        if set.classes.len() != def.size {
+            return Err(format!(
+                "set {} needs {} classes (one per slot), found {}",
+                def.name,
+                def.size,
+                set.classes.len()
+            ));
+        }
+        if let Some(o) = &set.orientation {
+            if o.len() != def.size {
+                return Err(format!(
+                    "set {} needs {} orientations, found {}",
+                    def.name,
+                    def.size,
+                    o.len()
+                ));
+            }
+        }
+        let solved = &puzzle.solved.orbits[s];
+        let mut by_label: Vec<Option<Option<u16>>> = vec![None; 256];
+        let mut ori_by_label: Vec<Option<bool>> = vec![None; 256];
+        for (slot, &label) in solved.perm.iter().enumerate() {
+            let class = set.classes[slot];
+            if by_label[label as usize].is_some_and(|c| c != class) {
+                return Err(format!(
+                    "set {}: piece {} is identical to another in the definition, so both \
+                     need one class",
+                    def.name,
+                    label as usize + 1
+                ));
+            }
+            by_label[label as usize] = Some(class);
+            let follow = set.orientation.as_ref().is_none_or(|o| o[slot]);
+            if ori_by_label[label as usize].is_some_and(|f| f != follow) {
+                return Err(format!(
+                    "set {}: identical pieces need the same orientation rule",
+                    def.name
+                ));
+            }
+            ori_by_label[label as usize] = Some(follow);
+        }
+        for label in 0..256 {
+            if let Some(class) = by_label[label] {
+                classes[s][label] = class;
+            }
+            if let Some(follow) = ori_by_label[label] {
+                oriented[s][label] = follow;
+            }
+        }
+    }
+    let mut parity_sets = Vec::new();
+    for (_, names) in parities {
+        let mut group = Vec::new();
+        for name in names {
+            let s = puzzle
+                .sets
+                .iter()
+                .position(|d| &d.name == name)
+                .ok_or_else(|| format!("Parity: no set named {}", crate::text::quote(name)))?;
+            if !distinct(puzzle, s) {
+                return Err(format!(
+                    "Parity: set {name} has identical pieces, whose permutation has no parity"
+                ));
+            }
+            group.push(s);
+        }
+        parity_sets.push(group);
+    }
+    let gauge = puzzle.sets.iter().map(|d| vec![0u8; d.size]).collect();
+    View::new(puzzle, &classes, &oriented, gauge, parity_sets)
+}
+
+/// Why a state has no phased solution.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PhasedError {
+    /// The moves cannot reach the state.
+    #[error("not reachable with the moves searched")]
+    Unreachable,
+    /// The deadline passed before any solution was found.
+    #[error("no solution found within the time allowed (--timeout)")]
+    TimedOut,
+    /// The search was cancelled.
+    #[error("cancelled")]
+    Cancelled,
+    /// The phases found no solution (a state outside what the plan handles).
+    #[error("the plan's phases found no solution for this state")]
+    NoSolution,
+}
+
+/// Limits of one solve.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// Stop at the first solution of at most this cost (searching wider until one is
+    /// found or time runs out).
+    pub max_length: Option<usize>,
+    /// Give up (returning the best found) at this deadline or cancel flag.
+    pub stop: Stop,
+}
+
+/// A phased solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhasedSolution {
+    /// The moves, as indices into [`Plan::moves`].
+    pub moves: Vec<usize>,
+    /// Its cost in the plan's count (moves of cost 0 not counted).
+    pub cost: usize,
+    /// The cost of each phase's part.
+    pub phase_costs: Vec<usize>,
+    /// Nodes the searches generated.
+    pub nodes: u64,
+}
+
+/// One partial solution handed from phase to phase.
+#[derive(Clone)]
+struct Candidate {
+    full: Element,
+    moves: Vec<usize>,
+    cost: usize,
+    phase_costs: Vec<usize>,
+}
+
+/// A plan with its tables open: solves any state the plan handles.
+pub struct PhasedSolver {
+    puzzle: PermPuzzle,
+    plan: Plan,
+    tables: Vec<PhaseTables>,
+    membership: std::sync::OnceLock<Option<super::group::Membership>>,
+}
+
+impl PhasedSolver {
+    /// Opens the tables of every phase of `plan` (building missing ones into `store`, all
+    /// cores, with progress), each within `budget_mb`.
+    pub fn open(
+        puzzle: &PermPuzzle,
+        plan: Plan,
+        store: &TableStore,
+        source: &str,
+        budget_mb: u64,
+        progress: &Progress,
+    ) -> Result<Self, ExactError> {
+        let mut tables = Vec::with_capacity(plan.phases.len());
+        for phase in &plan.phases {
+            tables.push(PhaseTables::load_or_build(
+                &phase.pattern,
+                &phase.name,
+                store,
+                source,
+                budget_mb,
+                progress,
+            )?);
+        }
+        Ok(Self {
+            puzzle: puzzle.clone(),
+            plan,
+            tables,
+            membership: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Each phase's tables.
+    pub fn tables(&self) -> &[PhaseTables] {
+        &self.tables
+    }
+
+    /// The names of a solution's moves, separated by spaces.
+    pub fn format(&self, moves: &[usize]) -> String {
+        moves
+            .iter()
+            .map(|&m| self.plan.moves[m].name.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Whether the moves reach `state` (true when no membership test can be made: pieces
+    /// that are identical, or "any" orientations).
+    pub fn reachable(&self, state: &Element) -> bool {
+        self.membership
+            .get_or_init(|| super::group::Membership::new(&self.puzzle, 20_000_000))
+            .as_ref()
+            .map_or_else(
+                || super::group::invariants_hold(&self.puzzle, state),
+                |m| m.contains(state),
+            )
+    }
+
+    /// Solves `state` phase by phase. Without limits: one pass with the plan's widths
+    /// (deterministic). With `max_length`: passes four times wider each until a
+    /// solution that short is found (or time runs out, or the widest pass is done: the
+    /// best found is returned, longer than asked; the caller compares). With a deadline
+    /// only: wider passes until it, the best solution found kept. Every solution is
+    /// checked by applying it (and, with `Illegal` rules, every state on the way).
+    pub fn solve(&self, state: &Element, limits: &Limits) -> Result<PhasedSolution, PhasedError> {
+        if !self.reachable(state) {
+            return Err(PhasedError::Unreachable);
+        }
+        let mut best: Option<PhasedSolution> = None;
+        let mut nodes = 0u64;
+        let mut widen = 1usize;
+        loop {
+            let outcome = self.pass(
+                state,
+                widen,
+                best.as_ref().map(|b| b.cost),
+                &limits.stop,
+                &mut nodes,
+            );
+            if let Some(found) = outcome.found {
+                if best.as_ref().is_none_or(|b| found.cost < b.cost) {
+                    best = Some(found);
+                }
+            }
+            let good_enough = match (limits.max_length, &best) {
+                (Some(limit), Some(b)) => b.cost <= limit,
+                (Some(_), None) => false,
+                (None, _) => limits.stop.deadline.is_none(),
+            };
+            // Nothing at all from a pass and its wider retry: the plan cannot solve it.
+            let hopeless = best.is_none() && widen >= 4;
+            if good_enough || outcome.halted || hopeless || widen >= 1 << 12 {
+                break;
+            }
+            widen *= 4;
+        }
+        match best {
+            Some(mut solution) => {
+                solution.nodes = nodes;
+                self.verify(state, &solution.moves)?;
+                Ok(solution)
+            }
+            None if limits.stop.cancelled() => Err(PhasedError::Cancelled),
+            None if limits.stop.reached() => Err(PhasedError::TimedOut),
+            None => Err(PhasedError::NoSolution),
+        }
+    }
+
+    /// Applies a solution to `state`: it must end solved, through legal states only.
+    fn verify(&self, state: &Element, moves: &[usize]) -> Result<(), PhasedError> {
+        let mut here = state.clone();
+        for &m in moves {
+            here = here.then(&self.plan.moves[m].element, &self.puzzle.sets);
+            if !self.puzzle.is_legal(&here) {
+                return Err(PhasedError::NoSolution);
+            }
+        }
+        if self.puzzle.is_solved(&here) {
+            Ok(())
+        } else {
+            Err(PhasedError::NoSolution)
+        }
+    }
+
+    /// One pass through the phases with widths `widen` times the plan's; solutions that
+    /// cannot beat `bound` are not looked for.
+    fn pass(
+        &self,
+        state: &Element,
+        widen: usize,
+        bound: Option<usize>,
+        stop: &Stop,
+        nodes: &mut u64,
+    ) -> PassOutcome {
+        let sets = &self.puzzle.sets;
+        let mut candidates = vec![Candidate {
+            full: state.clone(),
+            moves: Vec::new(),
+            cost: 0,
+            phase_costs: Vec::new(),
+        }];
+        let mut halted = false;
+        let last = self.plan.phases.len() - 1;
+        for (k, (phase, tables)) in self.plan.phases.iter().zip(&self.tables).enumerate() {
+            let elements: Vec<&Element> = phase
+                .moves
+                .iter()
+                .map(|&m| &self.plan.moves[m].element)
+                .collect();
+            let moves = PhaseMoves {
+                tables,
+                costs: &phase.costs,
+                legality: (!self.puzzle.illegal.is_empty())
+                    .then(|| (&self.puzzle, elements.clone())),
+            };
+            // Each candidate's search and its distance to this phase's target.
+            let mut runs: Vec<(usize, PhaseRun<'_>, usize)> = Vec::new();
+            for (i, c) in candidates.iter().enumerate() {
+                let view = phase.view.apply(&c.full, sets);
+                if let Some((run, distance)) = PhaseRun::new(&moves, &view, &c.full, stop) {
+                    runs.push((i, run, distance));
+                }
+            }
+            runs.sort_by_key(|(i, _, d)| (candidates[*i].cost + d, *i));
+            let Some(cheapest) = runs.first().map(|(i, _, d)| candidates[*i].cost + d) else {
+                return PassOutcome {
+                    found: None,
+                    halted,
+                };
+            };
+            let keep = if k == last {
+                1
+            } else {
+                phase.keep.saturating_mul(widen)
+            };
+            let mut next: Vec<Candidate> = Vec::new();
+            let cap = bound.map_or(usize::MAX, |b| b.saturating_sub(1));
+            let mut total = cheapest;
+            // Wider passes also look further past the cheapest start.
+            let slack = SLACK + widen.trailing_zeros() as usize / 2 * 2;
+            'totals: while total <= cap && total <= cheapest + slack {
+                for (i, run, distance) in runs.iter_mut() {
+                    let c = &candidates[*i];
+                    if c.cost + *distance > total {
+                        continue;
+                    }
+                    let own = total - c.cost;
+                    let mut visit = |path: &[usize]| {
+                        let mut full = c.full.clone();
+                        let mut moves = c.moves.clone();
+                        for &m in path {
+                            full = full.then(elements[m], sets);
+                            moves.push(phase.moves[m]);
+                        }
+                        let mut phase_costs = c.phase_costs.clone();
+                        phase_costs.push(own);
+                        next.push(Candidate {
+                            full,
+                            moves,
+                            cost: total,
+                            phase_costs,
+                        });
+                        next.len() < keep
+                    };
+                    let result = run.solutions(own, &mut visit);
+                    *nodes += std::mem::take(&mut run.nodes);
+                    match result {
+                        Err(Halt::Enough) => break 'totals,
+                        Err(Halt::Stopped) => {
+                            halted = true;
+                            break 'totals;
+                        }
+                        Ok(()) => {}
+                    }
+                }
+                if next.len() >= keep {
+                    break;
+                }
+                total += 1;
+            }
+            if next.is_empty() {
+                return PassOutcome {
+                    found: None,
+                    halted,
+                };
+            }
+            if k == last {
+                let best = next.swap_remove(0);
+                return PassOutcome {
+                    found: Some(PhasedSolution {
+                        moves: best.moves,
+                        cost: best.cost,
+                        phase_costs: best.phase_costs,
+                        nodes: 0,
+                    }),
+                    halted,
+                };
+            }
+            // The next phase tries the candidates that promise the shortest totals first.
+            let following = &self.plan.phases[k + 1];
+            let following_tables = &self.tables[k + 1];
+            let mut scored: Vec<(usize, usize, Candidate)> = next
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, c)| {
+                    let view = following.view.apply(&c.full, sets);
+                    let mut values = vec![0u64; following_tables.width];
+                    following_tables.encode(&view, &mut values)?;
+                    let d = following_tables.exact_distance(&values)?;
+                    Some((c.cost + d, i, c))
+                })
+                .collect();
+            scored.sort_by_key(|(estimate, i, _)| (*estimate, *i));
+            candidates = scored.into_iter().map(|(_, _, c)| c).collect();
+            if halted {
+                return PassOutcome {
+                    found: None,
+                    halted,
+                };
+            }
+        }
+        PassOutcome {
+            found: None,
+            halted,
+        }
+    }
+
+    /// A uniformly random state of the puzzle (over every state its moves reach, identical
+    /// pieces counted once), from a random element of the moves' group
+    /// (Schreier–Sims): `None` when that cannot be made.
+    pub fn random_state(&self, rng: &mut SplitMix64) -> Option<Element> {
+        super::group::random_state(&self.puzzle, rng)
+    }
+
+    /// A scramble reaching the state `solution` solves: its moves undone in reverse
+    /// order, each named by the plan or the definition.
+    pub fn scramble_of(&self, solution: &[usize]) -> String {
+        let sets = &self.puzzle.sets;
+        solution
+            .iter()
+            .rev()
+            .map(|&m| {
+                let inverse = self.plan.moves[m].element.inverse(sets);
+                self.plan
+                    .moves
+                    .iter()
+                    .find(|x| x.element == inverse)
+                    .map(|x| x.name.clone())
+                    .or_else(|| {
+                        let mut names: Vec<&String> = self
+                            .plan
+                            .names
+                            .iter()
+                            .chain(&self.puzzle.names)
+                            .filter(|(_, e)| **e == inverse)
+                            .map(|(n, _)| n)
+                            .collect();
+                        names.sort_by_key(|n| (n.len(), n.to_string()));
+                        names.first().map(|n| n.to_string())
+                    })
+                    .unwrap_or_else(|| format!("{}'", self.plan.moves[m].name))
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+struct PassOutcome {
+    found: Option<PhasedSolution>,
+    halted: bool,
+}

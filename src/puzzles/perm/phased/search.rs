@@ -1,0 +1,186 @@
+//! The search of one phase: every canonical move sequence of a given cost that takes a
+//! state to the phase's target, depth first, pruned by the phase's tables. With an exact
+//! table the distance is known at every node (a move changes it by -1, 0 or +1, which
+//! the table's value modulo 3 tells), so only moves that keep the target within reach
+//! are followed, and a sequence never touches the target before its end (such a sequence
+//! is a shorter solution with a detour). With pattern databases the largest one bounds
+//! the rest, and a node that reaches the bound is checked against the whole pattern.
+
+use super::tables::PhaseTables;
+use crate::limits::Stop;
+use crate::puzzles::perm::element::Element;
+use crate::puzzles::perm::puzzle::PermPuzzle;
+
+/// What a phase search needs besides its tables.
+pub struct PhaseMoves<'a> {
+    /// The phase's tables.
+    pub tables: &'a PhaseTables,
+    /// Cost of each phase move (0 or 1).
+    pub costs: &'a [u8],
+    /// The full puzzle and each phase move as it acts on full states, when the
+    /// definition has `Illegal` rules (states along the path are then kept and checked).
+    pub legality: Option<(&'a PermPuzzle, Vec<&'a Element>)>,
+}
+
+/// Why a search stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halt {
+    /// The visitor asked to stop.
+    Enough,
+    /// The deadline passed or the search was cancelled.
+    Stopped,
+}
+
+/// One run of a phase's search from one state.
+pub struct PhaseRun<'a> {
+    moves: &'a PhaseMoves<'a>,
+    width: usize,
+    /// Coordinate values per depth.
+    stack: Vec<u64>,
+    /// Exact distance per depth (exact tables).
+    distance: Vec<usize>,
+    /// The pattern state at the start (for the final check with pattern databases).
+    start: Element,
+    /// Full states per depth (only with `Illegal` rules).
+    full: Vec<Element>,
+    path: Vec<usize>,
+    /// Nodes generated.
+    pub nodes: u64,
+    stop: &'a Stop,
+}
+
+impl<'a> PhaseRun<'a> {
+    /// A search from the view `view` of the full state `full`; `None` when the phase cannot
+    /// start there (not a state its tables rank, or an exact distance of "unreachable").
+    pub fn new(
+        moves: &'a PhaseMoves<'a>,
+        view: &Element,
+        full: &Element,
+        stop: &'a Stop,
+    ) -> Option<(Self, usize)> {
+        let tables = moves.tables;
+        let width = tables.width;
+        let mut values = vec![0u64; width];
+        let start = tables.encode(view, &mut values)?;
+        let distance = tables.exact_distance(&values)?;
+        let mut run = Self {
+            moves,
+            width,
+            stack: values,
+            distance: vec![distance],
+            start,
+            full: if moves.legality.is_some() {
+                vec![full.clone()]
+            } else {
+                Vec::new()
+            },
+            path: Vec::new(),
+            nodes: 0,
+            stop,
+        };
+        run.stack.reserve(width * 32);
+        Some((run, distance))
+    }
+
+    /// Calls `visit` with every solution of cost exactly `cost` (phase move indices, in
+    /// canonical order) until it returns false.
+    pub fn solutions(
+        &mut self,
+        cost: usize,
+        visit: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> Result<(), Halt> {
+        self.path.clear();
+        self.stack.truncate(self.width);
+        self.distance.truncate(1);
+        self.full.truncate(1);
+        let first = self.moves.tables.ranked.moves.len();
+        self.dfs(cost, first, visit)
+    }
+
+    fn dfs(
+        &mut self,
+        left: usize,
+        last: usize,
+        visit: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> Result<(), Halt> {
+        let tables = self.moves.tables;
+        let depth = self.path.len();
+        let exact = tables.is_exact();
+        if left == 0 {
+            let done = if exact {
+                self.distance[depth] == 0
+            } else {
+                tables.pdb_bound(&self.stack[depth * self.width..][..self.width]) == 0 && {
+                    let end = tables.ranked.apply_path(&self.start, &self.path);
+                    tables.is_target(&end)
+                }
+            };
+            if done && !visit(&self.path) {
+                return Err(Halt::Enough);
+            }
+            // Zero-cost moves may still follow (and reach the target at cost 0).
+            if !self.moves.costs.contains(&0) {
+                return Ok(());
+            }
+        }
+        if self.nodes & 0xFFF == 0 && self.stop.reached() {
+            return Err(Halt::Stopped);
+        }
+        let allowed = tables.ranked.follows[last];
+        let moves = tables.ranked.moves.len();
+        for m in 0..moves {
+            if allowed >> m & 1 == 0 {
+                continue;
+            }
+            let cost = self.moves.costs[m] as usize;
+            if cost > left {
+                continue;
+            }
+            let rest = left - cost;
+            self.stack.resize((depth + 2) * self.width, 0);
+            let (here, next) = self.stack.split_at_mut((depth + 1) * self.width);
+            tables.child(&here[depth * self.width..], m, &mut next[..self.width]);
+            self.nodes += 1;
+            let next = &self.stack[(depth + 1) * self.width..][..self.width];
+            let next_distance = if exact {
+                let value = tables.exact_value(next);
+                if value == 3 {
+                    continue;
+                }
+                let d = self.distance[depth];
+                // The neighbour's distance is d - 1, d or d + 1: the one congruent to
+                // its value.
+                let candidate = [d.wrapping_sub(1), d, d + 1]
+                    .into_iter()
+                    .find(|&c| c != usize::MAX && (c % 3) as u8 == value)
+                    .unwrap_or(d + 1);
+                // Too far, or the target reached before the end (a detour).
+                if candidate > rest || (candidate == 0 && rest > 0 && cost > 0) {
+                    continue;
+                }
+                candidate
+            } else {
+                let h = tables.pdb_bound(next) as usize;
+                if h > rest {
+                    continue;
+                }
+                h
+            };
+            if let Some((puzzle, elements)) = &self.moves.legality {
+                let after = self.full[depth].then(elements[m], &puzzle.sets);
+                if !puzzle.is_legal(&after) {
+                    continue;
+                }
+                self.full.truncate(depth + 1);
+                self.full.push(after);
+            }
+            self.distance.truncate(depth + 1);
+            self.distance.push(next_distance);
+            self.path.push(m);
+            let result = self.dfs(rest, m, visit);
+            self.path.pop();
+            result?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,394 @@
+//! The tables of one phase: over its pattern puzzle (the phase's moves acting on what
+//! its target follows), one exact table of distances modulo 3 when every coordinate fits
+//! together in the memory allowed, else pattern databases (distances capped at 15, each
+//! over some of the coordinates). Same files as every table: checksummed headers, written
+//! by rename, mapped; named by the pattern puzzle's hash.
+
+use crate::progress::Progress;
+use crate::puzzles::perm::coord::{CoordError, Projection};
+use crate::puzzles::perm::element::Element;
+use crate::puzzles::perm::exact::{
+    exact_projection_with, groups_from_bytes, groups_to_bytes, table_prefix, ExactError, Space,
+};
+use crate::puzzles::perm::pdb::{pattern_projections, PDB_ENTRIES};
+use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
+use crate::search::bfs::{layered_bfs, mod3_bfs, UNREACHED};
+use crate::table::{intern, packed, Table, TableSpec, TableStore};
+use rayon::prelude::*;
+
+/// Most ranks of a phase's exact table (2 bits each: 512 MiB).
+pub const EXACT_RANKS: u64 = 1 << 31;
+
+/// Value of an exact table's rank the BFS never reached.
+const UNREACHABLE: u8 = 3;
+
+/// How a phase bounds its remaining moves.
+pub enum Heuristic {
+    /// One exact table over every coordinate: distance modulo 3 per rank, the distance
+    /// itself tracked along a path (each move changes it by -1, 0 or +1).
+    Exact {
+        /// The coordinates, with move tables.
+        projection: Projection,
+        /// Distances modulo 3, 2 bits per rank.
+        table: Box<Table>,
+        /// The deepest distance.
+        deepest: usize,
+    },
+    /// Pattern databases: each over some coordinates, distances capped at 15; the
+    /// largest bounds the phase.
+    Pdbs(Vec<(Projection, Table)>),
+}
+
+/// A phase's tables, opened.
+pub struct PhaseTables {
+    /// The pattern puzzle as its tables rank it (slots no phase move touches dropped).
+    pub ranked: PermPuzzle,
+    /// How views of full states map into `ranked`: slots no phase move touches dropped,
+    /// then sets split by the orbits of the phase's moves.
+    pub restriction: Restriction,
+    split: OrbitSplit,
+    /// The bound.
+    pub heuristic: Heuristic,
+    /// Coordinate values per node (all projections together).
+    pub width: usize,
+}
+
+fn spec(
+    ranked: &PermPuzzle,
+    source: &str,
+    suffix: &str,
+    kind: &'static str,
+    entries: u64,
+    bits: u32,
+    moves: usize,
+) -> TableSpec {
+    TableSpec {
+        name: intern(format!("{}-{suffix}", table_prefix(ranked))),
+        group: intern(format!("puzzle {source}")),
+        puzzle: "perm",
+        kind,
+        params: vec![
+            ("definition".into(), ranked.hash),
+            ("entries".into(), entries),
+            ("moves".into(), moves as u64),
+        ],
+        entries,
+        bits_per_entry: bits,
+    }
+}
+
+impl PhaseTables {
+    /// Opens the tables of the pattern puzzle `pattern` (building missing ones, all
+    /// cores, with progress), within `budget_mb`; `name` is the phase's, for messages.
+    pub fn load_or_build(
+        pattern: &PermPuzzle,
+        name: &str,
+        store: &TableStore,
+        source: &str,
+        budget_mb: u64,
+        progress: &Progress,
+    ) -> Result<Self, ExactError> {
+        let (searched, restriction) = pattern.searched();
+        let (ranked, split) = searched.split_orbits();
+        let budget = budget_mb.saturating_mul(1 << 20);
+        // An exact table when the coordinates fit it (2 bits a rank, built in place).
+        if let Some(heuristic) = Self::exact(&ranked, name, store, source, budget, progress)? {
+            let width = match &heuristic {
+                Heuristic::Exact { projection, .. } => projection.radix.len(),
+                Heuristic::Pdbs(_) => 0,
+            };
+            return Ok(Self {
+                ranked,
+                restriction,
+                split,
+                heuristic,
+                width,
+            });
+        }
+        let cap = PDB_ENTRIES.min(budget / 2);
+        let projections =
+            pattern_projections(&ranked, cap).map_err(ExactError::NoPatternDatabases)?;
+        let total: u64 = projections.iter().map(|p| p.size.div_ceil(2)).sum();
+        if total > budget {
+            return Err(ExactError::PdbsTooBig {
+                needed_mb: total as f64 / (1 << 20) as f64,
+                budget_mb,
+            });
+        }
+        let mut pdbs = Vec::with_capacity(projections.len());
+        for (i, projection) in projections.into_iter().enumerate() {
+            let shape = xxhash_rust::xxh3::xxh3_64(format!("{:?}", projection.radix).as_bytes());
+            let spec = spec(
+                &ranked,
+                source,
+                &format!("pdb{i}-{:08x}", shape as u32),
+                "depth-nibble",
+                projection.size,
+                4,
+                projection.moves,
+            );
+            if !store.exists(&spec) {
+                store.check_writable()?;
+                progress.note(format!(
+                    "building phase {name}'s pattern database {} of {} ({} entries, {:.1} MB) ...",
+                    i + 1,
+                    ranked.name,
+                    projection.size,
+                    spec.payload_len() as f64 / 1e6
+                ));
+                let result = layered_bfs(
+                    &Space::new(&projection),
+                    &[projection.solved],
+                    progress,
+                    "phase BFS",
+                );
+                let payload: Vec<u8> = result
+                    .depths
+                    .par_chunks(2)
+                    .map(|two| {
+                        two.iter().enumerate().fold(0u8, |byte, (i, &d)| {
+                            let v = if d == UNREACHED { 15 } else { d.min(15) };
+                            byte | v << (4 * i)
+                        })
+                    })
+                    .collect();
+                drop(result.depths);
+                store.write(&spec, &payload, result.histogram)?;
+            }
+            pdbs.push((projection, store.open(&spec)?));
+        }
+        let width = pdbs.iter().map(|(p, _)| p.radix.len()).sum();
+        Ok(Self {
+            ranked,
+            restriction,
+            split,
+            heuristic: Heuristic::Pdbs(pdbs),
+            width,
+        })
+    }
+
+    /// The exact table of `ranked`, built if missing; `None` when its coordinates cannot
+    /// be made or do not fit.
+    fn exact(
+        ranked: &PermPuzzle,
+        name: &str,
+        store: &TableStore,
+        source: &str,
+        budget: u64,
+        progress: &Progress,
+    ) -> Result<Option<Heuristic>, ExactError> {
+        if !ranked.illegal.is_empty() {
+            return Ok(None);
+        }
+        // The enumerated coordinates are kept in a side file, so that a second process
+        // opens the table without enumerating them again.
+        let side =
+            |entries: u64| spec(ranked, source, "exact-coords", "coordinates", entries, 8, 0);
+        let side_path = store.dir().join(side(0).file_name());
+        let known = if side_path.is_file() {
+            let (header, _) = crate::table::read_header(&side_path, side(0).group)?;
+            let file = store.open(&side(header.entries))?;
+            let groups = groups_from_bytes(file.payload()).ok_or_else(|| {
+                ExactError::Unsupported(CoordError(format!(
+                    "{}: not a list of coordinates",
+                    side_path.display()
+                )))
+            })?;
+            Some(groups)
+        } else {
+            None
+        };
+        let (encoder, _) = match exact_projection_with(ranked, known.clone(), false) {
+            Ok(found) => found,
+            Err(_) => return Ok(None),
+        };
+        if encoder.size > EXACT_RANKS || encoder.size.div_ceil(4) > budget {
+            return Ok(None);
+        }
+        let (projection, groups) = exact_projection_with(ranked, known, true)?;
+        let spec = spec(
+            ranked,
+            source,
+            "exact",
+            "depth-mod3",
+            projection.size,
+            2,
+            projection.moves,
+        );
+        if !store.exists(&spec) {
+            store.check_writable()?;
+            progress.note(format!(
+                "building phase {name}'s table of {} ({} entries, {:.1} MB) ...",
+                ranked.name,
+                projection.size,
+                projection.size.div_ceil(4) as f64 / 1e6
+            ));
+            let result = mod3_bfs(
+                &Space::new(&projection),
+                &[projection.solved],
+                progress,
+                "phase BFS",
+            );
+            store.write(&spec, &result.crumbs, result.histogram)?;
+            let bytes = groups_to_bytes(&groups);
+            store.write(&side(bytes.len() as u64), &bytes, Vec::new())?;
+        }
+        let table = store.open(&spec)?;
+        let deepest = table.header().histogram.len().saturating_sub(1);
+        Ok(Some(Heuristic::Exact {
+            projection,
+            table: Box::new(table),
+            deepest,
+        }))
+    }
+
+    /// The coordinate values of a view of a full state (restricted), or `None` when the
+    /// phase cannot start from it (a piece where no phase move can bring it from, a
+    /// coordinate the phase's moves never reach).
+    pub fn encode(&self, view: &Element, out: &mut [u64]) -> Option<Element> {
+        let inner = self.split.apply(&self.restriction.apply(view)?)?;
+        let mut at = 0;
+        for projection in self.projections() {
+            let rank = projection.encode(&inner)?;
+            projection.values(rank, &mut out[at..at + projection.radix.len()]);
+            at += projection.radix.len();
+        }
+        Some(inner)
+    }
+
+    /// The projections whose values a node carries, in order.
+    pub fn projections(&self) -> Vec<&Projection> {
+        match &self.heuristic {
+            Heuristic::Exact { projection, .. } => vec![projection],
+            Heuristic::Pdbs(pdbs) => pdbs.iter().map(|(p, _)| p).collect(),
+        }
+    }
+
+    /// The exact table's value (distance mod 3, or 3: unreachable) at coordinate values.
+    #[inline]
+    pub fn exact_value(&self, values: &[u64]) -> u8 {
+        match &self.heuristic {
+            Heuristic::Exact {
+                projection, table, ..
+            } => {
+                let rank = rank_of(projection, values);
+                packed::Crumbs::new(table.payload()).get(rank as usize)
+            }
+            Heuristic::Pdbs(_) => 0,
+        }
+    }
+
+    /// The exact distance of a start node: walked down the table, one step closer each
+    /// move (`None`: unreachable).
+    pub fn exact_distance(&self, values: &[u64]) -> Option<usize> {
+        let Heuristic::Exact {
+            projection,
+            deepest,
+            ..
+        } = &self.heuristic
+        else {
+            return Some(self.pdb_bound(values) as usize);
+        };
+        let mut here = values.to_vec();
+        let mut next = vec![0u64; here.len()];
+        let mut value = self.exact_value(&here);
+        if value == UNREACHABLE {
+            return None;
+        }
+        let moves = projection.moves;
+        let solved = projection.solved;
+        let mut distance = 0;
+        while rank_of(projection, &here) != solved {
+            if distance > *deepest {
+                return None;
+            }
+            let want = (value + 2) % 3;
+            let step = (0..moves).find(|&m| {
+                self.child(&here, m, &mut next);
+                self.exact_value(&next) == want
+            })?;
+            self.child(&here, step, &mut next);
+            std::mem::swap(&mut here, &mut next);
+            value = want;
+            distance += 1;
+        }
+        Some(distance)
+    }
+
+    /// The largest pattern database distance at coordinate values.
+    #[inline]
+    pub fn pdb_bound(&self, values: &[u64]) -> u8 {
+        let Heuristic::Pdbs(pdbs) = &self.heuristic else {
+            return 0;
+        };
+        let mut at = 0;
+        let mut h = 0;
+        for (projection, table) in pdbs {
+            let k = projection.radix.len();
+            let rank = rank_of(projection, &values[at..at + k]);
+            h = h.max(packed::Nibbles::new(table.payload()).get(rank as usize));
+            at += k;
+        }
+        h
+    }
+
+    /// The coordinate values after phase move `m`.
+    #[inline]
+    pub fn child(&self, here: &[u64], m: usize, next: &mut [u64]) {
+        let moves = self.ranked.moves.len();
+        let mut at = 0;
+        for projection in self.projections_iter() {
+            for (j, coord) in projection.coords.iter().enumerate() {
+                next[at + j] = coord.apply(here[at + j], m, moves);
+            }
+            at += projection.coords.len();
+        }
+    }
+
+    fn projections_iter(&self) -> impl Iterator<Item = &Projection> {
+        let (one, many): (Option<&Projection>, &[(Projection, Table)]) = match &self.heuristic {
+            Heuristic::Exact { projection, .. } => (Some(projection), &[]),
+            Heuristic::Pdbs(pdbs) => (None, pdbs),
+        };
+        one.into_iter().chain(many.iter().map(|(p, _)| p))
+    }
+
+    /// Whether the bound is an exact distance (one table over everything).
+    pub fn is_exact(&self) -> bool {
+        matches!(self.heuristic, Heuristic::Exact { .. })
+    }
+
+    /// Sizes of the tables in entries, for `info`.
+    pub fn sizes(&self) -> Vec<u64> {
+        self.projections().iter().map(|p| p.size).collect()
+    }
+
+    /// Bytes the tables take.
+    pub fn bytes(&self) -> u64 {
+        match &self.heuristic {
+            Heuristic::Exact { projection, .. } => projection.size.div_ceil(4),
+            Heuristic::Pdbs(pdbs) => pdbs.iter().map(|(p, _)| p.size.div_ceil(2)).sum(),
+        }
+    }
+
+    /// The deepest distance of an exact table (God's number of the phase).
+    pub fn deepest(&self) -> Option<usize> {
+        match &self.heuristic {
+            Heuristic::Exact { deepest, .. } => Some(*deepest),
+            Heuristic::Pdbs(_) => None,
+        }
+    }
+
+    /// Whether a state of the ranked pattern puzzle is its solved state.
+    pub fn is_target(&self, inner: &Element) -> bool {
+        self.ranked.is_solved(inner)
+    }
+}
+
+#[inline]
+fn rank_of(projection: &Projection, values: &[u64]) -> u64 {
+    values
+        .iter()
+        .zip(&projection.radix)
+        .fold(0u64, |acc, (&v, &r)| acc * r + v)
+}

@@ -1,0 +1,504 @@
+//! Phase plans: how a puzzle too big for one table is solved as a chain of phases, read
+//! from a small text file beside its definition (`puzzles/4x4x4.plan` beside
+//! `puzzles/4x4x4.tws`).
+//!
+//! ```text
+//! # Kociemba's two phases on the 3x3x3.
+//! Plan kociemba
+//! Phase orient
+//! Moves U D F B L R            # base moves: every power counts one move
+//! Target Subgroup U D F2 B2 L2 R2
+//! Keep 200
+//! End
+//! Phase finish
+//! Moves U D F2 B2 L2 R2         # `F2` alone: only that power
+//! Target Solved
+//! End
+//! ```
+//!
+//! Top-level lines: `Plan NAME`; `Move NAME STEP...` (a compound move the phases may
+//! use, also accepted in input: `Move Uw U 2U`); `Phase NAME` blocks up to `End`. In a
+//! phase: `Moves NAME...` (required), `Target ...` (required), `Keep N` (how many of the
+//! phase's best solutions the next phase tries), `Cost NAME VALUE...` (a move's cost in
+//! the count: Square-1 counts only its twists). Targets:
+//!
+//! - `Target Solved`: the solved state;
+//! - `Target Subgroup NAME...`: any state those moves reach from solved (the next
+//!   phase's moves, as in Kociemba's method): pieces become identical within the orbits
+//!   the moves keep, orientations are dropped where the moves change them;
+//! - `Target` alone, followed by set blocks up to `End`: a pattern. Each block is a set's
+//!   name, then the class of the piece solved in each slot (pieces of one class become
+//!   identical; `0` or `?`: not followed), then optionally an orientation line (`?`:
+//!   not followed, `0`: followed). Sets not named are followed exactly. A line
+//!   `Parity SET...` adds that the permutation of those sets' pieces must be even.
+//!
+//! Errors name the file, the line and the rule.
+
+use std::collections::HashMap;
+
+/// A plan file that breaks a rule: the line (1-based; 0 for the file as a whole) and what
+/// is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
+pub struct PlanError {
+    /// 1-based line, 0 when no single line is to blame.
+    pub line: usize,
+    /// What is wrong.
+    pub problem: String,
+}
+
+fn error(line: usize, problem: impl Into<String>) -> PlanError {
+    PlanError {
+        line,
+        problem: problem.into(),
+    }
+}
+
+/// What a phase reaches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetSpec {
+    /// The solved state.
+    Solved,
+    /// Any state the named moves reach from solved.
+    Subgroup(Vec<String>),
+    /// A pattern: per named set, the class of each piece (by its solved slot; `None`:
+    /// not followed) and whether each piece's orientation is followed; sets whose
+    /// permutations must be even together.
+    Pattern {
+        /// Set name, its line, classes per slot, orientation followed per slot.
+        sets: Vec<PatternSet>,
+        /// Sets whose joint permutation must be even (each with its line).
+        parities: Vec<(usize, Vec<String>)>,
+    },
+}
+
+/// One set of a pattern target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternSet {
+    /// The set's name.
+    pub name: String,
+    /// The line naming it.
+    pub line: usize,
+    /// Per slot of the solved state: the class of the piece solved there (`None`: not
+    /// followed).
+    pub classes: Vec<Option<u16>>,
+    /// Per slot: whether that piece's orientation is followed (all when absent).
+    pub orientation: Option<Vec<bool>>,
+}
+
+/// One phase as the file gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhaseSpec {
+    /// Its name.
+    pub name: String,
+    /// The line of `Phase`.
+    pub line: usize,
+    /// Move names (a base name stands for all its powers), with the line.
+    pub moves: (usize, Vec<String>),
+    /// What it reaches, with the line of `Target`.
+    pub target: (usize, TargetSpec),
+    /// How many of its solutions the next phase tries.
+    pub keep: Option<usize>,
+    /// Moves whose cost is not 1: name, cost (0 or 1), line.
+    pub costs: Vec<(String, u8, usize)>,
+}
+
+/// A whole plan file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanSpec {
+    /// `Plan NAME`, or `plan`.
+    pub name: String,
+    /// Compound moves: name, steps, line.
+    pub compounds: Vec<(String, Vec<String>, usize)>,
+    /// The phases, in order.
+    pub phases: Vec<PhaseSpec>,
+}
+
+/// Most phases a plan has.
+pub const MAX_PHASES: usize = 16;
+
+/// Most solutions a phase may hand on.
+pub const MAX_KEEP: usize = 1_000_000;
+
+/// Longest name in a plan.
+const NAME_LIMIT: usize = 64;
+
+fn checked_name<'a>(line: usize, token: &'a str, what: &str) -> Result<&'a str, PlanError> {
+    if token.len() <= NAME_LIMIT && token.bytes().all(|b| b.is_ascii_graphic()) {
+        Ok(token)
+    } else {
+        Err(error(
+            line,
+            format!(
+                "{what} {} must be 1 to {NAME_LIMIT} visible ASCII characters",
+                crate::text::quote(token)
+            ),
+        ))
+    }
+}
+
+/// The lines of a plan as tokens, comments (`#` to the end of the line) and blank lines
+/// dropped, read one at a time.
+struct Lines<'a> {
+    rest: std::iter::Enumerate<std::str::Split<'a, [char; 2]>>,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (usize, Vec<&'a str>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        for (i, line) in self.rest.by_ref() {
+            let line = line.split('#').next().unwrap_or("");
+            let tokens: Vec<&str> = line
+                .split(|c: char| c as u32 <= 0x20)
+                .filter(|t| !t.is_empty())
+                .collect();
+            if !tokens.is_empty() {
+                return Some((i + 1, tokens));
+            }
+        }
+        None
+    }
+}
+
+impl PlanSpec {
+    /// Reads a plan from the text of its file.
+    pub fn parse(text: &str) -> Result<Self, PlanError> {
+        let mut lines = Lines {
+            rest: text.split(['\n', '\r']).enumerate(),
+        };
+        let mut name = "plan".to_string();
+        let mut compounds: Vec<(String, Vec<String>, usize)> = Vec::new();
+        let mut phases: Vec<PhaseSpec> = Vec::new();
+        while let Some((line, tokens)) = lines.next() {
+            match tokens[0] {
+                "Plan" => {
+                    if tokens.len() != 2 {
+                        return Err(error(line, "Plan takes exactly one name"));
+                    }
+                    name = checked_name(line, tokens[1], "the plan's name")?.to_string();
+                }
+                "Move" => {
+                    if tokens.len() < 3 {
+                        return Err(error(line, "Move takes a name and the moves it is made of"));
+                    }
+                    let move_name = checked_name(line, tokens[1], "a move's name")?;
+                    if compounds.iter().any(|(n, _, _)| n == move_name) {
+                        return Err(error(
+                            line,
+                            format!("move {} is defined twice", crate::text::quote(move_name)),
+                        ));
+                    }
+                    let steps = tokens[2..].iter().map(|t| t.to_string()).collect();
+                    compounds.push((move_name.to_string(), steps, line));
+                }
+                "Phase" => {
+                    if tokens.len() != 2 {
+                        return Err(error(line, "Phase takes exactly one name"));
+                    }
+                    if phases.len() == MAX_PHASES {
+                        return Err(error(line, format!("at most {MAX_PHASES} phases")));
+                    }
+                    let phase_name = checked_name(line, tokens[1], "a phase's name")?;
+                    phases.push(read_phase(&mut lines, line, phase_name)?);
+                }
+                "End" => return Err(error(line, "End without a block to end")),
+                other => {
+                    return Err(error(
+                        line,
+                        format!(
+                            "unexpected {}: expected Plan, Move or Phase",
+                            crate::text::quote(other)
+                        ),
+                    ))
+                }
+            }
+        }
+        if phases.is_empty() {
+            return Err(error(0, "no Phase"));
+        }
+        Ok(Self {
+            name,
+            compounds,
+            phases,
+        })
+    }
+}
+
+fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSpec, PlanError> {
+    let mut moves: Option<(usize, Vec<String>)> = None;
+    let mut target: Option<(usize, TargetSpec)> = None;
+    let mut keep = None;
+    let mut costs = Vec::new();
+    loop {
+        let Some((line, tokens)) = lines.next() else {
+            return Err(error(start, format!("Phase {name} without End")));
+        };
+        match tokens[0] {
+            "End" => break,
+            "Moves" => {
+                if moves.is_some() {
+                    return Err(error(line, "Moves is given twice in this phase"));
+                }
+                if tokens.len() < 2 {
+                    return Err(error(line, "Moves takes at least one move"));
+                }
+                moves = Some((line, tokens[1..].iter().map(|t| t.to_string()).collect()));
+            }
+            "Target" => {
+                if target.is_some() {
+                    return Err(error(line, "Target is given twice in this phase"));
+                }
+                let spec = match tokens.get(1).copied() {
+                    Some("Solved") if tokens.len() == 2 => TargetSpec::Solved,
+                    Some("Subgroup") if tokens.len() > 2 => {
+                        TargetSpec::Subgroup(tokens[2..].iter().map(|t| t.to_string()).collect())
+                    }
+                    None => read_pattern(lines, line)?,
+                    _ => {
+                        return Err(error(
+                            line,
+                            "Target takes Solved, Subgroup and moves, or nothing (a pattern \
+                             block follows, up to End)",
+                        ))
+                    }
+                };
+                target = Some((line, spec));
+            }
+            "Keep" => {
+                let n = tokens
+                    .get(1)
+                    .filter(|_| tokens.len() == 2)
+                    .and_then(|t| t.parse::<usize>().ok())
+                    .filter(|n| (1..=MAX_KEEP).contains(n))
+                    .ok_or_else(|| {
+                        error(
+                            line,
+                            format!("Keep takes a whole number from 1 to {MAX_KEEP}"),
+                        )
+                    })?;
+                keep = Some(n);
+            }
+            "Cost" => {
+                if tokens.len() < 3 || tokens.len() % 2 == 0 {
+                    return Err(error(
+                        line,
+                        "Cost takes pairs of a move and its cost (0 or 1)",
+                    ));
+                }
+                for pair in tokens[1..].chunks(2) {
+                    let cost = match pair[1] {
+                        "0" => 0,
+                        "1" => 1,
+                        other => {
+                            return Err(error(
+                                line,
+                                format!(
+                                    "the cost of {} must be 0 or 1, not {}",
+                                    crate::text::quote(pair[0]),
+                                    crate::text::quote(other)
+                                ),
+                            ))
+                        }
+                    };
+                    costs.push((pair[0].to_string(), cost, line));
+                }
+            }
+            other => {
+                return Err(error(
+                    line,
+                    format!(
+                        "unexpected {} in phase {name}: expected Moves, Target, Keep, Cost or End",
+                        crate::text::quote(other)
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(PhaseSpec {
+        name: name.to_string(),
+        line: start,
+        moves: moves.ok_or_else(|| error(start, format!("phase {name} has no Moves line")))?,
+        target: target.ok_or_else(|| error(start, format!("phase {name} has no Target line")))?,
+        keep,
+        costs,
+    })
+}
+
+/// Reads a pattern target's blocks up to `End`.
+fn read_pattern(lines: &mut Lines<'_>, start: usize) -> Result<TargetSpec, PlanError> {
+    let mut sets: Vec<PatternSet> = Vec::new();
+    let mut parities = Vec::new();
+    let mut pending: Option<(usize, String, Vec<Option<u16>>)> = None;
+    fn finish(
+        sets: &mut Vec<PatternSet>,
+        pending: &mut Option<(usize, String, Vec<Option<u16>>)>,
+        orientation: Option<Vec<bool>>,
+    ) {
+        if let Some((line, name, classes)) = pending.take() {
+            sets.push(PatternSet {
+                name,
+                line,
+                classes,
+                orientation,
+            });
+        }
+    }
+    loop {
+        let Some((line, tokens)) = lines.next() else {
+            return Err(error(start, "a pattern Target without End"));
+        };
+        let numbers = tokens[0] == "?" || tokens[0].as_bytes()[0].is_ascii_digit();
+        match (tokens[0], numbers, &mut pending) {
+            ("End", _, _) => {
+                finish(&mut sets, &mut pending, None);
+                break;
+            }
+            ("Parity", _, _) => {
+                finish(&mut sets, &mut pending, None);
+                if tokens.len() < 2 {
+                    return Err(error(line, "Parity takes one or more sets"));
+                }
+                parities.push((line, tokens[1..].iter().map(|t| t.to_string()).collect()));
+            }
+            (_, true, Some((_, _, classes))) if classes.is_empty() => {
+                for token in &tokens {
+                    classes.push(match *token {
+                        "?" | "0" => None,
+                        t => Some(t.parse::<u16>().ok().filter(|&c| c > 0).ok_or_else(|| {
+                            error(
+                                line,
+                                format!(
+                                    "a class is a whole number from 1 to 65535, `0` or `?`, not {}",
+                                    crate::text::quote(t)
+                                ),
+                            )
+                        })?),
+                    });
+                }
+            }
+            (_, true, Some(_)) => {
+                let mut orientation = Vec::with_capacity(tokens.len());
+                for token in &tokens {
+                    orientation.push(match *token {
+                        "?" => false,
+                        "0" => true,
+                        t => {
+                            return Err(error(
+                                line,
+                                format!(
+                                    "an orientation in a pattern is `0` (followed) or `?` (not), \
+                                     not {}",
+                                    crate::text::quote(t)
+                                ),
+                            ))
+                        }
+                    });
+                }
+                finish(&mut sets, &mut pending, Some(orientation));
+            }
+            (_, true, None) => {
+                return Err(error(line, "numbers before a set name in the pattern"));
+            }
+            (set, false, _) => {
+                if tokens.len() != 1 {
+                    return Err(error(
+                        line,
+                        "expected a set name, Parity or End in the pattern",
+                    ));
+                }
+                if matches!(&pending, Some((_, _, classes)) if classes.is_empty()) {
+                    return Err(error(line, "a set name with no classes line before it"));
+                }
+                finish(&mut sets, &mut pending, None);
+                if sets.iter().any(|s| s.name == set) {
+                    return Err(error(
+                        line,
+                        format!(
+                            "set {} appears twice in the pattern",
+                            crate::text::quote(set)
+                        ),
+                    ));
+                }
+                pending = Some((line, set.to_string(), Vec::new()));
+            }
+        }
+    }
+    Ok(TargetSpec::Pattern { sets, parities })
+}
+
+/// Per move name, its cost, for messages and checks: a map from the `Cost` lines.
+pub fn costs_by_name(phase: &PhaseSpec) -> HashMap<&str, u8> {
+    phase
+        .costs
+        .iter()
+        .map(|(name, cost, _)| (name.as_str(), *cost))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_reads_back_and_errors_name_their_line() {
+        let text = "# two phases\nPlan k\nMove Uw U 2U\nPhase one\nMoves U D F B L R\n\
+                    Target Subgroup U D F2 B2 L2 R2\nKeep 300\nEnd\n\
+                    Phase two\nMoves U D F2 B2 L2 R2\nTarget\nCORNERS\n1 1 1 1 2 2 2 2\n? ? ? ? 0 0 0 0\n\
+                    Parity EDGES\nEnd\nCost U 0 D 0\nEnd\n";
+        let plan = PlanSpec::parse(text).expect("parses");
+        assert_eq!(plan.name, "k");
+        assert_eq!(
+            plan.compounds,
+            vec![("Uw".into(), vec!["U".into(), "2U".into()], 3)]
+        );
+        assert_eq!(plan.phases.len(), 2);
+        assert_eq!(plan.phases[0].keep, Some(300));
+        assert_eq!(
+            plan.phases[0].target.1,
+            TargetSpec::Subgroup(vec![
+                "U".into(),
+                "D".into(),
+                "F2".into(),
+                "B2".into(),
+                "L2".into(),
+                "R2".into()
+            ])
+        );
+        match &plan.phases[1].target.1 {
+            TargetSpec::Pattern { sets, parities } => {
+                assert_eq!(sets.len(), 1);
+                assert_eq!(sets[0].classes[4], Some(2));
+                assert_eq!(
+                    sets[0].orientation.as_deref(),
+                    Some(&[false, false, false, false, true, true, true, true][..])
+                );
+                assert_eq!(parities, &vec![(15, vec!["EDGES".to_string()])]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(plan.phases[1].costs.len(), 2);
+        for (text, line, words) in [
+            ("Phase a\nMoves U\nEnd\n", 1, "no Target"),
+            ("Phase a\nTarget Solved\nEnd\n", 1, "no Moves"),
+            (
+                "Phase a\nMoves U\nTarget Solved\nKeep 0\nEnd\n",
+                4,
+                "from 1 to",
+            ),
+            ("Phase a\nMoves U\nTarget Solved\n", 1, "without End"),
+            ("Bogus\n", 1, "unexpected `Bogus`"),
+            (
+                "Phase a\nMoves U\nTarget Solved\nCost U 2\nEnd\n",
+                4,
+                "0 or 1",
+            ),
+            ("Phase a\nMoves U\nTarget\nX\n1 x\nEnd\nEnd\n", 5, "class"),
+            ("", 0, "no Phase"),
+        ] {
+            let err = PlanSpec::parse(text).expect_err(text);
+            assert_eq!(err.line, line, "{text}: {err}");
+            assert!(err.problem.contains(words), "{text}: {err}");
+        }
+    }
+}
