@@ -236,6 +236,13 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
             search.sizes().len(),
             search.sizes()
         ),
+        PuzzleSolver::Phased(phased) => writeln!(
+            out,
+            "{}: plan {} with {} phases, tables built",
+            puzzle.name,
+            phased.plan().name,
+            phased.tables().len()
+        ),
     }
     .context(WRITING)?;
     Ok(ExitCode::SUCCESS)

@@ -617,7 +617,7 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
 
 fn info(args: &FileArgs) -> Result<()> {
     use cubedb::puzzles::perm::group::{group_order, has_identical_pieces, invariant_count};
-    let puzzle = args.puzzle()?;
+    let (puzzle, plan) = args.puzzle_and_plan()?;
     say!("{} ({})", puzzle.name, args.file.display());
     for (s, def) in puzzle.sets.iter().enumerate() {
         let solved = &puzzle.solved.orbits[s];
@@ -701,6 +701,54 @@ fn info(args: &FileArgs) -> Result<()> {
             "illegal placements: {} rules (the counts above ignore them)",
             puzzle.illegal.len()
         );
+    }
+    if let Some(plan) = &plan {
+        say!(
+            "plan {}: {} phases, {} moves",
+            plan.name,
+            plan.phases.len(),
+            plan.moves.len()
+        );
+        for (k, phase) in plan.phases.iter().enumerate() {
+            let moves: Vec<&str> = phase
+                .moves
+                .iter()
+                .map(|&m| plan.moves[m].name.as_str())
+                .collect();
+            say!(
+                "  phase {} {}: {} moves ({}); {}",
+                k + 1,
+                phase.name,
+                moves.len(),
+                moves.join(" "),
+                cubedb::puzzles::perm::phased::tables::describe(
+                    &phase.pattern,
+                    &phase.splittable,
+                    8192
+                )
+            );
+            let mut extra = Vec::new();
+            if let Some(m) = &phase.view.matching {
+                extra.push(format!(
+                    "pairs of set {} matched ({} pairs)",
+                    puzzle.sets[m.pairing.set].name,
+                    m.a.len()
+                ));
+            }
+            if let Some(c) = &phase.view.collapse {
+                extra.push(format!(
+                    "set {} collapsed into {} pairs",
+                    puzzle.sets[c.set].name,
+                    c.blocks.len()
+                ));
+            }
+            if !phase.upto.is_empty() {
+                extra.push(format!("target up to {} moves", phase.upto.len()));
+            }
+            if !extra.is_empty() {
+                say!("    {}", extra.join("; "));
+            }
+        }
     }
     Ok(())
 }

@@ -18,9 +18,11 @@
 //!
 //! Top-level lines: `Plan NAME`; `Move NAME STEP...` (a compound move the phases may
 //! use, also accepted in input: `Move Uw U 2U`); `Phase NAME` blocks up to `End`. In a
-//! phase: `Moves NAME...` (required), `Target ...` (required), `Keep N` (how many of the
-//! phase's best solutions the next phase tries), `Cost NAME VALUE...` (a move's cost in
-//! the count: Square-1 counts only its twists). Targets:
+//! phase: `Moves NAME...` (required), `Target ...` (required), `Upto NAME...` (states
+//! those moves reach from the target count as reaching it: the next phase's moves finish
+//! the job), `Keep N` (how many of the phase's best solutions the next phase tries),
+//! `Cost NAME VALUE...` (a move's cost in the count: Square-1 counts only its twists).
+//! Targets:
 //!
 //! - `Target Solved`: the solved state;
 //! - `Target Subgroup NAME...`: any state those moves reach from solved (the next
@@ -101,6 +103,9 @@ pub struct PhaseSpec {
     pub keep: Option<usize>,
     /// Moves whose cost is not 1: name, cost (0 or 1), line.
     pub costs: Vec<(String, u8, usize)>,
+    /// `Upto NAME...`: states these moves reach from the target count as the target too
+    /// (the next phase's moves finish the job), with the line.
+    pub upto: Option<(usize, Vec<String>)>,
 }
 
 /// A whole plan file.
@@ -230,6 +235,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
     let mut target: Option<(usize, TargetSpec)> = None;
     let mut keep = None;
     let mut costs = Vec::new();
+    let mut upto = None;
     loop {
         let Some((line, tokens)) = lines.next() else {
             return Err(error(start, format!("Phase {name} without End")));
@@ -264,6 +270,15 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                     }
                 };
                 target = Some((line, spec));
+            }
+            "Upto" => {
+                if upto.is_some() {
+                    return Err(error(line, "Upto is given twice in this phase"));
+                }
+                if tokens.len() < 2 {
+                    return Err(error(line, "Upto takes at least one move"));
+                }
+                upto = Some((line, tokens[1..].iter().map(|t| t.to_string()).collect()));
             }
             "Keep" => {
                 let n = tokens
@@ -308,7 +323,8 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 return Err(error(
                     line,
                     format!(
-                        "unexpected {} in phase {name}: expected Moves, Target, Keep, Cost or End",
+                        "unexpected {} in phase {name}: expected Moves, Target, Upto, Keep, Cost \
+                         or End",
                         crate::text::quote(other)
                     ),
                 ))
@@ -322,6 +338,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
         target: target.ok_or_else(|| error(start, format!("phase {name} has no Target line")))?,
         keep,
         costs,
+        upto,
     })
 }
 

@@ -589,10 +589,11 @@ impl OrbitSplit {
 }
 
 impl PermPuzzle {
-    /// The puzzle with each set split into the orbits of its slots under the search
-    /// moves, and the map of states into it (the puzzle as is when no set splits). A
-    /// label solved in two orbits keeps them together.
-    pub fn split_orbits(&self) -> (PermPuzzle, OrbitSplit) {
+    /// The puzzle with each set `allowed` says split into the orbits of its slots under
+    /// the search moves, and the map of states into it (the puzzle as is when no set
+    /// splits). A label solved in two orbits keeps them together. Only for states whose
+    /// pieces lie in the orbits they are solved in (others have no image).
+    pub fn split_orbits(&self, allowed: &[bool]) -> (PermPuzzle, OrbitSplit) {
         let elements: Vec<&Element> = self.moves.iter().map(|m| &m.element).collect();
         let orbits = super::phased::view::slot_orbits(&self.sets, &elements);
         let mut parts: Vec<(usize, Vec<usize>, Vec<u8>)> = Vec::new();
@@ -618,6 +619,9 @@ impl PermPuzzle {
                         }
                     }
                 }
+            }
+            if !allowed.get(s).copied().unwrap_or(false) {
+                group = vec![0; def.size];
             }
             let mut roots: Vec<usize> = group.clone();
             roots.sort_unstable();

@@ -11,6 +11,7 @@
 //! next, ordered by their length plus the next phase's bound, the best total found
 //! bounding every later search ([`PhasedSolver::solve`]).
 
+pub mod matching;
 pub mod search;
 pub mod tables;
 pub mod view;
@@ -51,6 +52,13 @@ pub struct Phase {
     pub view: View,
     /// Its target as a puzzle: the pattern, searched with the phase's moves.
     pub pattern: PermPuzzle,
+    /// Per set of the pattern puzzle: whether its pieces arrive in the orbits of the
+    /// phase's moves they are solved in (the earlier target puts them there), so that
+    /// the set may be split by those orbits.
+    pub splittable: Vec<bool>,
+    /// Moves whose reach from the target counts as the target (`Upto`), as full-puzzle
+    /// elements.
+    pub upto: Vec<Element>,
     /// The line of the plan that starts it.
     pub line: usize,
 }
@@ -292,7 +300,7 @@ impl Plan {
             let (target_line, target) = &phase.target;
             let phase_elements: Vec<&Element> = local.iter().map(|m| &m.element).collect();
             let view = match target {
-                TargetSpec::Solved => solved_view(puzzle),
+                TargetSpec::Solved => solved_view(puzzle, &phase_elements),
                 TargetSpec::Subgroup(tokens) => {
                     let mut generators = Vec::new();
                     for token in tokens {
@@ -308,14 +316,27 @@ impl Plan {
                     subgroup_view(puzzle, &generators, &phase_elements)
                 }
                 TargetSpec::Pattern { sets, parities } => {
-                    pattern_view(puzzle, sets, parities, *target_line)
+                    pattern_view(puzzle, sets, parities, &phase_elements)
                 }
             }
             .map_err(|problem| error(*target_line, problem))?;
-            // The chain: this phase's moves keep every earlier target.
+            let mut upto: Vec<Element> = Vec::new();
+            if let Some((line, tokens)) = &phase.upto {
+                for token in tokens {
+                    let resolved = vocabulary.resolve(token).ok_or_else(|| {
+                        error(*line, format!("unknown move {}", crate::text::quote(token)))
+                    })?;
+                    upto.extend(resolved.into_iter().map(|(_, _, e)| e));
+                }
+            }
+            // The chain: this phase's moves keep every earlier target (or are among the
+            // moves its `Upto` allows).
             for earlier in &phases {
                 let home = earlier.view.apply(&puzzle.solved, &puzzle.sets);
                 for m in &local {
+                    if earlier.upto.contains(&m.element) {
+                        continue;
+                    }
                     let moved = puzzle.solved.then(&m.element, &puzzle.sets);
                     if earlier.view.apply(&moved, &puzzle.sets) != home {
                         return Err(error(
@@ -335,8 +356,50 @@ impl Plan {
                     "the last phase's target must be Solved",
                 ));
             }
-            let pattern = view.pattern_puzzle(puzzle, &local, local_bases);
+            // Pairs the phase's moves keep together, in states the earlier phases paired:
+            // each pair one piece.
+            let mut view = view;
+            if let Some(earlier) = phases.last() {
+                for s in 0..puzzle.sets.len() {
+                    let Some(blocks) = view::pairs_kept(&puzzle.sets, s, &phase_elements) else {
+                        continue;
+                    };
+                    let same = |other: &[(usize, usize)]| {
+                        let norm = |v: &[(usize, usize)]| {
+                            let mut v: Vec<(usize, usize)> =
+                                v.iter().map(|&(p, q)| (p.min(q), p.max(q))).collect();
+                            v.sort_unstable();
+                            v
+                        };
+                        norm(other) == norm(&blocks)
+                    };
+                    let paired = earlier
+                        .view
+                        .matching
+                        .as_ref()
+                        .is_some_and(|m| m.pairing.set == s && same(&m.pairing.blocks))
+                        || earlier
+                            .view
+                            .collapse
+                            .as_ref()
+                            .is_some_and(|c| c.set == s && same(&c.blocks));
+                    if paired {
+                        view = view.with_collapse(puzzle, s, blocks, &phase_elements);
+                        break;
+                    }
+                }
+            }
+            let mut pattern = view.pattern_puzzle(puzzle, &local, local_bases);
+            if !upto.is_empty() {
+                pattern.hash = xxhash_rust::xxh3::xxh3_64(
+                    format!("{}|upto|{upto:?}", pattern.hash).as_bytes(),
+                );
+            }
+            let splittable =
+                splittable_sets(puzzle, phases.last(), &phase_elements, &view, &pattern);
             phases.push(Phase {
+                splittable,
+                upto,
                 name: phase.name.clone(),
                 moves: ids,
                 costs,
@@ -355,16 +418,120 @@ impl Plan {
     }
 }
 
+/// Per set of `pattern`: whether the states entering the phase hold each piece in the
+/// orbit (of the phase's moves) it is solved in. They do when the previous target keeps
+/// every class of its pieces (the blank one included) inside one such orbit; the first
+/// phase's states are anything.
+fn splittable_sets(
+    puzzle: &PermPuzzle,
+    previous: Option<&Phase>,
+    moves: &[&Element],
+    view: &View,
+    pattern: &PermPuzzle,
+) -> Vec<bool> {
+    let Some(previous) = previous else {
+        return vec![false; pattern.sets.len()];
+    };
+    let orbits = slot_orbits(&puzzle.sets, moves);
+    let mut out: Vec<bool> = puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(s, def)| {
+            // The pattern puzzle's slots: the set's, or its pairs when collapsed.
+            let collapse = view.collapse.as_ref().filter(|c| c.set == s);
+            let slot_of = |slot: usize| -> usize {
+                match collapse {
+                    Some(c) => c
+                        .blocks
+                        .iter()
+                        .position(|&(p, q)| p == slot || q == slot)
+                        .unwrap_or(0),
+                    None => slot,
+                }
+            };
+            let n = pattern.sets[s].size;
+            // Orbit groups of the pattern's slots: the moves' orbits, merged where the
+            // pattern's solved state repeats a label.
+            let mut group: Vec<usize> = vec![usize::MAX; n];
+            for slot in 0..def.size {
+                let g = &mut group[slot_of(slot)];
+                if *g == usize::MAX {
+                    *g = orbits[s][slot];
+                }
+            }
+            let labels = &pattern.solved.orbits[s].perm;
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for i in 0..n {
+                    for j in i + 1..n {
+                        if labels[i] == labels[j] && group[i] != group[j] {
+                            let (keep, drop) = (group[i].min(group[j]), group[i].max(group[j]));
+                            group
+                                .iter_mut()
+                                .filter(|g| **g == drop)
+                                .for_each(|g| *g = keep);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            // Every class of the previous target inside one group.
+            let solved = &puzzle.solved.orbits[s];
+            let mut group_of_class: HashMap<u8, usize> = HashMap::new();
+            (0..def.size).all(|slot| {
+                let class = previous.view.classes[s][solved.perm[slot] as usize];
+                let g = group[slot_of(slot)];
+                *group_of_class.entry(class).or_insert(g) == g
+            })
+        })
+        .collect();
+    out.resize(pattern.sets.len(), false);
+    out
+}
+
+/// The frame in which the phase's moves twist nothing, where one exists (else the
+/// definition's): a target's orientations read in it are constant under those moves,
+/// which then need no twist coordinate. (Any frame reads a target's solved orientation as
+/// 0.) Identical pieces must share their slots' frame, or keep the definition's.
+fn phase_frame(puzzle: &PermPuzzle, phase_moves: &[&Element]) -> Vec<Vec<u8>> {
+    let frames = twist_free_gauge(&puzzle.sets, phase_moves);
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(s, def)| {
+            let solved = &puzzle.solved.orbits[s];
+            let mut frame: Vec<u8> = frames[s].iter().map(|c| c.unwrap_or(0)).collect();
+            for i in 0..def.size {
+                for j in i + 1..def.size {
+                    if solved.perm[i] == solved.perm[j] && frame[i] != frame[j] {
+                        frame[i] = 0;
+                        frame[j] = 0;
+                    }
+                }
+            }
+            frame
+        })
+        .collect()
+}
+
 /// The view of the solved state: every piece followed as the definition labels it.
-fn solved_view(puzzle: &PermPuzzle) -> Result<View, String> {
+fn solved_view(puzzle: &PermPuzzle, phase_moves: &[&Element]) -> Result<View, String> {
     let classes: Vec<Vec<Option<u16>>> = puzzle
         .sets
         .iter()
         .map(|_| (0..256u16).map(|l| Some(l + 1)).collect())
         .collect();
     let oriented: Vec<Vec<bool>> = puzzle.sets.iter().map(|_| vec![true; 256]).collect();
-    let gauge = puzzle.sets.iter().map(|d| vec![0u8; d.size]).collect();
-    View::new(puzzle, &classes, &oriented, gauge, Vec::new())
+    View::new(
+        puzzle,
+        &classes,
+        &oriented,
+        phase_frame(puzzle, phase_moves),
+        Vec::new(),
+    )
 }
 
 /// Whether a set's pieces are all told apart in the solved state.
@@ -474,24 +641,123 @@ fn subgroup_view(
             }
         }
     }
-    View::new(puzzle, &classes, &oriented, gauge, parities)
+    let mut view = View::new(puzzle, &classes, &oriented, gauge, parities)?;
+    // Pairs of slots the target keeps together, split by the phase's moves: a matching.
+    for s in 0..puzzle.sets.len() {
+        if puzzle.sets[s].omod != 1 || !distinct(puzzle, s) {
+            continue;
+        }
+        let Some(blocks) = view::pairs_kept(&puzzle.sets, s, generators) else {
+            continue;
+        };
+        if let Some(matching) = matching_of(puzzle, s, &blocks, generators, phase_moves) {
+            view = view.with_matching(puzzle, matching);
+            break;
+        }
+    }
+    Ok(view)
+}
+
+/// The matching of the pairs `blocks` of set `s` when the phase's moves split every pair
+/// between two sides (unions of their slot orbits) and keep each side: which slot of each
+/// pair is on side A, and the sets whose parity the target's moves tie to the pairs'.
+fn matching_of(
+    puzzle: &PermPuzzle,
+    s: usize,
+    blocks: &[(usize, usize)],
+    generators: &[&Element],
+    phase_moves: &[&Element],
+) -> Option<view::Matching> {
+    let orbits = slot_orbits(&puzzle.sets, phase_moves);
+    let orbit = &orbits[s];
+    let mut side_a: Vec<usize> = Vec::new();
+    let mut side_b: Vec<usize> = Vec::new();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &(p, q) in blocks {
+        let (op, oq) = (orbit[p], orbit[q]);
+        if op == oq {
+            return None;
+        }
+        let (first, second) = if side_a.contains(&op) || side_b.contains(&oq) {
+            (p, q)
+        } else if side_a.contains(&oq) || side_b.contains(&op) {
+            (q, p)
+        } else {
+            side_a.push(op);
+            side_b.push(oq);
+            (p, q)
+        };
+        if side_b.contains(&orbit[first]) || side_a.contains(&orbit[second]) {
+            return None;
+        }
+        if !side_a.contains(&orbit[first]) {
+            side_a.push(orbit[first]);
+        }
+        if !side_b.contains(&orbit[second]) {
+            side_b.push(orbit[second]);
+        }
+        a.push(first);
+        b.push(second);
+    }
+    let solved = &puzzle.solved.orbits[s];
+    let mut block_of_label = vec![u8::MAX; 256];
+    for (j, &(p, q)) in blocks.iter().enumerate() {
+        block_of_label[solved.perm[p] as usize] = j as u8;
+        block_of_label[solved.perm[q] as usize] = j as u8;
+    }
+    // The target's moves take pairs to pairs: the parity of that permutation, beside
+    // each other set's, for every generator.
+    let block_parity = |g: &Element| -> u8 {
+        let perm: Vec<u8> = blocks
+            .iter()
+            .map(|&(p, _)| {
+                let from = g.orbits[s].perm[p] as usize;
+                blocks
+                    .iter()
+                    .position(|&(x, y)| x == from || y == from)
+                    .unwrap_or(0) as u8
+            })
+            .collect();
+        parity(&perm)
+    };
+    let alone = generators.iter().all(|g| block_parity(g) == 0);
+    let with = if alone {
+        Vec::new()
+    } else {
+        match (0..puzzle.sets.len()).find(|&t| {
+            t != s
+                && distinct(puzzle, t)
+                && generators
+                    .iter()
+                    .all(|g| block_parity(g) == parity(&g.orbits[t].perm))
+        }) {
+            Some(t) => vec![t],
+            None => Vec::new(),
+        }
+    };
+    Some(view::Matching {
+        pairing: view::Pairing {
+            set: s,
+            blocks: blocks.to_vec(),
+            block_of_label,
+        },
+        a,
+        b,
+        with,
+    })
 }
 
 /// The view of a pattern target: per named set, the class of the piece solved in each
-/// slot; sets not named are followed exactly.
+/// slot; sets not named are not followed.
 fn pattern_view(
     puzzle: &PermPuzzle,
     sets: &[PatternSet],
     parities: &[(usize, Vec<String>)],
-    line: usize,
+    phase_moves: &[&Element],
 ) -> Result<View, String> {
-    let _ = line;
-    let mut classes: Vec<Vec<Option<u16>>> = puzzle
-        .sets
-        .iter()
-        .map(|_| (0..256u16).map(|l| Some(l + 1)).collect())
-        .collect();
-    let mut oriented: Vec<Vec<bool>> = puzzle.sets.iter().map(|_| vec![true; 256]).collect();
+    // Sets the pattern does not name are not followed.
+    let mut classes: Vec<Vec<Option<u16>>> = puzzle.sets.iter().map(|_| vec![None; 256]).collect();
+    let mut oriented: Vec<Vec<bool>> = puzzle.sets.iter().map(|_| vec![false; 256]).collect();
     for set in sets {
         let s = puzzle
             .sets
@@ -567,8 +833,13 @@ fn pattern_view(
         }
         parity_sets.push(group);
     }
-    let gauge = puzzle.sets.iter().map(|d| vec![0u8; d.size]).collect();
-    View::new(puzzle, &classes, &oriented, gauge, parity_sets)
+    View::new(
+        puzzle,
+        &classes,
+        &oriented,
+        phase_frame(puzzle, phase_moves),
+        parity_sets,
+    )
 }
 
 /// Why a state has no phased solution.
@@ -641,8 +912,26 @@ impl PhasedSolver {
     ) -> Result<Self, ExactError> {
         let mut tables = Vec::with_capacity(plan.phases.len());
         for phase in &plan.phases {
+            let elements: Vec<&Element> = phase
+                .moves
+                .iter()
+                .map(|&m| &plan.moves[m].element)
+                .collect();
+            let matching = phase
+                .view
+                .matching
+                .as_ref()
+                .map(|m| (puzzle, m, elements.as_slice()));
+            let upto: Vec<Element> = phase
+                .upto
+                .iter()
+                .map(|e| phase.view.map_move(e, &puzzle.sets))
+                .collect();
             tables.push(PhaseTables::load_or_build(
                 &phase.pattern,
+                &phase.splittable,
+                &upto,
+                matching,
                 &phase.name,
                 store,
                 source,
@@ -789,7 +1078,9 @@ impl PhasedSolver {
             // Each candidate's search and its distance to this phase's target.
             let mut runs: Vec<(usize, PhaseRun<'_>, usize)> = Vec::new();
             for (i, c) in candidates.iter().enumerate() {
-                let view = phase.view.apply(&c.full, sets);
+                let Some(view) = phase.view.apply(&c.full, sets) else {
+                    continue;
+                };
                 if let Some((run, distance)) = PhaseRun::new(&moves, &view, &c.full, stop) {
                     runs.push((i, run, distance));
                 }
@@ -806,8 +1097,21 @@ impl PhasedSolver {
             } else {
                 phase.keep.saturating_mul(widen)
             };
-            let mut next: Vec<Candidate> = Vec::new();
+            let mut next: Vec<(usize, Candidate)> = Vec::new();
             let cap = bound.map_or(usize::MAX, |b| b.saturating_sub(1));
+            // A solution counts only when the next phase can start from it (its tables rank
+            // the state, and it is not unreachable for them): the estimate is its total
+            // plus the next phase's distance.
+            let following = self.plan.phases.get(k + 1).zip(self.tables.get(k + 1));
+            let estimate = |full: &Element, total: usize| -> Option<usize> {
+                let Some((phase, tables)) = following else {
+                    return Some(total);
+                };
+                let view = phase.view.apply(full, sets)?;
+                let mut values = vec![0u64; tables.width];
+                tables.encode(&view, full, &mut values)?;
+                Some(total + tables.start_distance(&values)?)
+            };
             let mut total = cheapest;
             // Wider passes also look further past the cheapest start.
             let slack = SLACK + widen.trailing_zeros() as usize / 2 * 2;
@@ -820,19 +1124,25 @@ impl PhasedSolver {
                     let own = total - c.cost;
                     let mut visit = |path: &[usize]| {
                         let mut full = c.full.clone();
-                        let mut moves = c.moves.clone();
                         for &m in path {
                             full = full.then(elements[m], sets);
-                            moves.push(phase.moves[m]);
                         }
+                        let Some(score) = estimate(&full, total) else {
+                            return true;
+                        };
+                        let mut moves = c.moves.clone();
+                        moves.extend(path.iter().map(|&m| phase.moves[m]));
                         let mut phase_costs = c.phase_costs.clone();
                         phase_costs.push(own);
-                        next.push(Candidate {
-                            full,
-                            moves,
-                            cost: total,
-                            phase_costs,
-                        });
+                        next.push((
+                            score,
+                            Candidate {
+                                full,
+                                moves,
+                                cost: total,
+                                phase_costs,
+                            },
+                        ));
                         next.len() < keep
                     };
                     let result = run.solutions(own, &mut visit);
@@ -851,6 +1161,18 @@ impl PhasedSolver {
                 }
                 total += 1;
             }
+            if trace() {
+                crate::output::note(format_args!(
+                    "phase {}: {} candidates in, {} start, cheapest total {cheapest}, {} out \
+                     (totals up to {}), {} nodes so far",
+                    phase.name,
+                    candidates.len(),
+                    runs.len(),
+                    next.len(),
+                    total,
+                    nodes
+                ));
+            }
             if next.is_empty() {
                 return PassOutcome {
                     found: None,
@@ -858,7 +1180,7 @@ impl PhasedSolver {
                 };
             }
             if k == last {
-                let best = next.swap_remove(0);
+                let (_, best) = next.swap_remove(0);
                 return PassOutcome {
                     found: Some(PhasedSolution {
                         moves: best.moves,
@@ -870,18 +1192,10 @@ impl PhasedSolver {
                 };
             }
             // The next phase tries the candidates that promise the shortest totals first.
-            let following = &self.plan.phases[k + 1];
-            let following_tables = &self.tables[k + 1];
             let mut scored: Vec<(usize, usize, Candidate)> = next
                 .into_iter()
                 .enumerate()
-                .filter_map(|(i, c)| {
-                    let view = following.view.apply(&c.full, sets);
-                    let mut values = vec![0u64; following_tables.width];
-                    following_tables.encode(&view, &mut values)?;
-                    let d = following_tables.exact_distance(&values)?;
-                    Some((c.cost + d, i, c))
-                })
+                .map(|(i, (score, c))| (score, i, c))
                 .collect();
             scored.sort_by_key(|(estimate, i, _)| (*estimate, *i));
             candidates = scored.into_iter().map(|(_, _, c)| c).collect();
@@ -936,6 +1250,13 @@ impl PhasedSolver {
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// Whether to note each phase's progress on stderr (`CUBEDB_TRACE_PHASES` set): for
+/// tuning plans.
+fn trace() -> bool {
+    static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TRACE.get_or_init(|| std::env::var_os("CUBEDB_TRACE_PHASES").is_some())
 }
 
 struct PassOutcome {

@@ -39,6 +39,8 @@ pub struct PhaseRun<'a> {
     stack: Vec<u64>,
     /// Exact distance per depth (exact tables).
     distance: Vec<usize>,
+    /// The matching's distance per depth (exact within its table's depth, else one more).
+    pairs: Vec<usize>,
     /// The pattern state at the start (for the final check with pattern databases).
     start: Element,
     /// Full states per depth (only with `Illegal` rules).
@@ -61,13 +63,18 @@ impl<'a> PhaseRun<'a> {
         let tables = moves.tables;
         let width = tables.width;
         let mut values = vec![0u64; width];
-        let start = tables.encode(view, &mut values)?;
+        let start = tables.encode(view, full, &mut values)?;
         let distance = tables.exact_distance(&values)?;
+        let pairs = tables
+            .matching
+            .as_ref()
+            .map_or(0, |m| m.distance(values[width - 1]));
         let mut run = Self {
             moves,
             width,
             stack: values,
             distance: vec![distance],
+            pairs: vec![pairs],
             start,
             full: if moves.legality.is_some() {
                 vec![full.clone()]
@@ -79,7 +86,7 @@ impl<'a> PhaseRun<'a> {
             stop,
         };
         run.stack.reserve(width * 32);
-        Some((run, distance))
+        Some((run, distance.max(pairs)))
     }
 
     /// Calls `visit` with every solution of cost exactly `cost` (phase move indices, in
@@ -92,6 +99,7 @@ impl<'a> PhaseRun<'a> {
         self.path.clear();
         self.stack.truncate(self.width);
         self.distance.truncate(1);
+        self.pairs.truncate(1);
         self.full.truncate(1);
         let first = self.moves.tables.ranked.moves.len();
         self.dfs(cost, first, visit)
@@ -107,14 +115,16 @@ impl<'a> PhaseRun<'a> {
         let depth = self.path.len();
         let exact = tables.is_exact();
         if left == 0 {
-            let done = if exact {
-                self.distance[depth] == 0
-            } else {
-                tables.pdb_bound(&self.stack[depth * self.width..][..self.width]) == 0 && {
-                    let end = tables.ranked.apply_path(&self.start, &self.path);
-                    tables.is_target(&end)
-                }
-            };
+            let paired = self.pairs[depth] == 0;
+            let done = paired
+                && if exact {
+                    self.distance[depth] == 0
+                } else {
+                    tables.pdb_bound(&self.stack[depth * self.width..][..self.width]) == 0 && {
+                        let end = tables.ranked.apply_path(&self.start, &self.path);
+                        tables.is_target(&end)
+                    }
+                };
             if done && !visit(&self.path) {
                 return Err(Halt::Enough);
             }
@@ -166,6 +176,17 @@ impl<'a> PhaseRun<'a> {
                 }
                 h
             };
+            let next_pairs = match &tables.matching {
+                Some(matching) => {
+                    let d = matching
+                        .step_distance(self.pairs[depth], matching.value(next[self.width - 1]));
+                    if d > rest {
+                        continue;
+                    }
+                    d
+                }
+                None => 0,
+            };
             if let Some((puzzle, elements)) = &self.moves.legality {
                 let after = self.full[depth].then(elements[m], &puzzle.sets);
                 if !puzzle.is_legal(&after) {
@@ -176,6 +197,8 @@ impl<'a> PhaseRun<'a> {
             }
             self.distance.truncate(depth + 1);
             self.distance.push(next_distance);
+            self.pairs.truncate(depth + 1);
+            self.pairs.push(next_pairs);
             self.path.push(m);
             let result = self.dfs(rest, m, visit);
             self.path.pop();

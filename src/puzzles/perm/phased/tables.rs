@@ -4,6 +4,8 @@
 //! over some of the coordinates). Same files as every table: checksummed headers, written
 //! by rename, mapped; named by the pattern puzzle's hash.
 
+use super::matching::MatchingTable;
+use super::view::Matching;
 use crate::progress::Progress;
 use crate::puzzles::perm::coord::{CoordError, Projection};
 use crate::puzzles::perm::element::Element;
@@ -49,8 +51,10 @@ pub struct PhaseTables {
     split: OrbitSplit,
     /// The bound.
     pub heuristic: Heuristic,
-    /// Coordinate values per node (all projections together).
+    /// Coordinate values per node (all projections together, then a matching's rank).
     pub width: usize,
+    /// A matching the target asks for, followed beside the pattern.
+    pub matching: Option<MatchingTable>,
 }
 
 fn spec(
@@ -79,20 +83,38 @@ fn spec(
 
 impl PhaseTables {
     /// Opens the tables of the pattern puzzle `pattern` (building missing ones, all
-    /// cores, with progress), within `budget_mb`; `name` is the phase's, for messages.
+    /// cores, with progress), within `budget_mb`; the sets `splittable` says are split
+    /// by the orbits of the phase's moves (their pieces arrive in their own orbits);
+    /// `name` is the phase's, for messages.
+    #[allow(clippy::too_many_arguments)]
     pub fn load_or_build(
         pattern: &PermPuzzle,
+        splittable: &[bool],
+        upto: &[Element],
+        matching: Option<(&PermPuzzle, &Matching, &[&Element])>,
         name: &str,
         store: &TableStore,
         source: &str,
         budget_mb: u64,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
+        let matching = match matching {
+            Some((puzzle, m, moves)) => Some(MatchingTable::load_or_build(
+                puzzle, m, moves, store, source, progress,
+            )?),
+            None => None,
+        };
+        let extra = usize::from(matching.is_some());
         let (searched, restriction) = pattern.searched();
-        let (ranked, split) = searched.split_orbits();
+        let (ranked, split) = searched.split_orbits(splittable);
         let budget = budget_mb.saturating_mul(1 << 20);
+        // States the `Upto` moves reach from the target count as the target: the sources
+        // of the table's search.
+        let targets = targets_upto(pattern, upto, &restriction, &split);
         // An exact table when the coordinates fit it (2 bits a rank, built in place).
-        if let Some(heuristic) = Self::exact(&ranked, name, store, source, budget, progress)? {
+        if let Some(heuristic) =
+            Self::exact(&ranked, &targets, name, store, source, budget, progress)?
+        {
             let width = match &heuristic {
                 Heuristic::Exact { projection, .. } => projection.radix.len(),
                 Heuristic::Pdbs(_) => 0,
@@ -102,8 +124,15 @@ impl PhaseTables {
                 restriction,
                 split,
                 heuristic,
-                width,
+                width: width + extra,
+                matching,
             });
+        }
+        if targets.len() > 1 {
+            return Err(ExactError::Unsupported(CoordError(format!(
+                "phase {name}: a target with Upto needs one exact table, and its coordinates \
+                 do not fit one"
+            ))));
         }
         let cap = PDB_ENTRIES.min(budget / 2);
         let projections =
@@ -157,13 +186,14 @@ impl PhaseTables {
             }
             pdbs.push((projection, store.open(&spec)?));
         }
-        let width = pdbs.iter().map(|(p, _)| p.radix.len()).sum();
+        let width: usize = pdbs.iter().map(|(p, _)| p.radix.len()).sum();
         Ok(Self {
             ranked,
             restriction,
             split,
             heuristic: Heuristic::Pdbs(pdbs),
-            width,
+            width: width + extra,
+            matching,
         })
     }
 
@@ -171,6 +201,7 @@ impl PhaseTables {
     /// be made or do not fit.
     fn exact(
         ranked: &PermPuzzle,
+        targets: &[Element],
         name: &str,
         store: &TableStore,
         source: &str,
@@ -223,12 +254,13 @@ impl PhaseTables {
                 projection.size,
                 projection.size.div_ceil(4) as f64 / 1e6
             ));
-            let result = mod3_bfs(
-                &Space::new(&projection),
-                &[projection.solved],
-                progress,
-                "phase BFS",
-            );
+            let mut sources: Vec<u64> = targets
+                .iter()
+                .filter_map(|t| projection.encode(t))
+                .collect();
+            sources.sort_unstable();
+            sources.dedup();
+            let result = mod3_bfs(&Space::new(&projection), &sources, progress, "phase BFS");
             store.write(&spec, &result.crumbs, result.histogram)?;
             let bytes = groups_to_bytes(&groups);
             store.write(&side(bytes.len() as u64), &bytes, Vec::new())?;
@@ -242,10 +274,10 @@ impl PhaseTables {
         }))
     }
 
-    /// The coordinate values of a view of a full state (restricted), or `None` when the
-    /// phase cannot start from it (a piece where no phase move can bring it from, a
-    /// coordinate the phase's moves never reach).
-    pub fn encode(&self, view: &Element, out: &mut [u64]) -> Option<Element> {
+    /// The coordinate values of a view of a full state (restricted; a matching's rank
+    /// from the full state), or `None` when the phase cannot start from it (a piece where
+    /// no phase move can bring it from, a coordinate the phase's moves never reach).
+    pub fn encode(&self, view: &Element, full: &Element, out: &mut [u64]) -> Option<Element> {
         let inner = self.split.apply(&self.restriction.apply(view)?)?;
         let mut at = 0;
         for projection in self.projections() {
@@ -253,7 +285,20 @@ impl PhaseTables {
             projection.values(rank, &mut out[at..at + projection.radix.len()]);
             at += projection.radix.len();
         }
+        if let Some(matching) = &self.matching {
+            out[at] = matching.encode(full)?;
+        }
         Some(inner)
+    }
+
+    /// The bound of a start node: the pattern's distance (walked down an exact table, or
+    /// the largest database value) and the matching's, the larger (`None`: unreachable).
+    pub fn start_distance(&self, values: &[u64]) -> Option<usize> {
+        let pattern = self.exact_distance(values)?;
+        Some(match &self.matching {
+            Some(m) => pattern.max(m.distance(values[self.width - 1])),
+            None => pattern,
+        })
     }
 
     /// The projections whose values a node carries, in order.
@@ -296,23 +341,26 @@ impl PhaseTables {
             return None;
         }
         let moves = projection.moves;
-        let solved = projection.solved;
         let mut distance = 0;
-        while rank_of(projection, &here) != solved {
+        // Walk one step closer while a neighbour is (a target, distance 0, has none).
+        loop {
             if distance > *deepest {
                 return None;
             }
             let want = (value + 2) % 3;
-            let step = (0..moves).find(|&m| {
+            let Some(step) = (0..moves).find(|&m| {
                 self.child(&here, m, &mut next);
                 self.exact_value(&next) == want
-            })?;
+            }) else {
+                break;
+            };
             self.child(&here, step, &mut next);
             std::mem::swap(&mut here, &mut next);
             value = want;
             distance += 1;
         }
-        Some(distance)
+        // Only a target has no closer neighbour: the value there must read 0.
+        (value == 0).then_some(distance)
     }
 
     /// The largest pattern database distance at coordinate values.
@@ -342,6 +390,9 @@ impl PhaseTables {
                 next[at + j] = coord.apply(here[at + j], m, moves);
             }
             at += projection.coords.len();
+        }
+        if let Some(matching) = &self.matching {
+            next[at] = matching.child(here[at], m);
         }
     }
 
@@ -391,4 +442,74 @@ fn rank_of(projection: &Projection, values: &[u64]) -> u64 {
         .iter()
         .zip(&projection.radix)
         .fold(0u64, |acc, (&v, &r)| acc * r + v)
+}
+
+/// The target states of a pattern puzzle: its solved state and every state the moves
+/// `upto` (pattern-puzzle elements) reach from it, mapped into the ranked puzzle (those
+/// that fall outside it are left out: the phase cannot reach them anyway).
+fn targets_upto(
+    pattern: &PermPuzzle,
+    upto: &[Element],
+    restriction: &Restriction,
+    split: &OrbitSplit,
+) -> Vec<Element> {
+    const MOST: usize = 1 << 20;
+    let mut seen: std::collections::HashSet<Element> = std::collections::HashSet::new();
+    seen.insert(pattern.solved.clone());
+    let mut queue = vec![pattern.solved.clone()];
+    let mut at = 0;
+    while at < queue.len() && !upto.is_empty() && queue.len() < MOST {
+        let here = queue[at].clone();
+        at += 1;
+        for m in upto {
+            let next = here.then(m, &pattern.sets);
+            if seen.insert(next.clone()) {
+                queue.push(next);
+            }
+        }
+    }
+    queue
+        .iter()
+        .filter_map(|state| split.apply(&restriction.apply(state)?))
+        .collect()
+}
+
+/// What a phase's tables would be, without building them: for `cubedb puzzle info`.
+pub fn describe(pattern: &PermPuzzle, splittable: &[bool], budget_mb: u64) -> String {
+    let (searched, _) = pattern.searched();
+    let (ranked, _) = searched.split_orbits(splittable);
+    let budget = budget_mb.saturating_mul(1 << 20);
+    let sets: Vec<String> = ranked
+        .sets
+        .iter()
+        .map(|d| format!("{} ({})", d.name, d.size))
+        .collect();
+    let exact = if ranked.illegal.is_empty() {
+        exact_projection_with(&ranked, None, false)
+            .ok()
+            .map(|(p, _)| p)
+    } else {
+        None
+    };
+    match exact {
+        Some(p) if p.size <= EXACT_RANKS && p.size.div_ceil(4) <= budget => format!(
+            "sets {}; exact table of {} entries ({:.1} MB)",
+            sets.join(", "),
+            crate::text::count(p.size as u128),
+            p.size.div_ceil(4) as f64 / 1e6
+        ),
+        _ => match pattern_projections(&ranked, PDB_ENTRIES.min(budget / 2)) {
+            Ok(projections) => format!(
+                "sets {}; pattern databases of {} entries ({:.1} MB)",
+                sets.join(", "),
+                projections
+                    .iter()
+                    .map(|p| crate::text::count(p.size as u128))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                projections.iter().map(|p| p.size.div_ceil(2)).sum::<u64>() as f64 / 1e6
+            ),
+            Err(e) => format!("sets {}; no tables ({e})", sets.join(", ")),
+        },
+    }
 }

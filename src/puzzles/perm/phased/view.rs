@@ -8,6 +8,15 @@
 //! odd on the sets they watch. The map commutes with every move (`view(x·m) =
 //! view(x)·m'`), so the distance of a state to the target is the distance of its view to
 //! the pattern puzzle's solved state, which is what the phase's tables hold.
+//!
+//! Two structures go beyond one slot at a time. A target's moves may keep pairs of slots
+//! together (a [`Pairing`]: the 4x4x4's wing edges, two to an edge position, under face
+//! turns): when the phase's moves split each pair between two orbits, the target asks
+//! that every pair hold partners, which a [`Matching`] follows (the permutation taking
+//! each A slot's partner to its B slot, in the phase's tables, and the parity of the
+//! pairs' permutation, here); when the phase's moves keep the pairs together and the
+//! states arrive paired, a [`Collapse`] makes each pair one piece (a reduced 4x4x4's
+//! edges become a 3x3x3's).
 
 use crate::puzzles::perm::element::{parity, Element, Orbit, SetDef, WILD};
 use crate::puzzles::perm::puzzle::{PermPuzzle, PuzzleMove};
@@ -28,6 +37,56 @@ pub struct View {
     pub parities: Vec<Vec<usize>>,
     /// Per set with a parity: the parity of its solved arrangement.
     solved_parity: Vec<u8>,
+    /// Pairs the target keeps together, split by the phase's moves: followed as a
+    /// matching.
+    pub matching: Option<Matching>,
+    /// Pairs the phase's moves keep together, in states that arrive paired: each pair one
+    /// piece.
+    pub collapse: Option<Collapse>,
+    /// The matching's parity in the solved state.
+    solved_matching_parity: u8,
+}
+
+/// Pairs of slots of one set that some moves keep together, each holding two partner
+/// pieces in the solved state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pairing {
+    /// The set.
+    pub set: usize,
+    /// The pairs of slots, in order of their first slot.
+    pub blocks: Vec<(usize, usize)>,
+    /// Per piece label, the pair it is solved in.
+    pub block_of_label: Vec<u8>,
+}
+
+/// A pairing whose pairs the phase's moves split between two orbits of slots: the A
+/// slot and the B slot of each pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Matching {
+    /// The pairs.
+    pub pairing: Pairing,
+    /// Per pair, its slot in orbit A and its slot in orbit B.
+    pub a: Vec<usize>,
+    /// Per pair, its slot in orbit B.
+    pub b: Vec<usize>,
+    /// Sets whose permutation parity the target ties to that of the pairs (the 4x4x4's
+    /// corners: a reduced cube's edges permute with the corners' parity).
+    pub with: Vec<usize>,
+}
+
+/// Pairs of slots the phase's moves keep together, in states that arrive paired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Collapse {
+    /// The set.
+    pub set: usize,
+    /// The pairs of slots.
+    pub blocks: Vec<(usize, usize)>,
+    /// The collapsed pieces: per pair of class labels (first slot's, second slot's) in
+    /// the solved state, a label; filled by [`View::new`]'s caller through
+    /// [`View::with_collapse`].
+    pub labels: Vec<((u8, u8), u8)>,
+    /// Whether a pair can lie reversed (an orientation of two).
+    pub reversible: bool,
 }
 
 impl View {
@@ -107,12 +166,103 @@ impl View {
             home_gauge,
             parities,
             solved_parity,
+            matching: None,
+            collapse: None,
+            solved_matching_parity: 0,
         })
     }
 
-    /// The view of a full state.
-    pub fn apply(&self, state: &Element, sets: &[SetDef]) -> Element {
-        let mut orbits = Vec::with_capacity(state.orbits.len() + self.parities.len());
+    /// This view following `matching` (its parity a synthetic set after the others).
+    pub fn with_matching(mut self, puzzle: &PermPuzzle, matching: Matching) -> Self {
+        self.matching = Some(matching);
+        self.solved_matching_parity = self.matching_parity(&puzzle.solved).unwrap_or(0);
+        self
+    }
+
+    /// This view with the set of `blocks` collapsed (each pair of slots one piece): the
+    /// pieces are the pairs of class labels the solved state holds in them.
+    /// Each pair's slots are ordered so that `moves` (the phase's) never reverse a pair
+    /// when some order allows it: the pairs then have no orientation to follow.
+    pub fn with_collapse(
+        mut self,
+        puzzle: &PermPuzzle,
+        set: usize,
+        blocks: Vec<(usize, usize)>,
+        moves: &[&Element],
+    ) -> Self {
+        let blocks = ordered_blocks(set, blocks, moves);
+        let solved = &puzzle.solved.orbits[set];
+        // A collapsed piece is an unordered pair of classes; it lies straight (0) when its
+        // pair's slots hold the classes in increasing order, reversed (1) otherwise.
+        let mut labels: Vec<((u8, u8), u8)> = Vec::new();
+        for &(p, q) in &blocks {
+            let (x, y) = (
+                self.classes[set][solved.perm[p] as usize],
+                self.classes[set][solved.perm[q] as usize],
+            );
+            let key = (x.min(y), x.max(y));
+            if !labels.iter().any(|(k, _)| *k == key) {
+                let id = labels.len() as u8;
+                labels.push((key, id));
+            }
+        }
+        let reversible = labels.iter().any(|((x, y), _)| x != y);
+        self.collapse = Some(Collapse {
+            set,
+            blocks,
+            labels,
+            reversible,
+        });
+        self
+    }
+
+    /// The collapsed orbit of set `set` (class labels `perm`), or `None` when a pair holds
+    /// no pair of pieces the solved state has (the state is not paired).
+    fn collapse_orbit(&self, perm: &[u8]) -> Option<Orbit> {
+        let c = self.collapse.as_ref()?;
+        let mut out_perm = Vec::with_capacity(c.blocks.len());
+        let mut out_ori = Vec::with_capacity(c.blocks.len());
+        for &(p, q) in &c.blocks {
+            let (x, y) = (perm[p], perm[q]);
+            let key = (x.min(y), x.max(y));
+            let (_, id) = c.labels.iter().find(|(k, _)| *k == key)?;
+            out_perm.push(*id);
+            out_ori.push(u8::from(c.reversible && x > y));
+        }
+        Some(Orbit {
+            perm: out_perm,
+            ori: out_ori,
+        })
+    }
+
+    /// The parity tying the pairs to the sets `with` (a matching), from a full state:
+    /// the permutation of the A slots by their pieces' pairs; `None` when some pair has
+    /// both pieces in A slots (the phase cannot follow such a state).
+    fn matching_parity(&self, state: &Element) -> Option<u8> {
+        let m = self.matching.as_ref()?;
+        let orbit = &state.orbits[m.pairing.set];
+        let n = m.a.len();
+        let mut seen = vec![false; n];
+        let mut perm = Vec::with_capacity(n);
+        for &slot in &m.a {
+            let block = m.pairing.block_of_label[orbit.perm[slot] as usize] as usize;
+            if block >= n || std::mem::replace(&mut seen[block], true) {
+                return None;
+            }
+            perm.push(block as u8);
+        }
+        Some(
+            m.with
+                .iter()
+                .map(|&s| parity(&state.orbits[s].perm))
+                .fold(parity(&perm), |a, b| a ^ b),
+        )
+    }
+
+    /// The view of a full state; `None` when the phase cannot follow it (a pair that
+    /// must be whole is not, a matching's pair with both pieces on one side).
+    pub fn apply(&self, state: &Element, sets: &[SetDef]) -> Option<Element> {
+        let mut orbits = Vec::with_capacity(state.orbits.len() + self.parities.len() + 1);
         for (s, orbit) in state.orbits.iter().enumerate() {
             let omod = sets[s].omod.max(1) as u16;
             let map = &self.classes[s];
@@ -133,7 +283,11 @@ impl View {
                         % omod) as u8
                 });
             }
-            orbits.push(Orbit { perm, ori });
+            if self.collapse.as_ref().is_some_and(|c| c.set == s) {
+                orbits.push(self.collapse_orbit(&perm)?);
+            } else {
+                orbits.push(Orbit { perm, ori });
+            }
         }
         for (k, watched) in self.parities.iter().enumerate() {
             let odd = watched
@@ -145,16 +299,50 @@ impl View {
                 ori: vec![0, 0],
             });
         }
-        Element { orbits }
+        if self.matching.is_some() {
+            let odd = self.matching_parity(state)? ^ self.solved_matching_parity;
+            orbits.push(Orbit {
+                perm: if odd == 1 { vec![1, 0] } else { vec![0, 1] },
+                ori: vec![0, 0],
+            });
+        }
+        Some(Element { orbits })
     }
 
-    /// A move as the pattern puzzle sees it: twists read in the frame, and each parity
-    /// set swapped when the move is odd on the sets it watches.
+    /// A move as the pattern puzzle sees it: twists read in the frame, a collapsed set's
+    /// pairs moved as pieces (reversed pairs twisted), and each parity set swapped when
+    /// the move is odd on what it watches.
     pub fn map_move(&self, element: &Element, sets: &[SetDef]) -> Element {
-        let mut orbits = Vec::with_capacity(element.orbits.len() + self.parities.len());
+        let mut orbits = Vec::with_capacity(element.orbits.len() + self.parities.len() + 1);
         for (s, orbit) in element.orbits.iter().enumerate() {
             let omod = sets[s].omod.max(1) as u16;
             let gauge = &self.gauge[s];
+            if let Some(c) = self.collapse.as_ref().filter(|c| c.set == s) {
+                // Pair j receives the pair its first slot's piece comes from.
+                let mut perm = Vec::with_capacity(c.blocks.len());
+                let mut ori = Vec::with_capacity(c.blocks.len());
+                for &(p, q) in &c.blocks {
+                    let (from_p, from_q) = (orbit.perm[p] as usize, orbit.perm[q] as usize);
+                    let (j, reversed) = c
+                        .blocks
+                        .iter()
+                        .enumerate()
+                        .find_map(|(j, &(a, b))| {
+                            if (a, b) == (from_p, from_q) {
+                                Some((j, false))
+                            } else if (b, a) == (from_p, from_q) {
+                                Some((j, true))
+                            } else {
+                                None
+                            }
+                        })
+                        .unwrap_or((0, false));
+                    perm.push(j as u8);
+                    ori.push(u8::from(reversed && c.reversible));
+                }
+                orbits.push(Orbit { perm, ori });
+                continue;
+            }
             let ori = orbit
                 .perm
                 .iter()
@@ -170,23 +358,51 @@ impl View {
                 ori,
             });
         }
+        let swap = |odd: u8| Orbit {
+            perm: if odd == 1 { vec![1, 0] } else { vec![0, 1] },
+            ori: vec![0, 0],
+        };
         for watched in &self.parities {
             let odd = watched
                 .iter()
                 .map(|&s| parity(&element.orbits[s].perm))
                 .fold(0, |a, b| a ^ b);
-            orbits.push(Orbit {
-                perm: if odd == 1 { vec![1, 0] } else { vec![0, 1] },
-                ori: vec![0, 0],
-            });
+            orbits.push(swap(odd));
+        }
+        if let Some(m) = &self.matching {
+            // The A slots' permutation by the move, as pair indices, and the tied sets.
+            let o = &element.orbits[m.pairing.set];
+            let a_perm: Vec<u8> =
+                m.a.iter()
+                    .map(|&slot| {
+                        m.a.iter()
+                            .position(|&x| x == o.perm[slot] as usize)
+                            .unwrap_or(0) as u8
+                    })
+                    .collect();
+            let odd = m
+                .with
+                .iter()
+                .map(|&s| parity(&element.orbits[s].perm))
+                .fold(parity(&a_perm), |a, b| a ^ b);
+            orbits.push(swap(odd));
         }
         Element { orbits }
     }
 
-    /// The sets of the pattern puzzle: the puzzle's, then one two-slot set per parity.
+    /// The sets of the pattern puzzle: the puzzle's (a collapsed one with a slot per
+    /// pair), then one two-slot set per parity and for the matching.
     pub fn sets(&self, sets: &[SetDef]) -> Vec<SetDef> {
         let mut out = sets.to_vec();
-        for (k, _) in self.parities.iter().enumerate() {
+        if let Some(c) = &self.collapse {
+            out[c.set] = SetDef {
+                name: format!("{}-PAIRS", sets[c.set].name),
+                size: c.blocks.len(),
+                omod: if c.reversible { 2 } else { 1 },
+            };
+        }
+        let extra = self.parities.len() + usize::from(self.matching.is_some());
+        for k in 0..extra {
             out.push(SetDef {
                 name: format!("PARITY{}", k + 1),
                 size: 2,
@@ -215,7 +431,9 @@ impl View {
             .collect();
         let mut pattern = PermPuzzle {
             sets,
-            solved: self.apply(&puzzle.solved, &puzzle.sets),
+            solved: self
+                .apply(&puzzle.solved, &puzzle.sets)
+                .expect("the solved state is seen by every view"),
             // Illegal rules name pieces the view may have merged: the phase search keeps
             // them on full states instead.
             illegal: Vec::new(),
@@ -303,4 +521,116 @@ pub fn twist_free_gauge(sets: &[SetDef], moves: &[&Element]) -> Vec<Vec<Option<u
                 .collect()
         })
         .collect()
+}
+
+/// For each slot of set `s`, its partner when `moves` keep the set's slots in pairs (each
+/// pair's ordered images under every move sequence as many as its first slot's): `None`
+/// when they do not.
+pub fn pairs_kept(sets: &[SetDef], s: usize, moves: &[&Element]) -> Option<Vec<(usize, usize)>> {
+    let n = sets[s].size;
+    if n < 2 || n % 2 == 1 {
+        return None;
+    }
+    // Where each slot's piece goes, per move.
+    let to: Vec<Vec<usize>> = moves
+        .iter()
+        .map(|m| {
+            let mut to = vec![0usize; n];
+            for (i, &from) in m.orbits[s].perm.iter().enumerate() {
+                to[from as usize] = i;
+            }
+            to
+        })
+        .collect();
+    let orbit_size = |start: &[usize]| -> usize {
+        let mut seen = std::collections::HashSet::new();
+        seen.insert(start.to_vec());
+        let mut stack = vec![start.to_vec()];
+        while let Some(here) = stack.pop() {
+            for t in &to {
+                let next: Vec<usize> = here.iter().map(|&x| t[x]).collect();
+                if seen.insert(next.clone()) {
+                    stack.push(next);
+                }
+            }
+        }
+        seen.len()
+    };
+    let mut partner = vec![usize::MAX; n];
+    for a in 0..n {
+        if partner[a] != usize::MAX {
+            continue;
+        }
+        let alone = orbit_size(&[a]);
+        let b =
+            (0..n).find(|&b| b != a && partner[b] == usize::MAX && orbit_size(&[a, b]) == alone)?;
+        // Moves that keep pairs keep them both ways.
+        if orbit_size(&[b, a]) != orbit_size(&[b]) {
+            return None;
+        }
+        partner[a] = b;
+        partner[b] = a;
+    }
+    // Every move takes pairs to pairs.
+    for t in &to {
+        if (0..n).any(|a| partner[t[a]] != t[partner[a]]) {
+            return None;
+        }
+    }
+    Some(
+        (0..n)
+            .filter(|&a| a < partner[a])
+            .map(|a| (a, partner[a]))
+            .collect(),
+    )
+}
+
+/// The pairs with their slots ordered so that no move reverses a pair (a pair's image
+/// under a move gets the order of the moved slots), when that is consistent; else as
+/// given.
+fn ordered_blocks(
+    set: usize,
+    blocks: Vec<(usize, usize)>,
+    moves: &[&Element],
+) -> Vec<(usize, usize)> {
+    let n = blocks.len();
+    // Where the piece in each slot goes under each move.
+    let to: Vec<Vec<usize>> = moves
+        .iter()
+        .map(|m| {
+            let perm = &m.orbits[set].perm;
+            let mut to = vec![0usize; perm.len()];
+            for (i, &from) in perm.iter().enumerate() {
+                to[from as usize] = i;
+            }
+            to
+        })
+        .collect();
+    let index_of = |slot: usize| blocks.iter().position(|&(p, q)| p == slot || q == slot);
+    let mut order: Vec<Option<(usize, usize)>> = vec![None; n];
+    for start in 0..n {
+        if order[start].is_some() {
+            continue;
+        }
+        order[start] = Some(blocks[start]);
+        let mut stack = vec![start];
+        while let Some(j) = stack.pop() {
+            let Some((p, q)) = order[j] else { continue };
+            for t in &to {
+                let (pp, qq) = (t[p], t[q]);
+                let Some(k) = index_of(pp) else {
+                    return blocks;
+                };
+                match order[k] {
+                    None => {
+                        order[k] = Some((pp, qq));
+                        stack.push(k);
+                    }
+                    Some(existing) if existing != (pp, qq) => return blocks,
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    order.into_iter().map(|o| o.unwrap_or((0, 0))).collect()
 }

@@ -1,0 +1,327 @@
+//! The table of a matching: how far a state is from every pair holding partners, when
+//! the phase's moves split each pair between an orbit A and an orbit B of slots.
+//!
+//! Number the pairs `0..n` and read a state as the permutation `t` with `t(j) = k` when
+//! the partner of the piece in pair `j`'s A slot lies in pair `k`'s B slot: the pairs are
+//! whole exactly when `t` is the identity. A move permutes the A slots by `a` and the B
+//! slots by `b` (slot `j` receiving from `a(j)`), and takes `t` to `b⁻¹ ∘ t ∘ a` (first
+//! `a`, then `t`, then `b⁻¹`), a function of `t` alone, so distances to the identity over
+//! the `n!` permutations are a table like any other. It is built by a breadth-first
+//! search from the identity as deep as a budget of states allows (the 4x4x4's twelve
+//! pairs: every state within 9 moves of its 479 million), 2 bits a permutation: the
+//! distance modulo 3 where the search reached, 3 beyond it (a bound of one more than
+//! its depth).
+
+use crate::progress::Progress;
+use crate::puzzles::perm::element::Element;
+use crate::puzzles::perm::exact::ExactError;
+use crate::puzzles::perm::puzzle::PermPuzzle;
+use crate::search::bfs::{mod3_bfs_observed, Mod3Observer, RankedSpace};
+use crate::table::{intern, packed, Table, TableSpec, TableStore};
+use std::sync::atomic::AtomicU8;
+
+use super::view::Matching;
+
+/// Lehmer rank of a permutation of `0..n` (`n` at most 16), in `n` steps: a word of 4-bit
+/// counters holds, for each value, how many smaller values are still unused.
+#[inline]
+fn rank_perm(p: &[u8]) -> u64 {
+    let n = p.len();
+    let mut smaller: u64 = 0xFEDC_BA98_7654_3210;
+    let mut rank = 0u64;
+    for (i, &x) in p.iter().enumerate() {
+        let shift = 4 * x as u32;
+        rank = rank * (n - i) as u64 + ((smaller >> shift) & 0xF);
+        // Every value above x has one smaller value fewer left.
+        smaller = smaller.wrapping_sub(0x1111_1111_1111_1110u64.wrapping_shl(shift));
+    }
+    rank
+}
+
+/// The permutation of `0..n` (`n` at most 16) with Lehmer rank `rank`: each digit picks
+/// among the values left, kept in order in the nibbles of a word.
+#[inline]
+fn unrank_perm(mut rank: u64, n: usize) -> Vec<u8> {
+    let mut digits = [0u64; 16];
+    for i in (0..n).rev() {
+        let radix = (n - i) as u64;
+        digits[i] = rank % radix;
+        rank /= radix;
+    }
+    let mut left: u64 = 0xFEDC_BA98_7654_3210;
+    let mut out = Vec::with_capacity(n);
+    for &d in &digits[..n] {
+        let shift = 4 * d as u32;
+        out.push(((left >> shift) & 0xF) as u8);
+        // Remove that nibble: the ones above it move down.
+        let low = left & ((1u64 << shift) - 1);
+        let high = left.checked_shr(shift + 4).unwrap_or(0) << shift;
+        left = low | high;
+    }
+    out
+}
+
+/// Most states the search from the identity settles before it stops deepening.
+const SETTLED_LIMIT: u64 = 40_000_000;
+
+/// A matching's moves and table.
+pub struct MatchingTable {
+    /// The set, and per pair its A slot and B slot.
+    set: usize,
+    a: Vec<usize>,
+    b: Vec<usize>,
+    /// Per piece label, the label of its partner.
+    partner: Vec<u8>,
+    /// Per move: the A slots' permutation and the inverse of the B slots'.
+    steps: Vec<(Vec<u8>, Vec<u8>)>,
+    table: Table,
+    /// The depth the search completed: values beyond it read as `depth + 1`.
+    pub depth: usize,
+}
+
+/// The permutation space of a matching, for the breadth-first search.
+struct Space<'a> {
+    n: usize,
+    size: u64,
+    steps: &'a [(Vec<u8>, Vec<u8>)],
+}
+
+impl RankedSpace for Space<'_> {
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        let t = unrank_perm(rank, self.n);
+        let mut next = vec![0u8; self.n];
+        for (a, b_inverse) in self.steps {
+            for (j, slot) in next.iter_mut().enumerate() {
+                *slot = b_inverse[t[a[j] as usize] as usize];
+            }
+            visit(rank_perm(&next));
+        }
+    }
+}
+
+/// Stops the search once the settled states pass the limit (after the layer that does).
+struct Budget {
+    limit: u64,
+    depth: usize,
+}
+
+impl Mod3Observer for Budget {
+    fn layer_done(&mut self, depth: usize, histogram: &[u64], _crumbs: &[AtomicU8]) -> bool {
+        self.depth = depth;
+        histogram.iter().sum::<u64>() < self.limit
+    }
+}
+
+impl MatchingTable {
+    /// The table of `matching` under the moves `moves` (full puzzle elements), built into
+    /// `store` when missing. `puzzle` names the table (its hash covers the moves).
+    pub fn load_or_build(
+        puzzle: &PermPuzzle,
+        matching: &Matching,
+        moves: &[&Element],
+        store: &TableStore,
+        source: &str,
+        progress: &Progress,
+    ) -> Result<Self, ExactError> {
+        let set = matching.pairing.set;
+        let n = matching.a.len();
+        let index_of = |slots: &[usize], slot: usize| -> u8 {
+            slots.iter().position(|&x| x == slot).unwrap_or(0) as u8
+        };
+        let steps: Vec<(Vec<u8>, Vec<u8>)> = moves
+            .iter()
+            .map(|m| {
+                let perm = &m.orbits[set].perm;
+                let a: Vec<u8> = matching
+                    .a
+                    .iter()
+                    .map(|&slot| index_of(&matching.a, perm[slot] as usize))
+                    .collect();
+                let b: Vec<u8> = matching
+                    .b
+                    .iter()
+                    .map(|&slot| index_of(&matching.b, perm[slot] as usize))
+                    .collect();
+                let mut b_inverse = vec![0u8; n];
+                for (k, &from) in b.iter().enumerate() {
+                    b_inverse[from as usize] = k as u8;
+                }
+                (a, b_inverse)
+            })
+            .collect();
+        let solved = &puzzle.solved.orbits[set];
+        let mut partner = vec![u8::MAX; 256];
+        for (&p, &q) in matching.a.iter().zip(&matching.b) {
+            partner[solved.perm[p] as usize] = solved.perm[q];
+            partner[solved.perm[q] as usize] = solved.perm[p];
+        }
+        let size: u64 = (1..=n as u64).product();
+        let hash =
+            xxhash_rust::xxh3::xxh3_64(format!("{}|matching|{steps:?}", puzzle.hash).as_bytes());
+        let spec = TableSpec {
+            name: intern(format!(
+                "{}-matching-{:016x}",
+                crate::puzzles::perm::exact::table_prefix(puzzle),
+                hash
+            )),
+            group: intern(format!("puzzle {source}")),
+            puzzle: "perm",
+            kind: "matching-mod3",
+            params: vec![
+                ("definition".into(), hash),
+                ("pairs".into(), n as u64),
+                ("moves".into(), steps.len() as u64),
+            ],
+            entries: size,
+            bits_per_entry: 2,
+        };
+        if !store.exists(&spec) {
+            store.check_writable()?;
+            progress.note(format!(
+                "building the table of {n} pairs of {} ({size} entries, {:.1} MB) ...",
+                puzzle.name,
+                size.div_ceil(4) as f64 / 1e6
+            ));
+            let space = Space {
+                n,
+                size,
+                steps: &steps,
+            };
+            let identity = rank_perm(&(0..n as u8).collect::<Vec<_>>());
+            let mut budget = Budget {
+                limit: SETTLED_LIMIT,
+                depth: 0,
+            };
+            let result = mod3_bfs_observed(&space, &[identity], progress, "pairs BFS", &mut budget);
+            store.write(&spec, &result.crumbs, result.histogram)?;
+        }
+        let table = store.open(&spec)?;
+        // The layers the search completed (the last counted layer may be partial).
+        let depth = table.header().histogram.len().saturating_sub(1);
+        Ok(Self {
+            set,
+            a: matching.a.clone(),
+            b: matching.b.clone(),
+            partner,
+            steps,
+            table,
+            depth,
+        })
+    }
+
+    /// The permutation of a full state, ranked; `None` when some pair's pieces are not
+    /// split between A and B.
+    pub fn encode(&self, state: &Element) -> Option<u64> {
+        let orbit = &state.orbits[self.set];
+        let n = self.a.len();
+        let mut where_b = vec![u8::MAX; 256];
+        for (k, &slot) in self.b.iter().enumerate() {
+            where_b[orbit.perm[slot] as usize] = k as u8;
+        }
+        let mut t = Vec::with_capacity(n);
+        for &slot in &self.a {
+            let partner = self.partner[orbit.perm[slot] as usize];
+            let k = *where_b.get(partner as usize)?;
+            if k == u8::MAX {
+                return None;
+            }
+            t.push(k);
+        }
+        Some(rank_perm(&t))
+    }
+
+    /// The rank after move `m`.
+    #[inline]
+    pub fn child(&self, rank: u64, m: usize) -> u64 {
+        let n = self.a.len();
+        let t = unrank_perm(rank, n);
+        let (a, b_inverse) = &self.steps[m];
+        let next: Vec<u8> = (0..n)
+            .map(|j| b_inverse[t[a[j] as usize] as usize])
+            .collect();
+        rank_perm(&next)
+    }
+
+    /// The table's value: the distance modulo 3, or 3 beyond the searched depth.
+    #[inline]
+    pub fn value(&self, rank: u64) -> u8 {
+        packed::Crumbs::new(self.table.payload()).get(rank as usize)
+    }
+
+    /// Bytes of the table.
+    pub fn bytes(&self) -> u64 {
+        self.table.payload().len() as u64
+    }
+
+    /// Entries of the table.
+    pub fn entries(&self) -> u64 {
+        self.table.header().entries
+    }
+
+    /// The distance of a start rank: exact within the searched depth (a walk down the
+    /// table), `depth + 1` beyond.
+    pub fn distance(&self, rank: u64) -> usize {
+        let mut value = self.value(rank);
+        if value == 3 {
+            return self.depth + 1;
+        }
+        let identity = 0u64;
+        let mut here = rank;
+        let mut distance = 0;
+        while here != identity && distance <= self.depth {
+            let want = (value + 2) % 3;
+            let Some(next) = (0..self.steps.len())
+                .map(|m| self.child(here, m))
+                .find(|&c| self.value(c) == want)
+            else {
+                return self.depth + 1;
+            };
+            here = next;
+            value = want;
+            distance += 1;
+        }
+        distance
+    }
+
+    /// The distance after a move from a node at distance `d` (its value `value` read
+    /// from the table): the one of `d - 1`, `d`, `d + 1` congruent to it; beyond the
+    /// searched depth, `depth + 1`; entering it from beyond, `depth`.
+    #[inline]
+    pub fn step_distance(&self, d: usize, value: u8) -> usize {
+        if value == 3 {
+            return self.depth + 1;
+        }
+        if d > self.depth {
+            return self.depth;
+        }
+        [d.wrapping_sub(1), d, d + 1]
+            .into_iter()
+            .find(|&c| c != usize::MAX && (c % 3) as u8 == value)
+            .unwrap_or(d + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_ranks_match_lehmer_ranks() {
+        use crate::puzzles::perm::coord;
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for n in [1usize, 2, 5, 8, 12, 16] {
+            let size: u64 = (1..=n as u64).product();
+            for _ in 0..200 {
+                let r = rng.below(size);
+                let p = coord::unrank_perm(r, n);
+                assert_eq!(unrank_perm(r, n), p);
+                assert_eq!(rank_perm(&p), coord::rank_perm(&p));
+                assert_eq!(rank_perm(&p), r);
+            }
+        }
+    }
+}
