@@ -14,5 +14,6 @@ mod second_round;
 #[cfg(feature = "serve")]
 mod serve;
 mod soma;
+mod third_round;
 mod twophase;
 mod walk;

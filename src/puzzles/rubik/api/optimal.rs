@@ -66,6 +66,12 @@ impl OptimalSolver {
         })
     }
 
+    /// Whether the tables of `preset` for `metric` are all in `store` (so opening them
+    /// builds nothing).
+    pub fn present(store: &TableStore, metric: Metric, preset: Preset) -> bool {
+        Pdbs::present(store, (preset, metric))
+    }
+
     /// [`OptimalSolver::open`], opening the pattern databases at once (and building
     /// what their search builds on first use).
     pub fn open_all(
