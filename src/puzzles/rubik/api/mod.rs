@@ -19,7 +19,7 @@ mod twophase;
 
 pub use goals::{FrameAnswer, GoalSolver, GoalSpec, GoalUnreachable};
 pub use near::NearSolver;
-pub use optimal::OptimalSolver;
+pub use optimal::{Advice, OptimalSolver, Outlook, PresetOffer};
 pub use partial::{PartialSolver, PartialUnreachable};
 pub use solutions::{Listing, NotInGroup, SolutionFinder};
 pub use twophase::{SolverSearch, TwoPhaseAnswer, TwoPhaseSolver};
