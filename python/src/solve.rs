@@ -125,13 +125,12 @@ fn optimal_solver(metric: Metric) -> PyResult<Arc<OptimalSolver>> {
 }
 
 fn parse_metric(metric: &str) -> PyResult<Metric> {
-    match metric {
-        "htm" => Ok(Metric::Htm),
-        "qtm" => Ok(Metric::Qtm),
-        other => Err(cube_error(format!(
-            "metric must be \"htm\" or \"qtm\", not {other:?}"
-        ))),
-    }
+    cubedb::limits::choice(
+        "metric",
+        &[("htm", Metric::Htm), ("qtm", Metric::Qtm)],
+        metric,
+    )
+    .map_err(|e| cube_error(e.to_string()))
 }
 
 /// What solving one cube needs, prepared with the GIL held.
@@ -298,15 +297,14 @@ pub fn solve_many(
     timeout: Option<&Bound<'_, PyAny>>,
     errors: &str,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let return_errors = match errors {
-        "raise" => false,
-        "return" => true,
-        other => {
-            return Err(cube_error(format!(
-                "errors must be \"raise\" or \"return\", not {other:?}"
-            )))
-        }
-    };
+    let return_errors =
+        cubedb::limits::choice("errors", &[("raise", false), ("return", true)], errors)
+            .map_err(|e| cube_error(e.to_string()))?;
+    if cubes.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "cubes must be a list of cubes (facelet strings or Cubes), not a str",
+        ));
+    }
     // Bad cubes: raised at once, or kept as their exception in place.
     let mut parsed: Vec<Result<CubieCube, PyErr>> = Vec::new();
     for (i, item) in cubes.try_iter()?.enumerate() {
@@ -389,16 +387,23 @@ pub fn scramble(
     let seed = optional_whole("seed", WholeRange::SEED, seed)?;
     let solver = twophase_solver(Metric::Htm)?;
     let mut rng = SplitMix64::new(seed.unwrap_or_else(random_seed));
-    let positions: Vec<CubieCube> = (0..count.unwrap_or(1))
-        .map(|_| CubieCube::random(&mut rng))
-        .collect();
-    let scrambles = interrupt::run(py, move |_| solver.scrambles(&positions))?;
+    let wanted = count.unwrap_or(1) as usize;
+    // Without the GIL, a chunk at a time: Ctrl-C stops a long run between two chunks.
+    let scrambles = interrupt::run(py, move |cancel| {
+        let mut scrambles = Vec::with_capacity(wanted);
+        while scrambles.len() < wanted && !cancel.is_cancelled() {
+            let chunk = (wanted - scrambles.len()).min(SCRAMBLE_CHUNK);
+            let positions: Vec<CubieCube> =
+                (0..chunk).map(|_| CubieCube::random(&mut rng)).collect();
+            for found in solver.scrambles(&positions) {
+                scrambles.push(found.map(|m| format_moves(&m)));
+            }
+        }
+        scrambles
+    })?;
     let scrambles: Vec<String> = scrambles
         .into_iter()
-        .map(|s| {
-            s.map(|m| format_moves(&m))
-                .ok_or_else(|| PyValueError::new_err("internal error: no scramble found"))
-        })
+        .map(|s| s.ok_or_else(|| PyValueError::new_err("internal error: no scramble found")))
         .collect::<PyResult<_>>()?;
     Ok(match count {
         None => scrambles
@@ -411,6 +416,9 @@ pub fn scramble(
         Some(_) => scrambles.into_pyobject(py)?.into_any().unbind(),
     })
 }
+
+/// Scrambles made between two looks for Ctrl-C (a few milliseconds of work per core).
+const SCRAMBLE_CHUNK: usize = 64;
 
 /// How many nodes the `kociemba` drop-in spends looking for a shorter solution once it
 /// has one (the first is found however long it takes): small enough to stay far ahead of
