@@ -390,3 +390,57 @@ def test_dask_arguments_follow_the_same_rules():
     with pytest.raises(CubeError, match='errors must be "raise" or "return", not `ignore`'):
         dask.solve([SOLVED], errors="ignore")
 
+
+# ---- issue 56, F2 in Python: a long optimal solve says its cost at the start -------------
+
+
+def test_a_long_optimal_solve_says_its_cost_at_the_start():
+    # The test tables hold the small preset only: a random position takes days with it.
+    script = """
+        import time, cubedb
+        cube = cubedb.Cube.from_moves("B2 F2 U F2 U2 F2 R2 U2 F2 U2 L' F' R' B D' B L R2 D F2 D")
+        started = time.monotonic()
+        try:
+            cubedb.solve(cube, timeout=1.5)
+        except TimeoutError:
+            print("timed out after %.1f s" % (time.monotonic() - started))
+        # Said once per process.
+        try:
+            cubedb.solve(cubedb.Cube.random(seed=3), timeout=0.5)
+        except TimeoutError:
+            print("again")
+        print(cubedb.solve(cubedb.Cube.from_moves("R U F D L B R2 U2")))
+    """
+    out = run_python(script, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "timed out after" in out.stdout and "again" in out.stdout, out.stdout
+    assert out.stderr.count("this optimal solve will take about") == 1, out.stderr
+    assert "max_length=20" in out.stderr, out.stderr
+    assert len(out.stdout.splitlines()[-1].split()) <= 8, out.stdout
+
+
+# ---- issue 56, F4: the first calls are not held up by the build of the full tables -------
+
+
+def test_the_first_calls_are_not_held_up_by_the_background_build(tmp_path):
+    # The `kociemba` package answers a random cube in about 8 ms (40 ms on a busy
+    # machine); cubedb's first calls, answered while its full tables are built, must keep
+    # up. They used to wait behind the build's work for seconds each.
+    script = """
+        import time, cubedb
+        cubes = [cubedb.Cube.random(seed=5600 + i) for i in range(100)]
+        started = time.monotonic()
+        slowest = 0.0
+        for cube in cubes:
+            t = time.monotonic()
+            assert cube.apply(cubedb.solve(cube, max_length=21)).is_solved()
+            slowest = max(slowest, time.monotonic() - t)
+        print("total %.2f slowest %.2f %s" % (time.monotonic() - started, slowest,
+                                               cubedb._cubedb._twophase_tables()))
+    """
+    env = dict(os.environ, CUBEDB_DATA=str(tmp_path))
+    out = run_python(script, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    words = out.stdout.split()
+    total, slowest = float(words[1]), float(words[3])
+    assert total < 8.0 and slowest < 2.0, out.stdout
