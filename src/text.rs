@@ -52,6 +52,38 @@ impl fmt::Display for Quoted<'_> {
     }
 }
 
+/// A command-line parse error with the values it quotes (an invalid value, an unknown
+/// argument) shown as every message shows input: cut at [`QUOTE_LIMIT`] characters and
+/// escaped. Clap quotes them whole: a 60,000-character value made a 60 KB message.
+pub fn cut_quoted_values(mut err: clap::Error) -> clap::Error {
+    use clap::builder::StyledStr;
+    use clap::error::{ContextKind, ContextValue};
+    let mut cuts = Vec::new();
+    for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg] {
+        if let Some(ContextValue::String(value)) = err.get(kind) {
+            let cut = shown(value).to_string();
+            if cut != *value {
+                cuts.push((value.clone(), cut.clone()));
+            }
+            err.insert(kind, ContextValue::String(cut));
+        }
+    }
+    // The tips repeat the argument (`to pass '--x...' as a value, use '-- --x...'`).
+    if let Some(ContextValue::StyledStrs(tips)) = err.get(ContextKind::Suggested) {
+        let tips: Vec<StyledStr> = tips
+            .iter()
+            .map(|tip| {
+                let text = cuts.iter().fold(tip.to_string(), |text, (whole, cut)| {
+                    text.replace(whole, cut)
+                });
+                StyledStr::from(text)
+            })
+            .collect();
+        err.insert(ContextKind::Suggested, ContextValue::StyledStrs(tips));
+    }
+    err
+}
+
 /// One character, escaped unless it is printable ASCII or a space.
 fn write_escaped(f: &mut fmt::Formatter<'_>, c: char) -> fmt::Result {
     match c {

@@ -159,3 +159,46 @@ fn front_ends_name_no_rubik_table_family() {
         found.join("\n")
     );
 }
+
+/// Item 23's sibling on the command line: the values a usage error quotes (an invalid
+/// value, an unknown argument) are cut and escaped as every message quotes input; clap
+/// quoted them whole.
+#[test]
+fn usage_errors_quote_values_short() {
+    let nines = "9".repeat(3000);
+    let long = format!("--{}", "x".repeat(60_000));
+    for args in [
+        vec![
+            "rubik",
+            "solve",
+            "--max-length",
+            nines.as_str(),
+            "--scramble",
+            "R",
+        ],
+        vec![
+            "rubik",
+            "solve",
+            "--metric",
+            "h\u{200B}tm",
+            "--scramble",
+            "R",
+        ],
+        vec!["rubik", long.as_str()],
+    ] {
+        let out = cubedb(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let text = stderr(&out);
+        assert!(text.len() < 1500, "{} bytes: {}", text.len(), &text[..300]);
+        assert!(!text.contains('\u{200B}'), "{text}");
+    }
+    let out = cubedb(
+        &["rubik", "solve", "--max-length", &nines, "--scramble", "R"],
+        "",
+    );
+    assert!(
+        stderr(&out).contains("(3000 characters)"),
+        "{}",
+        stderr(&out)
+    );
+}
