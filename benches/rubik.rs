@@ -17,30 +17,13 @@
 use criterion::{criterion_group, Criterion};
 use cubedb::engine::Solve;
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::api::OptimalSolver;
-use cubedb::puzzles::rubik::{
-    Cube, Metric, Move, NearTable, Options, Pdbs, Preset, SearchSolver, TableSolver,
-};
+use cubedb::puzzles::rubik::api::{NearSolver, OptimalSolver};
+use cubedb::puzzles::rubik::{Cube, Metric, Move, Options, Preset};
 use cubedb::rng::SplitMix64;
-use cubedb::table::{TableFamily, TableStore};
+use cubedb::table::TableStore;
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::Duration;
-
-fn depth_five(near: &NearTable, count: usize) -> Vec<Cube> {
-    let quarter: Vec<Move> = Move::quarter_turns().collect();
-    let mut rng = SplitMix64::new(42);
-    let mut cubes = Vec::new();
-    while cubes.len() < count {
-        let cube = (0..5).fold(Cube::SOLVED, |c, _| {
-            c.apply(quarter[rng.below(12) as usize])
-        });
-        if near.distance(&cube) == Some(5) {
-            cubes.push(cube);
-        }
-    }
-    cubes
-}
 
 /// A random scramble of `n` quarter turns with no `X X'` and no `X X X`.
 fn scramble(rng: &mut SplitMix64, n: usize) -> Vec<Move> {
@@ -95,7 +78,7 @@ fn deep_report(store: &TableStore) {
     // every other preset, with its own tables, must find the same length.
     let mut lengths: HashMap<(usize, usize), usize> = HashMap::new();
     for preset in [Preset::Small, Preset::Medium, Preset::Large] {
-        if !Pdbs::present(store, (preset, Metric::Qtm)) {
+        if !OptimalSolver::present(store, Metric::Qtm, preset) {
             continue;
         }
         let solver = OptimalSolver::open_all(store, Metric::Qtm, Some(preset), &Progress::hidden())
@@ -168,15 +151,16 @@ fn deep_report(store: &TableStore) {
 
 fn rubik(c: &mut Criterion) {
     let store = TableStore::locate(None);
-    let near = NearTable::load_or_build(&store, (), &Progress::stderr(false)).expect("near table");
-    deep_report(&store);
-    let cubes = depth_five(&near, 64);
     let options = Options {
         metric: Metric::Qtm,
         max_depth: 5,
     };
-    let table = TableSolver::new(&near, options);
-    let search = SearchSolver::new(options);
+    let table = NearSolver::open(&store, options, &Progress::stderr(false)).expect("near table");
+    deep_report(&store);
+    let cubes = table
+        .random_positions_at(5, 64, 42)
+        .expect("the near table holds depth 5");
+    let search = NearSolver::without_tables(options);
     let mut group = c.benchmark_group("rubik depth 5 (64 positions)");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(3));

@@ -65,6 +65,24 @@ fn looks_like_facelets(text: &str) -> bool {
     chars.len() == 54 && !chars.iter().any(|c| c.is_whitespace()) && colours.len() == 6
 }
 
+/// For a cube given as moves, their length in `metric`: the cube is solved within it.
+pub fn scramble_length(
+    text: &str,
+    format: CubeFormat,
+    metric: cubedb::puzzles::rubik::Metric,
+) -> Option<u32> {
+    let trimmed = text.trim();
+    let moves = match format {
+        CubeFormat::Facelets => false,
+        CubeFormat::Scramble => true,
+        CubeFormat::Either => !looks_like_facelets(trimmed),
+    };
+    moves
+        .then(|| parse_moves(trimmed).ok())
+        .flatten()
+        .map(|moves| metric.length(&moves))
+}
+
 /// Reads one cube in `format`; errors name cube `number`.
 pub fn parse_cube(text: &str, format: CubeFormat, number: usize) -> Result<Cube, InputError> {
     let error = |problem: String| InputError {

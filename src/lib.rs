@@ -8,6 +8,7 @@
 //! - [`puzzles`]: one module per puzzle (state, ranking, tables, solvers, judge format);
 //! - [`catalog`]: every table group `cubedb-gen` can build, one line per family;
 //! - [`judge`]: tokenizer and input errors shared by the judge formats;
+//! - [`machine`]: memory and disk space free, for what a table build needs;
 //! - [`limits`]: range checks of every numeric argument (one wording for every front
 //!   end), timeouts, deadlines and cancellation;
 //! - [`progress`]: progress bars on stderr;
@@ -26,6 +27,7 @@ pub mod engine;
 pub mod geometry;
 pub mod judge;
 pub mod limits;
+pub mod machine;
 pub mod output;
 pub mod progress;
 pub mod puzzles;

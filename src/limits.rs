@@ -64,6 +64,9 @@ impl WholeRange {
     pub const SEARCH_DEPTH: WholeRange = WholeRange { min: 0, max: 1000 };
     /// The judge's depth limit (`--max-depth`): God's number in quarter turns.
     pub const JUDGE_DEPTH: WholeRange = WholeRange { min: 0, max: 26 };
+    /// The deepest a search of a puzzle from a definition looks (`max_depth`): a path
+    /// this long is never searched to its end, and more is a mistake.
+    pub const SEARCH_DEPTH: WholeRange = WholeRange { min: 0, max: 255 };
 
     /// The rule in words.
     fn rule(&self) -> String {
@@ -99,17 +102,32 @@ impl WholeRange {
     }
 }
 
-/// Characters of a value shown in an error before it is cut.
-const SHOWN: usize = 40;
-
-/// `value` as an error shows it: at most [`SHOWN`] characters, then its length.
+/// `value` as an error shows it: at most [`crate::text::QUOTE_LIMIT`] characters (then its
+/// length), anything invisible escaped, as every message quotes input.
 fn shown(value: &str) -> String {
-    let count = value.chars().count();
-    if count <= SHOWN {
-        return value.to_string();
-    }
-    let head: String = value.chars().take(SHOWN).collect();
-    format!("{head}... ({count} characters)")
+    crate::text::shown(value).to_string()
+}
+
+/// One of a few words (`metric`, `errors`): the value `choices` pairs with `text`, else an
+/// error naming `name`, the words allowed and the text given (quoted: cut and escaped).
+pub fn choice<T: Copy>(name: &str, choices: &[(&str, T)], text: &str) -> Result<T, ArgError> {
+    choices
+        .iter()
+        .find(|(word, _)| *word == text)
+        .map(|&(_, value)| value)
+        .ok_or_else(|| {
+            let words: Vec<String> = choices.iter().map(|(w, _)| format!("\"{w}\"")).collect();
+            let rule = match words.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                None => "nothing".into(),
+            };
+            ArgError {
+                name: name.to_string(),
+                rule,
+                value: crate::text::quote(text).to_string(),
+            }
+        })
 }
 
 /// The longest timeout taken at its word; a longer one (up to any finite number of
@@ -131,18 +149,22 @@ pub fn timeout(name: &str, seconds: f64) -> Result<Duration, ArgError> {
         .min(LONGEST_TIMEOUT))
 }
 
-/// Seconds from their text (a command-line value): a finite number, 0 or more.
+/// Seconds from their text (a command-line value, a JSON number, a Python int): a finite
+/// number, 0 or more. A number written out beyond what a float holds (`1e400`, a long
+/// run of digits) is longer than any timeout, so it reads as the largest float (which
+/// [`timeout`] makes [`LONGEST_TIMEOUT`]); `inf` and `nan` are not numbers of seconds.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .ok_or_else(|| {
-            format!(
-                "must be a number of seconds, 0 or more, not {}",
-                shown(text)
-            )
-        })
+    let trimmed = text.trim();
+    match trimmed.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(seconds),
+        Ok(seconds) if seconds == f64::INFINITY && trimmed.bytes().any(|b| b.is_ascii_digit()) => {
+            Ok(f64::MAX)
+        }
+        _ => Err(format!(
+            "must be a number of seconds, 0 or more, not {}",
+            shown(text)
+        )),
+    }
 }
 
 /// The instant `timeout` after `start`, or `None` when that is beyond what a clock holds.
@@ -260,6 +282,32 @@ mod tests {
     }
 
     #[test]
+    fn choices_name_the_words_and_quote_the_text() {
+        let metric = [("htm", 0), ("qtm", 1)];
+        assert_eq!(choice("metric", &metric, "qtm"), Ok(1));
+        let err = choice("metric", &metric, &"x".repeat(60_000))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("metric must be \"htm\" or \"qtm\", not `xxx"),
+            "{err}"
+        );
+        assert!(
+            err.ends_with("(60000 characters)") && err.len() < 120,
+            "{err}"
+        );
+        let err = choice(
+            "errors",
+            &[("raise", 0), ("return", 1), ("skip", 2)],
+            "\u{0}",
+        );
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "errors must be \"raise\", \"return\" or \"skip\", not `\\0`"
+        );
+    }
+
+    #[test]
     fn timeouts_are_finite_and_huge_ones_mean_no_deadline() {
         assert_eq!(timeout("t", 1.5), Ok(Duration::from_millis(1500)));
         assert_eq!(timeout("t", 0.0), Ok(Duration::ZERO));
@@ -278,6 +326,17 @@ mod tests {
         assert_eq!(deadline(now, None), None);
         assert_eq!(deadline(now, Some(Duration::MAX)), None);
         assert!(deadline(now, Some(Duration::from_secs(1))).is_some());
+    }
+
+    #[test]
+    fn seconds_written_beyond_a_float_are_the_longest_timeout() {
+        for huge in ["1e400", &"9".repeat(400)] {
+            let seconds = parse_seconds(huge).expect(huge);
+            assert_eq!(timeout("t", seconds), Ok(LONGEST_TIMEOUT));
+        }
+        for bad in ["inf", "-1e400", "nan", "-1", "soon"] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -14,25 +14,74 @@ pub const QUOTE_LIMIT: usize = 40;
 /// the full length), every character other than printable ASCII and the plain space
 /// escaped as `\n`, `\t`, `\0` or `\u{XXXX}`.
 pub fn quote(text: &str) -> Quoted<'_> {
-    Quoted(text)
+    Quoted {
+        text,
+        backticks: true,
+    }
 }
 
-/// Input text displayed by [`quote`].
+/// [`quote`] without the backticks: for values that read as themselves in a sentence
+/// (`count must be a whole number from 0 to 10000000, not -1`), cut and escaped the same
+/// way.
+pub fn shown(text: &str) -> Quoted<'_> {
+    Quoted {
+        text,
+        backticks: false,
+    }
+}
+
+/// Input text displayed by [`quote`] or [`shown`].
 #[derive(Debug, Clone, Copy)]
-pub struct Quoted<'a>(&'a str);
+pub struct Quoted<'a> {
+    text: &'a str,
+    backticks: bool,
+}
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("`")?;
-        for (shown, c) in self.0.chars().enumerate() {
+        let tick = if self.backticks { "`" } else { "" };
+        f.write_str(tick)?;
+        for (shown, c) in self.text.chars().enumerate() {
             if shown == QUOTE_LIMIT {
-                let total = self.0.chars().count();
-                return write!(f, "...` ({total} characters)");
+                let total = self.text.chars().count();
+                return write!(f, "...{tick} ({total} characters)");
             }
             write_escaped(f, c)?;
         }
-        f.write_str("`")
+        f.write_str(tick)
     }
+}
+
+/// A command-line parse error with the values it quotes (an invalid value, an unknown
+/// argument) shown as every message shows input: cut at [`QUOTE_LIMIT`] characters and
+/// escaped. Clap quotes them whole: a 60,000-character value made a 60 KB message.
+pub fn cut_quoted_values(mut err: clap::Error) -> clap::Error {
+    use clap::builder::StyledStr;
+    use clap::error::{ContextKind, ContextValue};
+    let mut cuts = Vec::new();
+    for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg] {
+        if let Some(ContextValue::String(value)) = err.get(kind) {
+            let cut = shown(value).to_string();
+            if cut != *value {
+                cuts.push((value.clone(), cut.clone()));
+            }
+            err.insert(kind, ContextValue::String(cut));
+        }
+    }
+    // The tips repeat the argument (`to pass '--x...' as a value, use '-- --x...'`).
+    if let Some(ContextValue::StyledStrs(tips)) = err.get(ContextKind::Suggested) {
+        let tips: Vec<StyledStr> = tips
+            .iter()
+            .map(|tip| {
+                let text = cuts.iter().fold(tip.to_string(), |text, (whole, cut)| {
+                    text.replace(whole, cut)
+                });
+                StyledStr::from(text)
+            })
+            .collect();
+        err.insert(ContextKind::Suggested, ContextValue::StyledStrs(tips));
+    }
+    err
 }
 
 /// One character, escaped unless it is printable ASCII or a space.
@@ -108,9 +157,14 @@ mod tests {
     #[test]
     fn long_text_is_cut_with_its_length() {
         let long = "W".repeat(1000);
-        let shown = quote(&long).to_string();
-        assert_eq!(shown, format!("`{}...` (1000 characters)", "W".repeat(40)));
+        let quoted = quote(&long).to_string();
+        assert_eq!(quoted, format!("`{}...` (1000 characters)", "W".repeat(40)));
         let exact = "x".repeat(QUOTE_LIMIT);
         assert_eq!(quote(&exact).to_string(), format!("`{exact}`"));
+        assert_eq!(
+            shown(&long).to_string(),
+            format!("{}... (1000 characters)", "W".repeat(40))
+        );
+        assert_eq!(shown("-1\u{200B}").to_string(), "-1\\u{200B}");
     }
 }

@@ -128,7 +128,8 @@ fn main() -> ExitCode {
     let parsed = Cli::command()
         .after_help(groups_help())
         .try_get_matches()
-        .and_then(|matches| Cli::from_arg_matches(&matches));
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+        .map_err(cubedb::text::cut_quoted_values);
     let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => return clap_exit(&err),

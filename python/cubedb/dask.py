@@ -26,7 +26,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 import dask.bag as db
 
 import cubedb
-from ._cubedb import CubeError, NoSolutionError, TableError
+from ._cubedb import CubeError, NoSolutionError, TableError, _whole
 
 __all__ = ["solve", "solve_bag"]
 
@@ -106,15 +106,27 @@ def _solve_partition(
     return out
 
 
-def _as_text(cube: Any) -> str:
-    """Cubes travel as facelet strings."""
+#: Cubes per partition at most (``partition_size``): as many as one call makes.
+_MAX_PARTITION = 10_000_000
+
+
+def _as_text(index: int, cube: Any) -> str:
+    """Cubes travel as facelet strings; a bad one is named as ``solve_many`` names it."""
     if isinstance(cube, cubedb.Cube):
         return cube.facelets
     if isinstance(cube, str):
         # Chunks travel one cube per line: a line break inside a cube (never valid)
         # must not shift the others.
         return cube.replace("\n", " ").replace("\r", " ")
-    raise TypeError(f"a cube must be a str or a cubedb.Cube, not {type(cube).__name__}")
+    raise TypeError(
+        f"cube {index + 1}: a cube must be a str or a cubedb.Cube, not {type(cube).__name__}"
+    )
+
+
+def _texts(cubes: Any) -> List[str]:
+    if isinstance(cubes, str):
+        raise TypeError("cubes must be a list of cubes (facelet strings or Cubes), not a str")
+    return [_as_text(i, c) for i, c in enumerate(cubes)]
 
 
 def solve_bag(
@@ -129,11 +141,12 @@ def solve_bag(
     ``kind`` is ``"ok"`` and ``text`` the solution, or ``kind`` names the exception and
     ``text`` its message (naming the cube's index). ``cubes`` is a sequence, or a bag of
     ``(index, cube)`` pairs."""
+    size = _whole("partition_size", partition_size, 1, _MAX_PARTITION)
     if isinstance(cubes, db.Bag):
         bag = cubes
     else:
-        pairs = [(i, _as_text(c)) for i, c in enumerate(cubes)]
-        bag = db.from_sequence(pairs, partition_size=max(1, partition_size))
+        pairs = list(enumerate(_texts(cubes)))
+        bag = db.from_sequence(pairs, partition_size=size)
     return bag.map_partitions(
         _solve_partition, max_length=max_length, metric=metric, timeout=timeout
     )
@@ -157,9 +170,10 @@ def solve(
     chunk has finished), or with ``errors="return"`` stands in its place.
     """
     if errors not in ("raise", "return"):
-        raise CubeError(f'errors must be "raise" or "return", not {errors!r}')
-    texts = [_as_text(c) for c in cubes]
-    size = max(1, partition_size)
+        # The library's words for it (solve_many checks the same argument).
+        cubedb.solve_many([], errors=errors)
+    size = _whole("partition_size", partition_size, 1, _MAX_PARTITION)
+    texts = _texts(cubes)
     starts = list(range(0, len(texts), size))
     if client is None:
         try:

@@ -6,7 +6,7 @@ use crate::cube_error;
 use cubedb::limits::{self, WholeRange};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt};
+use pyo3::types::{PyBool, PyInt, PyString};
 use std::time::Duration;
 
 /// A whole number in `range` (a Python `int`, not a `bool`).
@@ -36,7 +36,39 @@ pub fn optional_whole(
     }
 }
 
-/// A timeout in seconds (`None`: no timeout).
+/// A list (any iterable but a `str`) of `str`s, argument `name`: a bad item is a
+/// `TypeError` naming it by its number from 1, `{item} 2` (as batches name cubes).
+pub fn strings(name: &str, item: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let type_name =
+        |v: &Bound<'_, PyAny>| v.get_type().name().map_or("?".into(), |n| n.to_string());
+    if value.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a list of str, not a str"
+        )));
+    }
+    let items = value.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} must be a list of str, not {}",
+            type_name(value)
+        ))
+    })?;
+    items
+        .enumerate()
+        .map(|(i, v)| {
+            let v = v?;
+            v.cast::<PyString>().map(|s| s.to_string()).map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{item} {}: must be a str, not {}",
+                    i + 1,
+                    type_name(&v)
+                ))
+            })
+        })
+        .collect()
+}
+
+/// A timeout in seconds (`None`: no timeout): an int (any size: one beyond a float is
+/// longer than any timeout) or a float, by the library's rule.
 pub fn timeout(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
@@ -44,15 +76,20 @@ pub fn timeout(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
     if value.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err("timeout must be a number, not bool"));
     }
-    let seconds: f64 = value.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "timeout must be a number of seconds, not {}",
-            value
-                .get_type()
-                .name()
-                .map_or("?".into(), |n| n.to_string())
-        ))
-    })?;
+    let seconds = if value.is_instance_of::<PyInt>() {
+        limits::parse_seconds(&value.str()?.to_string())
+            .map_err(|e| cube_error(format!("timeout {e}")))?
+    } else {
+        value.extract::<f64>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "timeout must be a number of seconds, not {}",
+                value
+                    .get_type()
+                    .name()
+                    .map_or("?".into(), |n| n.to_string())
+            ))
+        })?
+    };
     limits::timeout("timeout", seconds)
         .map(Some)
         .map_err(|e| cube_error(e.to_string()))

@@ -14,17 +14,12 @@ use std::time::Duration;
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 /// Runs `job` (given a cancel flag it must watch) and returns its result, or the exception
-/// a signal handler raised while it ran (the job is cancelled and waited for first).
-pub fn run<T: Send + 'static>(
-    py: Python<'_>,
-    job: impl FnOnce(Cancel) -> T + Send + 'static,
-) -> PyResult<T> {
+/// a signal handler raised while it ran (the job is cancelled and waited for first). The
+/// job may borrow from the caller: it always ends before this returns.
+pub fn run<T: Send>(py: Python<'_>, job: impl FnOnce(Cancel) -> T + Send) -> PyResult<T> {
     let cancel = Cancel::new();
     let (tx, rx) = sync_channel(1);
     let flag = cancel.clone();
-    rayon::spawn(move || {
-        let _ = tx.send(job(flag));
-    });
     // Shared with the GIL-free waits (a receiver alone is not `Sync`).
     let rx = Mutex::new(rx);
     let recv = |wait: Option<Duration>| {
@@ -34,22 +29,28 @@ pub fn run<T: Send + 'static>(
             None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
         }
     };
-    loop {
-        match py.detach(|| recv(Some(SIGNAL_CHECK))) {
-            Ok(value) => return Ok(value),
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(interrupt) = py.check_signals() {
-                    cancel.cancel();
-                    // The job stops within milliseconds of seeing the flag.
-                    let _ = py.detach(|| recv(None));
-                    return Err(interrupt);
+    // The scope ends once the job has: by then its answer (or its end) has been received.
+    rayon::in_place_scope(|scope| {
+        scope.spawn(move |_| {
+            let _ = tx.send(job(flag));
+        });
+        loop {
+            match py.detach(|| recv(Some(SIGNAL_CHECK))) {
+                Ok(value) => return Ok(value),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(interrupt) = py.check_signals() {
+                        cancel.cancel();
+                        // The job stops within milliseconds of seeing the flag.
+                        let _ = py.detach(|| recv(None));
+                        return Err(interrupt);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(
+                        "internal error: a solve stopped without an answer",
+                    ))
                 }
             }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err(
-                    "internal error: a solve stopped without an answer",
-                ))
-            }
         }
-    }
+    })
 }

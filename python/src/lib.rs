@@ -98,6 +98,14 @@ fn data_directory() -> String {
     data_dir().display().to_string()
 }
 
+/// `value` if it is an int from `min` to `max`, else `CubeError` naming `name` and the
+/// range (`TypeError` for anything but an int): the library's rule and words, for
+/// arguments checked in the pure-Python layer (`cubedb.dask`).
+#[pyfunction]
+fn _whole(name: &str, value: &Bound<'_, PyAny>, min: u64, max: u64) -> PyResult<u64> {
+    args::whole(name, cubedb::limits::WholeRange { min, max }, value)
+}
+
 /// The extension module.
 #[pymodule]
 fn _cubedb(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -115,6 +123,7 @@ fn _cubedb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(puzzles::soma, m)?)?;
     m.add_function(wrap_pyfunction!(puzzles::walk, m)?)?;
     m.add_function(wrap_pyfunction!(data_directory, m)?)?;
+    m.add_function(wrap_pyfunction!(_whole, m)?)?;
     m.add_function(wrap_pyfunction!(solve::_twophase_tables, m)?)?;
     m.add("CubeError", m.py().get_type::<CubeError>())?;
     m.add("NoSolutionError", m.py().get_type::<NoSolutionError>())?;

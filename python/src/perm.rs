@@ -1,7 +1,9 @@
 //! `cubedb.Puzzle`: any permutation puzzle from a `.tws` definition file, through the
 //! library's one face (`PuzzleSolver`): God's algorithm, optimal solutions, scrambles.
 
-use crate::{cube_error, store, table_error};
+use crate::args::{optional_whole, strings};
+use crate::{cube_error, interrupt, store, table_error};
+use cubedb::limits::{choice, WholeRange};
 use cubedb::progress::Progress;
 use cubedb::puzzles::perm::target::{retarget, Retarget};
 use cubedb::puzzles::perm::{
@@ -17,6 +19,14 @@ use std::sync::OnceLock;
 
 /// Memory tables may take, in MB (as the CLI's --memory default).
 const BUDGET_MB: u64 = 8192;
+
+/// The deepest IDA* looks unless told otherwise (as the CLI's --max-depth default).
+const MAX_DEPTH: u64 = 30;
+
+/// `max_depth` as given (an int in [`WholeRange::SEARCH_DEPTH`]), else the default.
+fn max_depth_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    Ok(optional_whole("max_depth", WholeRange::SEARCH_DEPTH, value)?.unwrap_or(MAX_DEPTH) as usize)
+}
 
 /// A puzzle read from a twsearch `.tws` definition; its tables are built on first use
 /// (in the same folder as every cubedb table) and memory-mapped.
@@ -85,18 +95,19 @@ impl Puzzle {
     fn from_file(
         path: PathBuf,
         metric: &str,
-        moves: Option<Vec<String>>,
+        moves: Option<&Bound<'_, PyAny>>,
         target: Option<&str>,
     ) -> PyResult<Self> {
-        let metric = match metric {
-            "htm" => PuzzleMetric::Htm,
-            "qtm" => PuzzleMetric::Qtm,
-            other => {
-                return Err(cube_error(format!(
-                    "metric must be \"htm\" or \"qtm\", not {other:?}"
-                )))
-            }
-        };
+        let metric = choice(
+            "metric",
+            &[("htm", PuzzleMetric::Htm), ("qtm", PuzzleMetric::Qtm)],
+            metric,
+        )
+        .map_err(|e| cube_error(e.to_string()))?;
+        let moves = moves
+            .filter(|m| !m.is_none())
+            .map(|m| strings("moves", "move", m))
+            .transpose()?;
         let puzzle = load_puzzle(&path, metric, moves.as_deref()).map_err(|e| match e {
             DefinitionFileError::Read { .. } => PyOSError::new_err(e.to_string()),
             invalid => cube_error(invalid.to_string()),
@@ -134,32 +145,44 @@ impl Puzzle {
 
     /// An optimal solution of the position a scramble (move names separated by spaces)
     /// reaches, as move names separated by spaces ("" when solved).
-    #[pyo3(signature = (scramble, *, max_depth = 30))]
-    fn solve(&self, py: Python<'_>, scramble: &str, max_depth: usize) -> PyResult<String> {
+    #[pyo3(signature = (scramble, *, max_depth = None), text_signature = "(scramble, *, max_depth=30)")]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        scramble: &str,
+        max_depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let max_depth = max_depth_arg(max_depth)?;
         let solver = self.solver(py)?;
         py.detach(|| self.solve_text(solver, scramble, max_depth))
             .map_err(cube_error)
     }
 
-    /// `solve` for many scrambles, on every core, in order; a bad one raises naming it.
-    #[pyo3(signature = (scrambles, *, max_depth = 30))]
+    /// `solve` for many scrambles, on every core, in order; a bad one raises naming it
+    /// (`scramble 2` is the second). Ctrl-C stops it between scrambles.
+    #[pyo3(signature = (scrambles, *, max_depth = None), text_signature = "(scrambles, *, max_depth=30)")]
     fn solve_many(
         &self,
         py: Python<'_>,
-        scrambles: Vec<String>,
-        max_depth: usize,
+        scrambles: &Bound<'_, PyAny>,
+        max_depth: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
+        let scrambles = strings("scrambles", "scramble", scrambles)?;
+        let max_depth = max_depth_arg(max_depth)?;
         let solver = self.solver(py)?;
-        py.detach(|| {
+        interrupt::run(py, |cancel| {
             scrambles
                 .par_iter()
                 .enumerate()
                 .map(|(i, s)| {
+                    if cancel.is_cancelled() {
+                        return Err(String::from("interrupted"));
+                    }
                     self.solve_text(solver, s, max_depth)
                         .map_err(|e| format!("scramble {}: {e}", i + 1))
                 })
                 .collect::<Result<Vec<_>, _>>()
-        })
+        })?
         .map_err(cube_error)
     }
 
@@ -179,9 +202,11 @@ impl Puzzle {
     fn scramble(
         &self,
         py: Python<'_>,
-        count: Option<usize>,
-        seed: Option<u64>,
+        count: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
+        let count = optional_whole("count", WholeRange::COUNT, count)?;
+        let seed = optional_whole("seed", WholeRange::SEED, seed)?;
         let solver = self.solver(py)?;
         let table = solver.exact().ok_or_else(|| {
             cube_error("no exact table fits for this puzzle: random-state scrambles need one")
@@ -192,18 +217,28 @@ impl Puzzle {
                 .map_or(1, |d| d.as_nanos() as u64)
         });
         let mut rng = SplitMix64::new(seed);
-        let mut one = || -> PyResult<String> {
-            let moves = table
-                .random_scramble(&mut rng)
-                .ok_or_else(|| cube_error("no random position found"))?;
-            Ok(self.puzzle.format_path(&moves))
-        };
-        match count {
-            None => Ok(one()?.into_pyobject(py)?.into_any().unbind()),
-            Some(n) => {
-                let list: Vec<String> = (0..n).map(|_| one()).collect::<PyResult<_>>()?;
-                Ok(list.into_pyobject(py)?.into_any().unbind())
+        let wanted = count.unwrap_or(1) as usize;
+        // Without the GIL, looking for Ctrl-C between two scrambles.
+        let scrambles = interrupt::run(py, |cancel| {
+            let mut scrambles = Vec::with_capacity(wanted);
+            while scrambles.len() < wanted && !cancel.is_cancelled() {
+                match table.random_scramble(&mut rng) {
+                    Some(moves) => scrambles.push(self.puzzle.format_path(&moves)),
+                    None => return Err("no random position found"),
+                }
             }
+            Ok(scrambles)
+        })?
+        .map_err(cube_error)?;
+        match count {
+            None => Ok(scrambles
+                .into_iter()
+                .next()
+                .unwrap_or_default()
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()),
+            Some(_) => Ok(scrambles.into_pyobject(py)?.into_any().unbind()),
         }
     }
 

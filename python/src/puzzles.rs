@@ -102,7 +102,8 @@ pub fn rotation(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<(String, u
     }
     let digits = cells
         .iter()
-        .map(|cell| int_text("board cell", cell))
+        .enumerate()
+        .map(|(i, cell)| int_text(&format!("board cell {i}"), cell))
         .collect::<PyResult<Vec<_>>>()?;
     let text = format!("{}\n0\n", digits.join(" "));
     static TABLE: Cached<rotation_puzzle::RotationTable> = Cached::new();
@@ -127,6 +128,9 @@ pub fn rotation(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<(String, u
         .ok_or_else(|| PyValueError::new_err("internal error: no digit"))?;
     Ok((moves, digit))
 }
+
+/// What each of the six numbers of `walk`'s `faces` is, in order (as the judge names them).
+const FACE_NAMES: [&str; 6] = ["near", "far", "top", "right", "bottom", "left"];
 
 /// The decimal text of an int (any size), for judge input; a `TypeError` for anything else.
 fn int_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -185,7 +189,9 @@ pub fn walk(
     }
     let faces = faces
         .iter()
-        .map(|face| int_text("face number", face))
+        .zip(FACE_NAMES)
+        .enumerate()
+        .map(|(i, (face, role))| int_text(&format!("faces[{i}] ({role} face)"), face))
         .collect::<PyResult<Vec<_>>>()?;
     let text = format!("{start} {end} {}\n", faces.join(" "));
     let output = py.detach(|| {

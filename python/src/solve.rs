@@ -15,6 +15,7 @@ use cubedb::rng::SplitMix64;
 use pyo3::exceptions::{PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -77,7 +78,7 @@ fn twophase_solver(metric: Metric) -> PyResult<Arc<TwoPhaseSolver>> {
              (slower) until they are built, in the background",
         );
         std::thread::spawn(move || {
-            let built = TwoPhaseSolver::open(&store, Metric::Htm, &notes);
+            let built = in_background(|| TwoPhaseSolver::open(&store, Metric::Htm, &notes));
             let mut state = FULL_TABLES.lock().unwrap_or_else(|p| p.into_inner());
             match built {
                 Ok(solver) => {
@@ -101,6 +102,26 @@ fn twophase_solver(metric: Metric) -> PyResult<Arc<TwoPhaseSolver>> {
     ))
 }
 
+/// Runs `work` (a table build) at the lowest priority, on threads of its own: the calls
+/// answered meanwhile (on the library's usual threads, at normal priority) get the
+/// processors whenever they want them, rather than waiting behind the build's share of
+/// them or, worse, behind its tasks in a shared thread pool.
+fn in_background<T>(work: impl FnOnce() -> T + Send) -> T
+where
+    T: Send,
+{
+    cubedb::machine::yield_to_others();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cubedb::threads())
+        .thread_name(|i| format!("cubedb-build-{i}"))
+        .start_handler(|_| cubedb::machine::yield_to_others())
+        .build();
+    match pool {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
+
 /// Which tables face-turn two-phase answers come from now: "full"; "building" (the
 /// compact ones, while the full ones are built in the background); "compact" (the full
 /// ones could not be built); or "none" before the first call.
@@ -121,17 +142,16 @@ pub fn _twophase_tables() -> &'static str {
 fn optimal_solver(metric: Metric) -> PyResult<Arc<OptimalSolver>> {
     static SOLVERS: [Cached<OptimalSolver>; 2] = [Cached::new(), Cached::new()];
     SOLVERS[metric_slot(metric)]
-        .get(|| OptimalSolver::open(&store(), metric, None, &Progress::hidden()))
+        .get(|| OptimalSolver::open(&store(), metric, None, &python_notes()))
 }
 
 fn parse_metric(metric: &str) -> PyResult<Metric> {
-    match metric {
-        "htm" => Ok(Metric::Htm),
-        "qtm" => Ok(Metric::Qtm),
-        other => Err(cube_error(format!(
-            "metric must be \"htm\" or \"qtm\", not {other:?}"
-        ))),
-    }
+    cubedb::limits::choice(
+        "metric",
+        &[("htm", Metric::Htm), ("qtm", Metric::Qtm)],
+        metric,
+    )
+    .map_err(|e| cube_error(e.to_string()))
 }
 
 /// What solving one cube needs, prepared with the GIL held.
@@ -237,14 +257,26 @@ impl Request {
         checked(cube, moves)
     }
 
-    /// Optimal solving of one cube (the solver uses every core).
+    /// Optimal solving of one cube (the solver uses every core). The first cube that
+    /// needs a search is looked at first: a solve foretold to be long is said once on
+    /// stderr, with what would be faster.
     fn solve_optimal(
         &self,
         solver: &OptimalSolver,
         cube: &CubieCube,
         cancel: &Cancel,
     ) -> Result<Vec<Move>, Failure> {
-        let deadline = cubedb::limits::deadline(Instant::now(), self.timeout);
+        let started = Instant::now();
+        if !FORETOLD.load(Ordering::Relaxed) {
+            let outlook = solver.outlook(cube, None, LOOK).map_err(Failure::Table)?;
+            if let Some(solution) = outlook.solved {
+                return Ok(solution.moves);
+            }
+            if !FORETOLD.swap(true, Ordering::Relaxed) && outlook.seconds >= FORETELL_SECONDS {
+                foretell(solver, &outlook);
+            }
+        }
+        let deadline = cubedb::limits::deadline(started, self.timeout);
         let stop = cubedb::limits::Stop::at(deadline).or_cancel(Some(cancel.clone()));
         match solver.solve_until(cube, &stop, None) {
             Ok(Some(solution)) => Ok(solution.moves),
@@ -255,6 +287,47 @@ impl Request {
             Err(e) => Err(Failure::Table(e)),
         }
     }
+}
+
+/// Whether an optimal solve has been looked at yet (once per process).
+static FORETOLD: AtomicBool = AtomicBool::new(false);
+
+/// How long the first optimal search is watched before its cost is foretold.
+const LOOK: Duration = Duration::from_millis(300);
+
+/// Optimal solves foretold to take longer than this are said on stderr.
+const FORETELL_SECONDS: f64 = 10.0;
+
+/// Says on stderr what a long optimal solve will cost and what would be faster (a faster
+/// preset built into the data folder, or `max_length`).
+fn foretell(solver: &OptimalSolver, outlook: &cubedb::puzzles::rubik::api::Outlook) {
+    let metric = solver.metric();
+    let current = solver.preset();
+    let store = store();
+    let mut text = format!(
+        "this optimal solve will take {}",
+        outlook.summary(metric, current.map_or("these", |p| p.name()))
+    );
+    let advice = OptimalSolver::advice(&store, metric, current, outlook.seconds);
+    if let Some(offer) = advice.offers.first() {
+        text.push_str(&format!(
+            "; faster: {} (this machine has {}; build it with `cubedb-gen {} --metric {} \
+             --data {}`)",
+            offer.summary(),
+            advice.room,
+            offer.preset.group(),
+            metric.name(),
+            store.dir().display()
+        ));
+    }
+    let quick = match metric {
+        Metric::Htm => 20,
+        Metric::Qtm => 26,
+    };
+    text.push_str(&format!(
+        "; or max_length={quick} answers near-optimally in milliseconds"
+    ));
+    python_notes().note(text);
 }
 
 /// The last check before an answer leaves: it must solve the cube.
@@ -298,15 +371,14 @@ pub fn solve_many(
     timeout: Option<&Bound<'_, PyAny>>,
     errors: &str,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let return_errors = match errors {
-        "raise" => false,
-        "return" => true,
-        other => {
-            return Err(cube_error(format!(
-                "errors must be \"raise\" or \"return\", not {other:?}"
-            )))
-        }
-    };
+    let return_errors =
+        cubedb::limits::choice("errors", &[("raise", false), ("return", true)], errors)
+            .map_err(|e| cube_error(e.to_string()))?;
+    if cubes.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "cubes must be a list of cubes (facelet strings or Cubes), not a str",
+        ));
+    }
     // Bad cubes: raised at once, or kept as their exception in place.
     let mut parsed: Vec<Result<CubieCube, PyErr>> = Vec::new();
     for (i, item) in cubes.try_iter()?.enumerate() {
@@ -389,16 +461,23 @@ pub fn scramble(
     let seed = optional_whole("seed", WholeRange::SEED, seed)?;
     let solver = twophase_solver(Metric::Htm)?;
     let mut rng = SplitMix64::new(seed.unwrap_or_else(random_seed));
-    let positions: Vec<CubieCube> = (0..count.unwrap_or(1))
-        .map(|_| CubieCube::random(&mut rng))
-        .collect();
-    let scrambles = interrupt::run(py, move |_| solver.scrambles(&positions))?;
+    let wanted = count.unwrap_or(1) as usize;
+    // Without the GIL, a chunk at a time: Ctrl-C stops a long run between two chunks.
+    let scrambles = interrupt::run(py, move |cancel| {
+        let mut scrambles = Vec::with_capacity(wanted);
+        while scrambles.len() < wanted && !cancel.is_cancelled() {
+            let chunk = (wanted - scrambles.len()).min(SCRAMBLE_CHUNK);
+            let positions: Vec<CubieCube> =
+                (0..chunk).map(|_| CubieCube::random(&mut rng)).collect();
+            for found in solver.scrambles(&positions) {
+                scrambles.push(found.map(|m| format_moves(&m)));
+            }
+        }
+        scrambles
+    })?;
     let scrambles: Vec<String> = scrambles
         .into_iter()
-        .map(|s| {
-            s.map(|m| format_moves(&m))
-                .ok_or_else(|| PyValueError::new_err("internal error: no scramble found"))
-        })
+        .map(|s| s.ok_or_else(|| PyValueError::new_err("internal error: no scramble found")))
         .collect::<PyResult<_>>()?;
     Ok(match count {
         None => scrambles
@@ -412,6 +491,9 @@ pub fn scramble(
     })
 }
 
+/// Scrambles made between two looks for Ctrl-C (a few milliseconds of work per core).
+const SCRAMBLE_CHUNK: usize = 64;
+
 /// How many nodes the `kociemba` drop-in spends looking for a shorter solution once it
 /// has one (the first is found however long it takes): small enough to stay far ahead of
 /// the package it replaces, enough to be shorter on average than its answers (on its
@@ -421,14 +503,21 @@ pub fn scramble(
 const KOCIEMBA_EFFORT: u64 = 500;
 
 /// [`KOCIEMBA_EFFORT`] with the compact tables (before the full ones are built), whose
-/// bounds are weaker: about as long as the package takes per cube (8.3 ms), for answers
-/// as short (20.69 moves on its reference cubes).
-const KOCIEMBA_COMPACT_EFFORT: u64 = 100_000;
+/// search starts under [`KOCIEMBA_COMPACT_FIRST_CAP`]: its first answer is then already
+/// as short as the package's on average (20.72 moves on 400 random cubes), and 5,000
+/// nodes more make it shorter (20.66, never over 21) at about half the package's time per
+/// cube (8.0 ms median against 21-32 ms on a busy day).
+const KOCIEMBA_COMPACT_EFFORT: u64 = 5_000;
 
 /// The first cap the `kociemba` drop-in searches under (when `max_depth` allows): every
 /// cube has a two-phase solution this short, found in tens of microseconds, so no answer
 /// is longer, whatever the budget leaves for improving it.
 const KOCIEMBA_FIRST_CAP: u32 = 22;
+
+/// [`KOCIEMBA_FIRST_CAP`] with the compact tables: their search of six views finds a
+/// solution within 21 in milliseconds (a one-view search took up to seconds), sooner than
+/// a budget would shorten one within 22 as far.
+const KOCIEMBA_COMPACT_FIRST_CAP: u32 = 21;
 
 /// The `kociemba` package's `solve`: moves taking `cubestring` to `patternstring` (solved
 /// if `None`), at most `max_depth` face turns, as short as a small time budget finds.
@@ -460,12 +549,12 @@ pub fn kociemba_solve(
     let max_depth = whole("max_depth", WholeRange::MAX_LENGTH, max_depth)? as u32;
     let solver = twophase_solver(Metric::Htm)?;
     let answer = interrupt::run(py, move |cancel| {
-        let cap = max_depth.min(KOCIEMBA_FIRST_CAP);
-        let effort = if solver.is_compact() {
-            KOCIEMBA_COMPACT_EFFORT
+        let (first_cap, effort) = if solver.is_compact() {
+            (KOCIEMBA_COMPACT_FIRST_CAP, KOCIEMBA_COMPACT_EFFORT)
         } else {
-            KOCIEMBA_EFFORT
+            (KOCIEMBA_FIRST_CAP, KOCIEMBA_EFFORT)
         };
+        let cap = max_depth.min(first_cap);
         let answer = solver.solve_short(&mut solver.search(), &cube, cap, effort, Some(&cancel));
         match answer.best {
             Best::Within(moves) => checked(&cube, moves),

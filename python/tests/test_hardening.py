@@ -224,3 +224,223 @@ def test_the_first_call_in_a_fresh_environment_is_fast(tmp_path):
     assert out.stderr.count("building the two-phase tables") == 1, out.stderr
     assert "built in" in out.stderr, out.stderr
     assert (pathlib.Path(tmp_path) / "rubik-twophase-phase1.cdb").exists()
+
+
+# ---- issue 56, items 14 and 21: every argument of every function, by one rule -----------
+
+PUZZLES = pathlib.Path(__file__).resolve().parents[2] / "puzzles"
+
+
+def two_by_two():
+    return cubedb.Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"))
+
+
+def test_puzzle_scramble_counts_are_capped_like_scramble():
+    # In a child process: without the cap the call runs for hours, holding the GIL.
+    script = f"""
+        import cubedb
+        puzzle = cubedb.Puzzle.from_file({str(PUZZLES / "2x2x2-fixed.tws")!r})
+        for call in (puzzle.scramble, cubedb.scramble):
+            try:
+                call(count=10**9)
+                print("no error")
+            except cubedb.CubeError as e:
+                print("CubeError:", e)
+    """
+    try:
+        out = run_python(script, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("scramble(count=10**9) was still running after 60 s")
+    words = "CubeError: count must be a whole number from 0 to 10000000, not 1000000000"
+    assert out.stdout.splitlines() == [words, words], (out.stdout, out.stderr)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda p: p.solve("R", max_depth=-1), "max_depth must be a whole number from 0 to 255, not -1"),
+        (lambda p: p.solve("R", max_depth=2**70), "max_depth must be a whole number from 0 to 255, not 1180591620717411303424"),
+        (lambda p: p.solve_many(["R"], max_depth=-1), "max_depth must be a whole number from 0 to 255, not -1"),
+        (lambda p: p.scramble(count=-1), "count must be a whole number from 0 to 10000000, not -1"),
+        (lambda p: p.scramble(seed=-1), "seed must be a whole number from 0 to 18446744073709551615, not -1"),
+        (lambda p: p.scramble(seed=2**64), "seed must be a whole number from 0 to 18446744073709551615, not 18446744073709551616"),
+    ],
+)
+def test_puzzle_numbers_are_cube_errors_naming_the_range(call, words):
+    with pytest.raises(CubeError) as caught:
+        call(two_by_two())
+    assert str(caught.value) == words
+
+
+def test_puzzle_numbers_are_ints():
+    puzzle = two_by_two()
+    for call in (
+        lambda: puzzle.solve("R", max_depth=2.0),
+        lambda: puzzle.solve("R", max_depth=True),
+        lambda: puzzle.scramble(count="3"),
+    ):
+        with pytest.raises(TypeError, match="must be an int"):
+            call()
+    assert puzzle.solve("R U", max_depth=30) == "U' R'"
+    assert len(puzzle.scramble(count=3, seed=0)) == 3
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: two_by_two().solve_many(["R", 5, "U"]), "scramble 2: must be a str, not int"),
+        (lambda: two_by_two().solve_many("R U"), "scrambles must be a list of str, not a str"),
+        (lambda: cubedb.Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), moves=["U", 5]), "move 2: must be a str, not int"),
+        (lambda: cubedb.solve_many([SOLVED, 5]), "cube 2: "),
+        (lambda: cubedb.solve_many(SOLVED), "cubes must be a list"),
+        (lambda: cubedb.rotation([1] * 23 + ["3"]), "board cell 23 must be an int, not str"),
+        (lambda: cubedb.walk("e2", "e3", [1, 1, "1", 1, 1, 1]), r"faces\[2\] \(top face\) must be an int, not str"),
+    ],
+)
+def test_list_items_are_named_by_their_place(call, words):
+    with pytest.raises(TypeError, match=words):
+        call()
+
+
+def test_long_words_are_quoted_short_and_escaped():
+    word = "x" * 60_000
+    for call in (
+        lambda: cubedb.solve(SOLVED, metric=word),
+        lambda: cubedb.solve_many([SOLVED], errors=word),
+        lambda: cubedb.Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), metric=word),
+    ):
+        with pytest.raises(CubeError) as caught:
+            call()
+        message = str(caught.value)
+        assert len(message) < 200 and "(60000 characters)" in message, message[:300]
+    with pytest.raises(CubeError, match=r'metric must be "htm" or "qtm", not `q\\u\{200B\}tm`'):
+        cubedb.solve(SOLVED, metric="q\u200btm")
+
+
+def test_a_timeout_beyond_a_float_is_no_timeout():
+    cube = Cube.from_moves("R U F")
+    assert cubedb.solve(cube, max_length=21, timeout=10**400) == "F' U' R'"
+    with pytest.raises(CubeError, match="timeout must be a number of seconds, 0 or more, not -1"):
+        cubedb.solve(cube, max_length=21, timeout=-(10**400))
+
+
+def test_puzzle_scrambles_let_other_threads_run_and_stop_on_ctrl_c():
+    # Another Python thread keeps running while a long scramble runs (the GIL is free).
+    import threading
+
+    puzzle = two_by_two()
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=tick)
+    thread.start()
+    try:
+        started = time.monotonic()
+        puzzle.scramble(count=300_000, seed=1)
+        elapsed = time.monotonic() - started
+    finally:
+        done.set()
+        thread.join()
+    during = [t for t in ticks if started <= t <= started + elapsed]
+    assert elapsed > 0.2, elapsed
+    assert len(during) >= elapsed / 0.005 / 4, (len(during), elapsed)
+    script = f"""
+        import signal, time, cubedb
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        puzzle = cubedb.Puzzle.from_file({str(PUZZLES / "2x2x2-fixed.tws")!r})
+        puzzle.scramble(count=1, seed=1)
+        print("ready", flush=True)
+        started = time.monotonic()
+        try:
+            puzzle.scramble(count=10_000_000, seed=1)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted after %.2f s" % (time.monotonic() - started))
+    """
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert "interrupted after" in out, (out, err)
+    assert float(out.split("after")[1].split()[0]) < 3.0, out
+
+
+def test_dask_arguments_follow_the_same_rules():
+    dask = pytest.importorskip("cubedb.dask")
+    with pytest.raises(CubeError, match="partition_size must be a whole number from 1 to 10000000, not 0"):
+        dask.solve([SOLVED], max_length=21, partition_size=0)
+    with pytest.raises(TypeError, match="partition_size must be an int"):
+        dask.solve([SOLVED], max_length=21, partition_size=2.5)
+    with pytest.raises(TypeError, match="cube 2: a cube must be a str or a cubedb.Cube, not int"):
+        dask.solve([SOLVED, 5], max_length=21)
+    with pytest.raises(CubeError, match='errors must be "raise" or "return", not `ignore`'):
+        dask.solve([SOLVED], errors="ignore")
+
+
+# ---- issue 56, F2 in Python: a long optimal solve says its cost at the start -------------
+
+
+def test_a_long_optimal_solve_says_its_cost_at_the_start():
+    # The test tables hold the small preset only: a random position takes days with it.
+    script = """
+        import time, cubedb
+        cube = cubedb.Cube.from_moves("B2 F2 U F2 U2 F2 R2 U2 F2 U2 L' F' R' B D' B L R2 D F2 D")
+        started = time.monotonic()
+        try:
+            cubedb.solve(cube, timeout=1.5)
+        except TimeoutError:
+            print("timed out after %.1f s" % (time.monotonic() - started))
+        # Said once per process.
+        try:
+            cubedb.solve(cubedb.Cube.random(seed=3), timeout=0.5)
+        except TimeoutError:
+            print("again")
+        print(cubedb.solve(cubedb.Cube.from_moves("R U F D L B R2 U2")))
+    """
+    out = run_python(script, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "timed out after" in out.stdout and "again" in out.stdout, out.stdout
+    assert out.stderr.count("this optimal solve will take about") == 1, out.stderr
+    assert "max_length=20" in out.stderr, out.stderr
+    assert len(out.stdout.splitlines()[-1].split()) <= 8, out.stdout
+
+
+# ---- issue 56, F4: the first calls are not held up by the build of the full tables -------
+
+
+def test_the_first_calls_are_not_held_up_by_the_background_build(tmp_path):
+    # The `kociemba` package answers a random cube in about 8 ms (40 ms on a busy
+    # machine); cubedb's first calls, answered while its full tables are built, must keep
+    # up. They used to wait behind the build's work for seconds each.
+    script = """
+        import time, cubedb
+        cubes = [cubedb.Cube.random(seed=5600 + i) for i in range(100)]
+        started = time.monotonic()
+        slowest = 0.0
+        for cube in cubes:
+            t = time.monotonic()
+            assert cube.apply(cubedb.solve(cube, max_length=21)).is_solved()
+            slowest = max(slowest, time.monotonic() - t)
+        print("total %.2f slowest %.2f %s" % (time.monotonic() - started, slowest,
+                                               cubedb._cubedb._twophase_tables()))
+    """
+    env = dict(os.environ, CUBEDB_DATA=str(tmp_path))
+    out = run_python(script, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    words = out.stdout.split()
+    total, slowest = float(words[1]), float(words[3])
+    assert total < 8.0 and slowest < 2.0, out.stdout

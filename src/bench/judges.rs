@@ -358,18 +358,20 @@ fn print_walk_row(set: &str, cases: usize, per_case: Duration) -> Result<()> {
 /// Near-table lookups vs IDA* (cubie heuristic) on the same depth-5 positions, then the
 /// judge end to end on 100,000 depth-5 nets.
 pub fn rubik(args: &BenchArgs) -> Result<()> {
-    use cubedb::puzzles::rubik::{
-        self, model::facelets::zoj_net, Cube, Metric, NearTable, Options, SearchSolver, Solved,
-        TableSolver,
-    };
+    use cubedb::puzzles::rubik::api::NearSolver;
+    use cubedb::puzzles::rubik::{self, model::facelets::zoj_net, Cube, Metric, Options, Solved};
     let store = TableStore::locate(args.data.clone());
-    let near = NearTable::load_or_build(&store, (), &Progress::stderr(args.quiet))?;
     let options = Options {
         metric: Metric::Qtm,
         max_depth: rubik::JUDGE_LIMIT,
     };
-    let table = TableSolver::new(&near, options);
-    let search = SearchSolver::new(options);
+    let table = NearSolver::open(&store, options, &Progress::stderr(args.quiet))?;
+    let search = NearSolver::without_tables(options);
+    let at_depth = |count, seed| {
+        table
+            .random_positions_at(5, count, seed)
+            .context("internal error: the near table holds depth 5")
+    };
     let (name, cubes) = match &args.input {
         Some(path) => {
             let text = read_input(Some(path))?;
@@ -379,10 +381,7 @@ pub fn rubik(args: &BenchArgs) -> Result<()> {
                 .with_context(|| format!("in {}", path.display()))?;
             (path.display().to_string(), some_queries(cubes, path)?)
         }
-        None => (
-            "depth 5 (random)".to_string(),
-            near.random_positions_at(5, 2000, 2477),
-        ),
+        None => ("depth 5 (random)".to_string(), at_depth(2000, 2477)?),
     };
     // Optimal solutions may differ; compare their lengths and check that both solve.
     fn outcome(
@@ -406,7 +405,7 @@ pub fn rubik(args: &BenchArgs) -> Result<()> {
         &[row],
     )?;
     if args.input.is_none() {
-        let cubes = near.random_positions_at(5, 100_000, 5);
+        let cubes = at_depth(100_000, 5)?;
         let colours = ['w', 'r', 'g', 'y', 'o', 'b'];
         let mut text = format!("{}\n", cubes.len());
         for cube in &cubes {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::ValueEnum;
 use cubedb::progress::Progress;
 use cubedb::rng::SplitMix64;
-use cubedb::table::{TableFamily, TableStore};
+use cubedb::table::TableStore;
 use std::time::{Duration, Instant};
 
 /// `bench rubik-twophase`: two-phase solving on one thread, for each length cap.
@@ -240,10 +240,11 @@ fn cubes_of_file(
         .collect()
 }
 
-/// `bench rubik-ru`: optimal R,U solutions of random group positions, both metrics.
+/// `bench rubik-ru`: optimal R,U solutions of random group positions, both metrics, as
+/// `cubedb rubik solve --moves R,U` answers them (a walk down the `<R,U>` table).
 pub fn ru(args: &BenchArgs) -> Result<()> {
-    use cubedb::puzzles::rubik::subgroup::ru::{metric_turns, RuTable};
-    use cubedb::puzzles::rubik::{Cube, Metric};
+    use cubedb::puzzles::rubik::api::SolutionFinder;
+    use cubedb::puzzles::rubik::{parse_move_set, Cube, Metric};
     let store = TableStore::locate(args.data.clone());
     say!(
         "rubik-ru: {} random <R,U> positions (seed {}), one thread",
@@ -251,8 +252,16 @@ pub fn ru(args: &BenchArgs) -> Result<()> {
         args.seed
     );
     for metric in [Metric::Htm, Metric::Qtm] {
-        let table = RuTable::load_or_build(&store, metric, &Progress::stderr(args.quiet))?;
-        let turns = metric_turns(metric);
+        let turns = parse_move_set("R,U", metric == Metric::Qtm)
+            .map_err(|e| anyhow::anyhow!("R,U: {e}"))?;
+        let finder = SolutionFinder::open(
+            &store,
+            metric,
+            Some(turns.clone()),
+            None,
+            true,
+            &Progress::stderr(args.quiet),
+        )?;
         let mut rng = SplitMix64::new(args.seed);
         // A long random walk reaches every position of the group about equally often.
         let cubes: Vec<Cube> = (0..args.count)
@@ -264,19 +273,17 @@ pub fn ru(args: &BenchArgs) -> Result<()> {
             })
             .collect();
         let mut lengths = 0u64;
+        let mut nodes = 0u64;
         let started = Instant::now();
         for cube in &cubes {
-            let solution = table
-                .solve(cube)
-                .context("a member of <R,U> missing from its table")?;
-            lengths += metric.length(&solution) as u64;
-            std::hint::black_box(&solution);
+            // Each answer is checked on the cube by the finder.
+            let listing = finder.find(cube, 1, false)?;
+            lengths += u64::from(listing.optimal);
+            nodes += listing.nodes;
+            std::hint::black_box(&listing);
         }
         let elapsed = started.elapsed();
-        for cube in &cubes {
-            let solution = table.solve(cube).context("member missing")?;
-            anyhow::ensure!(cube.apply_all(&solution).is_solved(), "a wrong solution");
-        }
+        anyhow::ensure!(nodes == 0, "R,U answers came from a search, not the table");
         say!(
             "{:?}: {} per position, mean length {:.2} {}",
             metric,
@@ -288,10 +295,11 @@ pub fn ru(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// `bench rubik-goals`: optimal cross on all six faces, and the other goals on D.
+/// `bench rubik-goals`: optimal cross on all six faces, and the other goals on D, as
+/// `cubedb rubik solve --goal` answers them (each solution checked on the cube).
 pub fn goals(args: &BenchArgs) -> Result<()> {
-    use cubedb::puzzles::rubik::goals::goal::{orientation, GoalKind, GoalTable};
-    use cubedb::puzzles::rubik::{Cube, Face, Metric};
+    use cubedb::puzzles::rubik::api::{GoalSolver, GoalSpec};
+    use cubedb::puzzles::rubik::{Cube, Metric};
     let store = TableStore::locate(args.data.clone());
     let progress = Progress::stderr(args.quiet);
     let mut rng = SplitMix64::new(args.seed);
@@ -301,49 +309,49 @@ pub fn goals(args: &BenchArgs) -> Result<()> {
         cubes.len(),
         args.seed
     );
-    let frame_for = |down: Face| {
-        let front = Face::ALL
-            .into_iter()
-            .find(|&f| f != down && f != down.opposite())
-            .expect("a neighbour");
-        orientation(down, front).expect("adjacent faces")
+    let open = |name: &str, metric| -> Result<GoalSolver> {
+        let spec: GoalSpec = name.parse().map_err(|e: String| anyhow::anyhow!("{e}"))?;
+        Ok(GoalSolver::open(&store, spec, metric, &progress)?)
+    };
+    // The optimal length of `cube` for each solver, summed.
+    let total = |solvers: &[GoalSolver], cube: &Cube| -> Result<u64> {
+        let mut sum = 0;
+        for solver in solvers {
+            for answer in solver.solve(cube, false, 0, 1)? {
+                sum += u64::from(answer.optimal);
+            }
+        }
+        Ok(sum)
     };
     for metric in [Metric::Htm, Metric::Qtm] {
-        let cross = GoalTable::load_or_build(&store, (GoalKind::Cross, metric), &progress)?;
-        let frames: Vec<_> = Face::ALL.into_iter().map(frame_for).collect();
-        let mut total = 0u64;
+        let crosses = ["U", "R", "F", "D", "L", "B"]
+            .into_iter()
+            .map(|face| open(&format!("cross:{face}"), metric))
+            .collect::<Result<Vec<_>>>()?;
+        let mut sum = 0u64;
         let started = Instant::now();
         for cube in &cubes {
-            for frame in &frames {
-                total += cross.solve(cube, frame, 0, 1).0 as u64;
-            }
+            sum += total(&crosses, cube)?;
         }
         let per = started.elapsed() / cubes.len().max(1) as u32;
         say!(
             "{metric:?} cross, all 6 faces: {} per position, mean {:.2} {}",
             human(per),
-            total as f64 / (6 * cubes.len().max(1)) as f64,
+            sum as f64 / (6 * cubes.len().max(1)) as f64,
             metric.unit()
         );
-        for kind in [
-            GoalKind::Xcross,
-            GoalKind::F2lPair,
-            GoalKind::FirstBlock,
-            GoalKind::Eo,
-        ] {
-            let table = GoalTable::load_or_build(&store, (kind, metric), &progress)?;
-            let frame = frame_for(Face::D);
-            let mut total = 0u64;
+        for goal in ["xcross", "f2l-pair", "first-block", "eo"] {
+            let solver = [open(goal, metric)?];
+            let mut sum = 0u64;
             let started = Instant::now();
             for cube in &cubes {
-                total += table.solve(cube, &frame, 0, 1).0 as u64;
+                sum += total(&solver, cube)?;
             }
             let per = started.elapsed() / cubes.len().max(1) as u32;
             say!(
-                "{metric:?} {}: {} per position, mean {:.2} {}",
-                kind.name(),
+                "{metric:?} {goal}: {} per position, mean {:.2} {}",
                 human(per),
-                total as f64 / cubes.len().max(1) as f64,
+                sum as f64 / cubes.len().max(1) as f64,
                 metric.unit()
             );
         }

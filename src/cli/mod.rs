@@ -86,7 +86,7 @@ pub fn main() -> ExitCode {
         note!("cubedb: error: {err}");
         return ExitCode::FAILURE;
     }
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse().map_err(cubedb::text::cut_quoted_values) {
         Ok(cli) => cli,
         // Help, version, or a usage error; help that cannot be written is an error too.
         Err(err) => {

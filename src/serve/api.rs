@@ -14,6 +14,7 @@ use super::error::ApiError;
 use super::service::{Job, Mode, Service};
 use super::web;
 use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -25,8 +26,12 @@ use cubedb::puzzles::rubik::{
     facelet_string, format_moves, parse_facelets, parse_move_set, parse_moves, Cube, Metric,
 };
 use cubedb::rng::SplitMix64;
+use cubedb::text::quote;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -122,16 +127,141 @@ async fn read_body(service: &Service, headers: &HeaderMap, body: Body) -> Result
     }
 }
 
-/// The body as a JSON object.
-fn json_object(bytes: &[u8]) -> Result<Map<String, Value>, ApiError> {
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(ApiError::bad_request(
-            "the request body must be a JSON object",
-        )),
-        Err(e) => Err(ApiError::bad_request(format!(
-            "the request body is not JSON: {e}"
+/// The body as a JSON object whose fields are all in `known`, each given once (at every
+/// level: a repeated key is refused, never decided by which comes last).
+fn json_fields(bytes: &[u8], known: &[&str]) -> Result<Map<String, Value>, ApiError> {
+    let map = match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => {
+            return Err(ApiError::bad_request(
+                "the request body must be a JSON object",
+            ))
+        }
+        Err(e) => {
+            return Err(ApiError::bad_request(format!(
+                "the request body is not JSON: {e}"
+            )))
+        }
+    };
+    no_repeated_keys(bytes)?;
+    known_fields(&map, known)?;
+    Ok(map)
+}
+
+/// Refuses a JSON document in which an object names a key twice (a parser keeps one of
+/// them, silently): the error names the key and where it is.
+fn no_repeated_keys(bytes: &[u8]) -> Result<(), ApiError> {
+    let repeated = RefCell::new(None);
+    let walk = Unique {
+        at: Place::Top,
+        repeated: &repeated,
+    };
+    let mut document = serde_json::Deserializer::from_slice(bytes);
+    match (walk.deserialize(&mut document), repeated.into_inner()) {
+        (_, Some(path)) => Err(ApiError::bad_request(format!(
+            "field {path} is given twice: give each field once"
         ))),
+        // The document parsed once already; a second parse cannot fail otherwise.
+        (result, None) => {
+            result.map_err(|e| ApiError::bad_request(format!("the request body is not JSON: {e}")))
+        }
+    }
+}
+
+/// Where a value is in a JSON document, for messages.
+#[derive(Clone, Copy)]
+enum Place<'p> {
+    Top,
+    Field(&'p Place<'p>, &'p str),
+    Item(&'p Place<'p>, usize),
+}
+
+impl fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Top => Ok(()),
+            Place::Field(Place::Top, key) => write!(f, "{}", quote(key)),
+            Place::Field(parent, key) => write!(f, "{parent}.{}", quote(key)),
+            Place::Item(parent, index) => write!(f, "{parent}[{index}]"),
+        }
+    }
+}
+
+/// A walk over a JSON value that stops at the first repeated key (the place is left in
+/// `repeated`); everything else is skipped.
+struct Unique<'p> {
+    at: Place<'p>,
+    repeated: &'p RefCell<Option<String>>,
+}
+
+impl<'de> DeserializeSeed<'de> for Unique<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Unique<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<(), A::Error> {
+        let mut index = 0;
+        loop {
+            let item = Unique {
+                at: Place::Item(&self.at, index),
+                repeated: self.repeated,
+            };
+            if items.next_element_seed(item)?.is_none() {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut fields: A) -> Result<(), A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = fields.next_key::<String>()? {
+            let at = Place::Field(&self.at, &key);
+            if seen.contains(&key) {
+                *self.repeated.borrow_mut() = Some(at.to_string());
+                return Err(serde::de::Error::custom("a repeated key"));
+            }
+            fields.next_value_seed(Unique {
+                at,
+                repeated: self.repeated,
+            })?;
+            seen.insert(key);
+        }
+        Ok(())
     }
 }
 
@@ -139,11 +269,76 @@ fn json_object(bytes: &[u8]) -> Result<Map<String, Value>, ApiError> {
 fn known_fields(map: &Map<String, Value>, known: &[&str]) -> Result<(), ApiError> {
     match map.keys().find(|k| !known.contains(&k.as_str())) {
         Some(field) => Err(ApiError::bad_request(format!(
-            "unknown field {field:?}; the fields are {}",
+            "unknown field {}; the fields are {}",
+            quote(field),
             known.join(", ")
         ))),
         None => Ok(()),
     }
+}
+
+/// What a field holds, so that a query string (text only) is read by the rules of a
+/// JSON body: the same field refuses the same values either way.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// Text, taken as it is.
+    Text,
+    /// `true` or `false`.
+    Flag,
+    /// A whole number in a range.
+    Whole(WholeRange),
+}
+
+/// A query string as the JSON object a body would be: every parameter in `fields`, each
+/// given once, its text read by its kind (a flag is `true` or `false`, a number a whole
+/// number in its range), refused in the same words as the body's field.
+fn query_fields(
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+    fields: &[(&str, Kind)],
+) -> Result<Map<String, Value>, ApiError> {
+    let Query(pairs) = query.map_err(|e| {
+        ApiError::bad_request(format!(
+            "the query string cannot be read: {}",
+            e.body_text()
+        ))
+    })?;
+    let names: Vec<&str> = fields.iter().map(|(name, _)| *name).collect();
+    let mut map = Map::new();
+    for (name, text) in pairs {
+        let Some(&(_, kind)) = fields.iter().find(|(n, _)| *n == name) else {
+            return Err(ApiError::bad_request(format!(
+                "unknown parameter {}; the parameters are {}",
+                quote(&name),
+                names.join(", ")
+            )));
+        };
+        if map.contains_key(&name) {
+            return Err(ApiError::bad_request(format!(
+                "parameter {} is given twice: give each parameter once",
+                quote(&name)
+            )));
+        }
+        let value = match kind {
+            Kind::Text => Value::String(text),
+            Kind::Flag => match text.as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                other => {
+                    return Err(ApiError::bad_request(format!(
+                        "{name} must be true or false, not {}",
+                        quote(other)
+                    )))
+                }
+            },
+            Kind::Whole(range) => Value::from(
+                range
+                    .parse(&text)
+                    .map_err(|e| ApiError::bad_request(format!("{name} {e}")))?,
+            ),
+        };
+        map.insert(name, value);
+    }
+    Ok(map)
 }
 
 /// JSON's name for a value's type, for messages.
@@ -203,11 +398,13 @@ fn flag(map: &Map<String, Value>, name: &str) -> Result<bool, ApiError> {
 /// The metric field (`htm` by default).
 fn metric(map: &Map<String, Value>) -> Result<Metric, ApiError> {
     match text(map, "metric")? {
-        None | Some("htm") => Ok(Metric::Htm),
-        Some("qtm") => Ok(Metric::Qtm),
-        Some(other) => Err(ApiError::bad_request(format!(
-            "metric must be \"htm\" or \"qtm\", not {other:?}"
-        ))),
+        None => Ok(Metric::Htm),
+        Some(word) => limits::choice(
+            "metric",
+            &[("htm", Metric::Htm), ("qtm", Metric::Qtm)],
+            word,
+        )
+        .map_err(|e| ApiError::bad_request(e.to_string())),
     }
 }
 
@@ -216,13 +413,11 @@ fn job(map: &Map<String, Value>) -> Result<Job, ApiError> {
     let metric = metric(map)?;
     let timeout = match map.get("timeout") {
         None | Some(Value::Null) => None,
-        Some(Value::Number(n)) => {
-            let seconds = n.as_f64().unwrap_or(f64::NAN);
-            Some(
-                limits::timeout("timeout", seconds)
-                    .map_err(|e| ApiError::bad_request(e.to_string()))?,
-            )
-        }
+        Some(Value::Number(n)) => Some(
+            limits::parse_seconds(&n.to_string())
+                .and_then(|seconds| limits::timeout("timeout", seconds).map_err(|e| e.to_string()))
+                .map_err(|e| ApiError::bad_request(format!("timeout {e}")))?,
+        ),
         Some(other) => {
             return Err(ApiError::bad_request(format!(
                 "timeout must be a number of seconds, not {}",
@@ -369,8 +564,7 @@ async fn solve(
     body: Body,
 ) -> Result<Response, ApiError> {
     let bytes = read_body(&service, &headers, body).await?;
-    let map = json_object(&bytes)?;
-    known_fields(&map, &SOLVE_FIELDS)?;
+    let map = json_fields(&bytes, &SOLVE_FIELDS)?;
     let job = job(&map)?;
     let cube = cube_of(&map)?;
     let reply = service.solve(cube, job).await;
@@ -389,14 +583,13 @@ async fn solve_batch(
     body: Body,
 ) -> Result<Response, ApiError> {
     let bytes = read_body(&service, &headers, body).await?;
-    let map = json_object(&bytes)?;
     let fields: Vec<&str> = SOLVE_FIELDS
         .iter()
         .copied()
         .filter(|f| !matches!(*f, "scramble" | "facelets" | "id"))
         .chain(["cubes"])
         .collect();
-    known_fields(&map, &fields)?;
+    let map = json_fields(&bytes, &fields)?;
     let job = job(&map)?;
     let items = match map.get("cubes") {
         Some(Value::Array(items)) => items,
@@ -466,37 +659,31 @@ fn batch_line(index: usize, answer: Result<super::service::Reply, ApiError>) -> 
     Bytes::from(line)
 }
 
-async fn scramble(
-    State(service): State<Arc<Service>>,
-    Query(params): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, ApiError> {
-    if let Some(field) = params
-        .keys()
-        .find(|k| !matches!(k.as_str(), "count" | "seed"))
-    {
-        return Err(ApiError::bad_request(format!(
-            "unknown parameter {field:?}; the parameters are count, seed"
-        )));
-    }
-    let number = |name: &str, range: WholeRange| -> Result<Option<u64>, ApiError> {
-        params
-            .get(name)
-            .map(|text| {
-                range
-                    .parse(text)
-                    .map_err(|e| ApiError::bad_request(format!("{name} {e}")))
-            })
-            .transpose()
-    };
-    let count = number(
+/// The parameters of `GET /api/scramble`.
+const SCRAMBLE_PARAMETERS: [(&str, Kind); 2] = [
+    (
         "count",
-        WholeRange {
+        Kind::Whole(WholeRange {
             min: 1,
             max: MAX_SCRAMBLES,
-        },
-    )?
-    .unwrap_or(1);
-    let seed = match number("seed", WholeRange::SEED)? {
+        }),
+    ),
+    ("seed", Kind::Whole(WholeRange::SEED)),
+];
+
+async fn scramble(
+    State(service): State<Arc<Service>>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let map = query_fields(query, &SCRAMBLE_PARAMETERS)?;
+    let number = |index: usize| -> Result<Option<u64>, ApiError> {
+        let (name, Kind::Whole(range)) = SCRAMBLE_PARAMETERS[index] else {
+            return Err(ApiError::internal("internal error: a parameter's kind"));
+        };
+        map.get(name).map(|v| whole(name, range, v)).transpose()
+    };
+    let count = number(0)?.unwrap_or(1);
+    let seed = match number(1)? {
         Some(seed) => seed,
         None => random_seed(),
     };
@@ -520,19 +707,22 @@ fn random_seed() -> u64 {
         ^ u64::from(std::process::id())
 }
 
-async fn cube_get(Query(params): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
-    let map: Map<String, Value> = params
-        .into_iter()
-        .map(|(k, v)| {
-            let value = if k == "steps" {
-                Value::Bool(v == "true" || v == "1")
-            } else {
-                Value::String(v)
-            };
-            (k, value)
-        })
-        .collect();
-    cube_answer(&map).map(Json)
+/// The fields of `/api/cube`, as a body or as parameters.
+const CUBE_FIELDS: [(&str, Kind); 4] = [
+    ("scramble", Kind::Text),
+    ("facelets", Kind::Text),
+    ("moves", Kind::Text),
+    ("steps", Kind::Flag),
+];
+
+fn cube_field_names() -> Vec<&'static str> {
+    CUBE_FIELDS.iter().map(|(name, _)| *name).collect()
+}
+
+async fn cube_get(
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    cube_answer(&query_fields(query, &CUBE_FIELDS)?).map(Json)
 }
 
 async fn cube_post(
@@ -541,13 +731,14 @@ async fn cube_post(
     body: Body,
 ) -> Result<Json<Value>, ApiError> {
     let bytes = read_body(&service, &headers, body).await?;
-    cube_answer(&json_object(&bytes)?).map(Json)
+    cube_answer(&json_fields(&bytes, &cube_field_names())?).map(Json)
 }
 
 /// The facelets of a start (`scramble` or `facelets`, default solved) after `moves`, and
 /// with `steps` after each move.
 fn cube_answer(map: &Map<String, Value>) -> Result<Value, ApiError> {
-    known_fields(map, &["scramble", "facelets", "moves", "steps"])?;
+    known_fields(map, &cube_field_names())?;
+    let steps = flag(map, "steps")?;
     let start = if map.contains_key("scramble") || map.contains_key("facelets") {
         cube_of(map)?
     } else {
@@ -563,11 +754,11 @@ fn cube_answer(map: &Map<String, Value>) -> Result<Value, ApiError> {
         return Err(ApiError::too_large("moves: at most 10000 moves"));
     }
     let mut cube = start;
-    let mut steps = vec![facelet_string(&cube)];
+    let mut after = vec![facelet_string(&cube)];
     for &mv in &moves {
         cube = cube.apply(mv);
-        if flag(map, "steps")? {
-            steps.push(facelet_string(&cube));
+        if steps {
+            after.push(facelet_string(&cube));
         }
     }
     let mut out = serde_json::json!({
@@ -575,8 +766,8 @@ fn cube_answer(map: &Map<String, Value>) -> Result<Value, ApiError> {
         "solved": cube.is_solved(),
         "moves": format_moves(&moves),
     });
-    if flag(map, "steps")? {
-        out["steps"] = Value::from(steps);
+    if steps {
+        out["steps"] = Value::from(after);
     }
     Ok(out)
 }

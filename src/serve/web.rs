@@ -54,7 +54,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         .unwrap_or_else(|| {
             ApiError {
                 status: StatusCode::NOT_FOUND,
-                message: format!("no asset {name:?}"),
+                message: format!("no asset {}", cubedb::text::quote(&name)),
                 retry_after: None,
             }
             .into_response()

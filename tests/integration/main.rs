@@ -15,5 +15,6 @@ mod second_round;
 mod serve;
 mod soma;
 mod third_round;
+mod third_round_front_ends;
 mod twophase;
 mod walk;

@@ -298,7 +298,7 @@ fn bad_requests_get_json_errors_and_never_crash_it() {
             "POST",
             r#"{"scramble": "R", "bogus": 1}"#.into(),
             400,
-            "unknown field \"bogus\"",
+            "unknown field `bogus`",
         ),
         (
             "POST",
@@ -548,6 +548,193 @@ fn bad_requests_get_json_errors_and_never_crash_it() {
     let (status, text, _) = call(&agent, "GET", &format!("{}/api/health", server.base), None);
     assert_eq!(status, 200, "{text}");
     assert!(text.contains("\"status\":\"ok\""));
+}
+
+/// A running service's error for a request: status and message.
+fn error_of(server: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let (status, text, _) = call(&agent(), method, &format!("{}{path}", server.base), body);
+    let value: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {text}"));
+    (status, value["error"].as_str().unwrap_or("").to_string())
+}
+
+/// Issue 56, item 22: a repeated key is refused, in a body (at any depth) or a query
+/// string, as an unknown one is: never decided by which comes last.
+#[test]
+fn repeated_keys_are_refused() {
+    let server = Server::start(&[]);
+    let cases: [(&str, &str, Option<&str>, &str); 6] = [
+        (
+            "POST",
+            "/api/solve",
+            Some(r#"{"scramble": "R", "scramble": "F"}"#),
+            "field `scramble` is given twice",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some(r#"{"scramble": "R", "max_length": 21, "max_length": 1}"#),
+            "field `max_length` is given twice",
+        ),
+        (
+            "POST",
+            "/api/solve/batch",
+            Some(r#"{"cubes": ["R", {"scramble": "R", "scramble": "F"}], "max_length": 21}"#),
+            "field `cubes`[1].`scramble` is given twice",
+        ),
+        (
+            "POST",
+            "/api/cube",
+            Some(r#"{"moves": "R", "moves": "F"}"#),
+            "field `moves` is given twice",
+        ),
+        (
+            "GET",
+            "/api/scramble?count=1&count=3",
+            None,
+            "parameter `count` is given twice",
+        ),
+        (
+            "GET",
+            "/api/cube?moves=R&moves=F",
+            None,
+            "parameter `moves` is given twice",
+        ),
+    ];
+    for (method, path, body, words) in cases {
+        let (status, message) = error_of(&server, method, path, body);
+        assert_eq!(status, 400, "{path} {body:?}: {message}");
+        assert!(message.contains(words), "{path} {body:?}: {message}");
+    }
+}
+
+/// Issue 56, item 23: input echoed in an error is at most 40 characters, escaped (as every
+/// message quotes input), and a number is reported as written, never as a float.
+#[test]
+fn echoed_input_is_cut_and_numbers_are_as_written() {
+    let server = Server::start(&[]);
+    let agent = agent();
+    let url = |path: &str| format!("{}{path}", server.base);
+    let long = "A".repeat(60_000);
+    let (status, text, _) = call(&agent, "GET", &url(&format!("/assets/{long}")), None);
+    assert_eq!(status, 404);
+    assert!(text.len() < 300, "{} bytes: {}", text.len(), &text[..200]);
+    assert!(
+        text.contains(&format!("`{}...` (60000 characters)", "A".repeat(40))),
+        "{text}"
+    );
+    let (status, text, _) = call(&agent, "GET", &url("/assets/%E2%80%8Bapp.js"), None);
+    assert_eq!(status, 404);
+    assert!(text.contains(r"`\\u{200B}app.js`"), "{text}");
+    for (body, words) in [
+        (
+            r#"{"scramble": "R", "max_length": 18446744073709551616}"#.to_string(),
+            "max_length must be a whole number from 0 to 255, not 18446744073709551616",
+        ),
+        (
+            r#"{"scramble": "R", "max_length": -99999999999999999999}"#.to_string(),
+            "max_length must be a whole number from 0 to 255, not -99999999999999999999",
+        ),
+        (
+            r#"{"scramble": "R", "max_length": 1e30}"#.to_string(),
+            "max_length must be a whole number from 0 to 255, not 1e",
+        ),
+        (
+            format!(r#"{{"scramble": "R", "{long}": 1}}"#),
+            "unknown field `AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA...` (60000 characters)",
+        ),
+        (
+            format!(r#"{{"scramble": "R", "metric": "{long}"}}"#),
+            "(60000 characters)",
+        ),
+        (
+            r#"{"scramble": "R", "max_length": 21, "timeout": -1e400}"#.to_string(),
+            "timeout must be a number of seconds, 0 or more, not -1e",
+        ),
+    ] {
+        let (status, message) = error_of(&server, "POST", "/api/solve", Some(&body));
+        assert_eq!(status, 400, "{message}");
+        assert!(
+            message.contains(words),
+            "{}: {message}",
+            &body[..body.len().min(80)]
+        );
+        assert!(!message.contains("e+19"), "a float: {message}");
+        assert!(message.len() < 300, "{message}");
+    }
+    let (status, message) = error_of(
+        &server,
+        "GET",
+        &format!("/api/scramble?count=1&{long}=1"),
+        None,
+    );
+    assert_eq!(status, 400);
+    assert!(
+        message.contains("(60000 characters)") && message.len() < 300,
+        "{message}"
+    );
+    let (status, message) = error_of(
+        &server,
+        "GET",
+        "/api/scramble?count=99999999999999999999999",
+        None,
+    );
+    assert_eq!(status, 400);
+    assert!(
+        message
+            .contains("count must be a whole number from 1 to 10000, not 99999999999999999999999"),
+        "{message}"
+    );
+    // A timeout beyond a float is no deadline at all, as on the command line.
+    let (status, reply) = post_json(
+        &agent,
+        &url("/api/solve"),
+        &serde_json::from_str(r#"{"scramble": "R U F", "max_length": 21, "timeout": 1e400}"#)
+            .expect("JSON"),
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["solution"], "F' U' R'");
+}
+
+/// Issue 56, item 24: a query parameter is read by the rules of the same field in a body
+/// (`steps` is true or false either way), and both give the same answers.
+#[test]
+fn query_values_follow_the_rules_of_bodies() {
+    let server = Server::start(&[]);
+    let agent = agent();
+    let url = |path: &str| format!("{}{path}", server.base);
+    for (path, body) in [
+        (
+            "/api/cube?moves=R&steps=yes",
+            r#"{"moves": "R", "steps": "yes"}"#,
+        ),
+        ("/api/cube?moves=R&steps=1", r#"{"moves": "R", "steps": 1}"#),
+    ] {
+        for (method, path, body) in [("GET", path, None), ("POST", "/api/cube", Some(body))] {
+            let (status, message) = error_of(&server, method, path, body);
+            assert_eq!(status, 400, "{path} {body:?}: {message}");
+            assert!(
+                message.contains("steps must be true or false"),
+                "{path}: {message}"
+            );
+        }
+    }
+    for (path, body) in [
+        (
+            "/api/cube?moves=R&steps=true",
+            r#"{"moves": "R", "steps": true}"#,
+        ),
+        (
+            "/api/cube?moves=R&steps=false",
+            r#"{"moves": "R", "steps": false}"#,
+        ),
+    ] {
+        let (status, got, _) = call(&agent, "GET", &url(path), None);
+        assert_eq!(status, 200, "{got}");
+        let (status, posted, _) = call(&agent, "POST", &url("/api/cube"), Some(body));
+        assert_eq!(status, 200, "{posted}");
+        assert_eq!(got, posted, "{path}");
+    }
 }
 
 /// Sends `request` on a new connection (from another thread: the server may answer and

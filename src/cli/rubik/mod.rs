@@ -14,13 +14,12 @@ use crate::input::open_input;
 use anyhow::{Context, Result};
 use args::{RandomArgs, ShowArgs, SolveArgs};
 use clap::{Args, Subcommand};
-use cubedb::engine::{Engine, Solver};
+use cubedb::engine::Engine;
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::{
-    self, facelet_string, Cube, Metric, NearTable, Options, SearchSolver, TableSolver,
-};
+use cubedb::puzzles::rubik::api::NearSolver;
+use cubedb::puzzles::rubik::{self, facelet_string, Cube, Metric, Options};
 use cubedb::rng::SplitMix64;
-use cubedb::table::{TableFamily, TableStore};
+use cubedb::table::TableStore;
 use std::io::Write;
 
 /// Arguments of `cubedb rubik`.
@@ -95,14 +94,12 @@ fn run_judge(args: RubikArgs) -> Result<()> {
         metric: Metric::Qtm,
         max_depth: args.max_depth,
     };
-    let near;
     let solver = match args.common.engine {
         Engine::Table => {
             let store = TableStore::locate(args.common.data.clone());
-            near = NearTable::load_or_build(&store, (), &Progress::stderr(args.common.quiet))?;
-            Solver::Table(TableSolver::new(&near, options))
+            NearSolver::open(&store, options, &Progress::stderr(args.common.quiet))?
         }
-        Engine::Search => Solver::Search(SearchSolver::new(options)),
+        Engine::Search => NearSolver::without_tables(options),
     };
     rubik::answer_judge_input(input, &solver, stdout, stderr)?;
     Ok(())

@@ -1,55 +1,77 @@
 //! `cubedb rubik solve` without a length cap: optimal solutions, by the optimal solver's
 //! tables or (`--engine search`) by IDA* alone.
+//!
+//! Before the first long search it says what the solve will likely cost with the tables
+//! at hand (a short look at the search, extrapolated: `OptimalSolver::outlook`), and
+//! which faster presets this machine can build, how big and how long.
 
 use super::args::SolveArgs;
-use crate::cube_input::{for_each_cube, parse_cube, CubeFormat};
+use crate::cube_input::{for_each_cube, parse_cube, scramble_length, CubeFormat};
 use anyhow::{Context, Result};
 use cubedb::engine::Engine;
 use cubedb::limits::Stop;
+use cubedb::machine::bytes_text;
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::api::OptimalSolver;
-use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, IterationStart, Preset};
+use cubedb::puzzles::rubik::api::{OptimalSolver, Outlook, PresetOffer};
+use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, IterationStart, Metric};
 use cubedb::table::TableStore;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
-/// How long a solve runs before a slow preset is pointed out.
-const SLOW_SOLVE: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long the search is watched before its cost is foretold.
+const LOOK: Duration = Duration::from_millis(300);
+
+/// Solves foretold to take longer than this are announced, with the faster options.
+const ANNOUNCE_SECONDS: f64 = 10.0;
 
 /// Solves every cube optimally and prints one line of moves each.
 pub fn run(args: SolveArgs) -> Result<()> {
     let progress = Progress::stderr(args.quiet);
+    let store = TableStore::locate(args.data.clone());
     let solver = match args.engine {
-        Engine::Table => {
-            let store = TableStore::locate(args.data.clone());
-            OptimalSolver::open(&store, args.metric, args.tables, &progress)?
-        }
+        Engine::Table => OptimalSolver::open(&store, args.metric, args.tables, &progress)?,
         Engine::Search => OptimalSolver::without_tables(args.metric),
     };
-    let slow_noted = AtomicBool::new(false);
+    // Until one cube has needed a search, the next one is looked at first.
+    let mut looked = args.quiet || args.engine == Engine::Search;
     let mut out = cubedb::output::stdout()?;
-    let solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
+    let mut solve_one = |text: &str, format: CubeFormat, number: usize| -> Result<()> {
         let cube = parse_cube(text, format, number)?;
-        // On a terminal, each IDA* bound as it starts; once, a hint if the preset is slow.
-        let status = progress.status();
-        status.set_message(format!("cube {number}: starting"));
-        let observe = |start: &IterationStart| {
-            status.set_message(format!(
-                "cube {number}: trying {} {} ({} nodes so far)",
-                start.bound,
-                args.metric.unit(),
-                start.nodes
-            ));
-            if start.elapsed >= SLOW_SOLVE && !slow_noted.swap(true, Ordering::Relaxed) {
-                if let Some(hint) = solver.preset().and_then(Preset::faster_options) {
-                    progress.note(format!("note: {hint}"));
+        let mut solution = None;
+        if !looked {
+            let at_most = scramble_length(text, format, args.metric);
+            let outlook = solver.outlook(&cube, at_most, LOOK)?;
+            match outlook.solved {
+                Some(found) => solution = Some(found),
+                None => {
+                    looked = true;
+                    if outlook.seconds >= ANNOUNCE_SECONDS {
+                        announce(&progress, &store, &solver, &outlook, number);
+                    }
                 }
             }
+        }
+        let solution = match solution {
+            Some(found) => found,
+            None => {
+                // On a terminal, each IDA* bound as it starts.
+                let status = progress.status();
+                status.set_message(format!("cube {number}: starting"));
+                let observe = |start: &IterationStart| {
+                    status.set_message(format!(
+                        "cube {number}: trying {} {} ({} nodes so far)",
+                        start.bound,
+                        args.metric.unit(),
+                        start.nodes
+                    ));
+                };
+                let found = solver
+                    .solve_until(&cube, &Stop::never(), Some(&observe))?
+                    .context("internal error: nothing stopped the solve, yet it gave up")?;
+                status.finish_and_clear();
+                found
+            }
         };
-        let solution = solver
-            .solve_until(&cube, &Stop::never(), Some(&observe))?
-            .context("internal error: nothing stopped the solve, yet it gave up")?;
-        status.finish_and_clear();
         // A last check before anything is printed: the solution must solve the cube.
         anyhow::ensure!(
             cube.apply_all(&solution.moves).is_solved(),
@@ -75,5 +97,48 @@ pub fn run(args: SolveArgs) -> Result<()> {
         }
         Ok(())
     };
-    for_each_cube(&args.facelets, &args.scramble, solve_one)
+    for_each_cube(&args.facelets, &args.scramble, &mut solve_one)
+}
+
+/// The cost foretold, and what would be faster: a few lines on stderr.
+fn announce(
+    progress: &Progress,
+    store: &TableStore,
+    solver: &OptimalSolver,
+    outlook: &Outlook,
+    number: usize,
+) {
+    let metric = solver.metric();
+    let current = solver.preset();
+    let tables = current.map_or("these", |p| p.name());
+    progress.note(format!(
+        "cube {number}: this optimal solve will take {}",
+        outlook.summary(metric, tables)
+    ));
+    let advice = OptimalSolver::advice(store, metric, current, outlook.seconds);
+    let offer = |o: &PresetOffer| format!("--tables {}: {}", o.preset.name(), o.summary());
+    if !advice.offers.is_empty() {
+        let offers: Vec<String> = advice.offers.iter().map(offer).collect();
+        progress.note(format!(
+            "faster (this machine has {}): {}",
+            advice.room,
+            offers.join("; ")
+        ));
+    } else if let Some(o) = &advice.out_of_reach {
+        progress.note(format!(
+            "no faster preset fits this machine ({}): {} needs {} of memory and {} of disk \
+             to build",
+            advice.room,
+            o.preset.name(),
+            bytes_text(o.build_memory),
+            bytes_text(o.bytes)
+        ));
+    }
+    let quick = match metric {
+        Metric::Htm => 20,
+        Metric::Qtm => 26,
+    };
+    progress.note(format!(
+        "or, near-optimal: --max-length {quick} answers in milliseconds"
+    ));
 }

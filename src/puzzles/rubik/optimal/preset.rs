@@ -100,19 +100,58 @@ impl Preset {
         }
     }
 
-    /// For a preset slower than the biggest, a hint naming the faster options.
-    pub fn faster_options(self) -> Option<String> {
-        if matches!(self, Preset::FiveGb | Preset::EightGb) {
-            return None;
+    /// What building this preset for `metric` took, and what it then gives, on the
+    /// project machine (2 cores; `docs/results.md`).
+    pub fn figures(self, metric: Metric) -> PresetFigures {
+        let htm = metric == Metric::Htm;
+        let pick = |h: u32, q: u32| if htm { h } else { q };
+        let pick_f = |h: f64, q: f64| if htm { h } else { q };
+        let (build_seconds_on_two_cores, build_peak_bytes, random_median_seconds) = match self {
+            Preset::Small => (30, 1_000_000_000, None),
+            Preset::Medium => (300, 2_000_000_000, None),
+            Preset::Large => (pick(224, 171), 6_600_000_000, Some(pick_f(44.0, 28.0))),
+            Preset::Huge => (630, 17_400_000_000, Some(pick_f(6.54, 5.70))),
+            Preset::TwoGb => (pick(468, 276), 6_100_000_000, Some(pick_f(3.33, 4.56))),
+            Preset::FiveGb => (pick(678, 522), 12_200_000_000, Some(pick_f(2.41, 2.66))),
+            Preset::EightGb => (pick(1190, 1387), 18_800_000_000, Some(pick_f(1.65, 1.45))),
+        };
+        PresetFigures {
+            build_seconds_on_two_cores,
+            build_peak_bytes,
+            random_median_seconds,
         }
-        let name = self.name();
-        Some(format!(
-            "deep solves with the {name} preset are slow; the 5g preset (`cubedb-gen rubik-5g`, \
-             or `--tables 5g` to build just this metric: 5.0 GB per metric) solves random \
-             positions in seconds, and `--max-length 20` finds near-optimal solutions in \
-             milliseconds"
-        ))
     }
+
+    /// Bytes of its tables for `metric` on disk.
+    pub fn bytes(self, metric: Metric) -> u64 {
+        <Pdbs as TableFamily>::specs((self, metric))
+            .iter()
+            .map(TableSpec::payload_len)
+            .sum()
+    }
+
+    /// Every preset, smallest first.
+    pub const ALL: [Preset; 7] = [
+        Preset::Small,
+        Preset::Medium,
+        Preset::Large,
+        Preset::TwoGb,
+        Preset::Huge,
+        Preset::FiveGb,
+        Preset::EightGb,
+    ];
+}
+
+/// What a preset took to build and gives, one metric, on the project machine (2 cores).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PresetFigures {
+    /// Wall-clock seconds of the build on 2 cores.
+    pub build_seconds_on_two_cores: u32,
+    /// Peak memory of the build.
+    pub build_peak_bytes: u64,
+    /// Median time of an optimal solve of a uniformly random position on both cores
+    /// (`None`: minutes to hours, not measured).
+    pub random_median_seconds: Option<f64>,
 }
 
 /// Opened pattern databases of one metric.

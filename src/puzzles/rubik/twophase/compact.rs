@@ -24,6 +24,7 @@ use crate::progress::Progress;
 use crate::puzzles::rubik::coord::perm::rank_permutation;
 use crate::puzzles::rubik::model::cube::{htm_may_follow, Cube, Move, EDGES, MOVE_COUNT};
 use crate::puzzles::rubik::model::metric::Metric;
+use crate::puzzles::rubik::model::symmetry::AXIS_ROTATIONS;
 use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::search::bfs::{layered_bfs, RankedSpace};
 
@@ -189,11 +190,37 @@ static FOLLOWS: std::sync::LazyLock<[u32; MOVE_COUNT + 1]> = std::sync::LazyLock
     })
 });
 
+/// One of the six ways the search looks at a cube (as the full search does): turned so
+/// that its U-D, R-L or F-B axis is U-D, and the position itself or its inverse. A cube
+/// is often much closer to H along one axis, or as its inverse, than as given: searching
+/// every view at each phase-1 length finds a solution within a tight cap (21) far sooner
+/// on the hard cubes.
+#[derive(Debug, Clone, Copy)]
+struct View {
+    /// `unmap[m]`: the move of the original cube that move `m` of this view stands for.
+    unmap: [Move; MOVE_COUNT],
+    inverse: bool,
+    slots: usize,
+    order: usize,
+    flip: usize,
+    twist: usize,
+    corners: usize,
+    edges: [u8; EDGES],
+    /// Lower bound of the phase-1 distance.
+    bound: u32,
+}
+
 /// Two-phase search over the compact tables, one cube at a time (one per thread).
 pub struct CompactSearch<'t> {
     tables: &'t CompactTables,
-    /// Edge permutation of the cube being solved (phase 2 needs it at each entry).
-    edges: [u8; EDGES],
+    /// `unmaps[axis][m]`: the move of the original cube that move `m` of a view along
+    /// `axis` stands for (identity, then the two axis rotations).
+    unmaps: [[Move; MOVE_COUNT]; 3],
+    /// `edge_cache[i]`: edge permutation of the view being searched after `path[..i]`,
+    /// valid up to `edges_valid` (phase-1 paths share prefixes: most phase-2 entries
+    /// apply one or two moves, not the whole path).
+    edge_cache: [[u8; EDGES]; MAX_PATH + 1],
+    edges_valid: usize,
     max_length: u32,
     path: [u8; MAX_PATH],
     solution_len: usize,
@@ -207,9 +234,22 @@ pub struct CompactSearch<'t> {
 impl<'t> CompactSearch<'t> {
     /// A search over `tables`.
     pub fn new(tables: &'t CompactTables) -> Self {
+        let identity: [Move; MOVE_COUNT] = std::array::from_fn(Move::from_index);
+        let unmaps = std::array::from_fn(|axis| {
+            let mut unmap = identity;
+            if axis > 0 {
+                let rotation = AXIS_ROTATIONS[axis - 1];
+                for mv in Move::all() {
+                    unmap[rotation.map_move(mv).index()] = mv;
+                }
+            }
+            unmap
+        });
         Self {
             tables,
-            edges: Cube::SOLVED.ep,
+            unmaps,
+            edge_cache: [Cube::SOLVED.ep; MAX_PATH + 1],
+            edges_valid: 0,
             max_length: 0,
             path: [0; MAX_PATH],
             solution_len: 0,
@@ -218,6 +258,32 @@ impl<'t> CompactSearch<'t> {
             node_limit: u64::MAX,
             timed_out: false,
         }
+    }
+
+    /// The six views of `cube`, the cube as given first.
+    fn views(&self, cube: &Cube) -> [View; 6] {
+        let inverse = cube.inverse();
+        std::array::from_fn(|v| {
+            let (axis, is_inverse) = (v / 2, v % 2 == 1);
+            let position = if is_inverse { &inverse } else { cube };
+            let seen = match axis {
+                0 => *position,
+                a => AXIS_ROTATIONS[a - 1].conjugate(position),
+            };
+            let (flip, slice, twist) = Coords::phase1_of(&seen);
+            let slots = slice / SLICE_ORDERS;
+            View {
+                unmap: self.unmaps[axis],
+                inverse: is_inverse,
+                slots,
+                order: slice % SLICE_ORDERS,
+                flip,
+                twist,
+                corners: rank_permutation(&seen.cp) as usize,
+                edges: seen.ep,
+                bound: self.tables.phase1_bound(slots, flip, twist),
+            }
+        })
     }
 
     /// Counts a node; checks the stop every [`STOP_CHECK`] nodes.
@@ -232,25 +298,31 @@ impl<'t> CompactSearch<'t> {
         self.timed_out
     }
 
-    /// Every phase-1 path of exactly `length` moves from the start, each continued in
+    /// Every phase-1 path of exactly `length` moves from `view`'s start, each continued in
     /// phase 2 within `max_length`: `Some` when a solution is found or time ran out.
-    fn try_phase1_length(&mut self, cube: &Cube, length: u32) -> Option<Outcome> {
-        let (flip, slice, twist) = Coords::phase1_of(cube);
-        let corners = rank_permutation(&cube.cp) as usize;
+    fn try_phase1_length(&mut self, cube: &Cube, view: &View, length: u32) -> Option<Outcome> {
+        self.edge_cache[0] = view.edges;
+        self.edges_valid = 0;
         if self.phase1(
-            slice / SLICE_ORDERS,
-            slice % SLICE_ORDERS,
-            flip,
-            twist,
-            corners,
+            view.slots,
+            view.order,
+            view.flip,
+            view.twist,
+            view.corners,
             0,
             length,
             NONE,
         ) {
-            let moves: Vec<Move> = self.path[..self.solution_len]
+            let moves = self.path[..self.solution_len]
                 .iter()
-                .map(|&m| Move::from_index(m as usize))
-                .collect();
+                .map(|&m| view.unmap[m as usize]);
+            let moves: Vec<Move> = if view.inverse {
+                let mut undo: Vec<Move> = moves.map(Move::inverse).collect();
+                undo.reverse();
+                undo
+            } else {
+                moves.collect()
+            };
             debug_assert!(cube.apply_all(&moves).is_solved());
             return Some(Outcome::Found(moves));
         }
@@ -299,6 +371,7 @@ impl<'t> CompactSearch<'t> {
             }
             let corners2 = c.corner_move[corners * MOVE_COUNT + m] as usize;
             self.path[depth] = m as u8;
+            self.edges_valid = self.edges_valid.min(depth);
             if self.phase1(
                 slots2,
                 order2,
@@ -321,12 +394,17 @@ impl<'t> CompactSearch<'t> {
     /// A phase-1 path of `depth` moves ends in H: phase 2 within the rest of the cap.
     fn phase2_entry(&mut self, order: usize, corners: usize, depth: usize) -> bool {
         let budget = self.max_length - depth as u32;
-        let mut edges = self.edges;
-        for &m in &self.path[..depth] {
-            let moved = &MOVE_CUBES[m as usize].ep;
-            edges = std::array::from_fn(|k| edges[moved[k] as usize]);
+        // The corners' bound alone first: it needs no edges.
+        if u32::from(self.tables.corners_order[corners * SLICE_ORDERS + order]) > budget {
+            return false;
         }
-        let ud = ud_edges(&edges);
+        for i in self.edges_valid..depth {
+            let moved = &MOVE_CUBES[self.path[i] as usize].ep;
+            let before = self.edge_cache[i];
+            self.edge_cache[i + 1] = std::array::from_fn(|k| before[moved[k] as usize]);
+        }
+        self.edges_valid = depth;
+        let ud = ud_edges(&self.edge_cache[depth]);
         let bound = self.tables.phase2_bound(corners, ud, order);
         let last = if depth == 0 {
             NONE
@@ -389,14 +467,16 @@ impl<'t> CompactSearch<'t> {
         false
     }
 
-    /// Every phase-1 length up to `max_length` (complete: see [`super::search`]).
-    fn search_within(&mut self, cube: &Cube, max_length: u32) -> Outcome {
+    /// Every phase-1 length up to `max_length` in each of `views` in turn (complete: see
+    /// [`super::search`]; one view is enough for that, the others find solutions sooner).
+    fn search_within(&mut self, cube: &Cube, views: &[View], max_length: u32) -> Outcome {
         self.max_length = max_length;
-        let (flip, slice, twist) = Coords::phase1_of(cube);
-        let start = self.tables.phase1_bound(slice / SLICE_ORDERS, flip, twist);
+        let start = views.iter().map(|v| v.bound).min().unwrap_or(0);
         for length in start..=max_length {
-            if let Some(outcome) = self.try_phase1_length(cube, length) {
-                return outcome;
+            for view in views.iter().filter(|v| v.bound <= length) {
+                if let Some(outcome) = self.try_phase1_length(cube, view, length) {
+                    return outcome;
+                }
             }
         }
         Outcome::NoneWithin
@@ -421,10 +501,12 @@ impl Searcher for CompactSearch<'_> {
     fn solve_until(&mut self, cube: &Cube, max_cost: u32, stop: Stop) -> Outcome {
         self.stop = stop;
         self.timed_out = false;
-        self.edges = cube.ep;
+        let views = self.views(cube);
         let max_cost = max_cost.min(MAX_PATH as u32 - 1);
+        // Short positions: every total in turn, in the cube as given (the first solution
+        // is then optimal).
         for total in 0..=max_cost.min(SHORT_OPTIMAL) {
-            match self.search_within(cube, total) {
+            match self.search_within(cube, &views[..1], total) {
                 Outcome::NoneWithin => {}
                 found_or_timed_out => return found_or_timed_out,
             }
@@ -432,7 +514,7 @@ impl Searcher for CompactSearch<'_> {
         if max_cost <= SHORT_OPTIMAL {
             return Outcome::NoneWithin;
         }
-        self.search_within(cube, max_cost)
+        self.search_within(cube, &views, max_cost)
     }
 }
 
@@ -464,6 +546,32 @@ mod tests {
             }
             assert_eq!(slice(&cube), slice_coord);
         }
+    }
+
+    /// Issue 56 (F4): at 21 moves the search of one view spent 100,148 nodes per cube on
+    /// these 200 cubes (`cubedb bench rubik-twophase --compact --caps htm:21`, seed 2026),
+    /// most of them on a few cubes far from H along their own axis; six views spend
+    /// 29,884.
+    #[test]
+    fn six_views_find_21_move_solutions_in_few_nodes() {
+        let tables = CompactTables::build();
+        let mut search = CompactSearch::new(&tables);
+        let mut rng = SplitMix64::new(2026);
+        let cubes: Vec<Cube> = (0..200).map(|_| Cube::random(&mut rng)).collect();
+        let mut most = 0;
+        for cube in &cubes {
+            let before = search.nodes();
+            match search.solve_until(cube, 21, Stop::never()) {
+                Outcome::Found(moves) => {
+                    assert!(moves.len() <= 21 && cube.apply_all(&moves).is_solved());
+                }
+                other => panic!("no solution within 21: {other:?}"),
+            }
+            most = most.max(search.nodes() - before);
+        }
+        let mean = search.nodes() / cubes.len() as u64;
+        assert!(mean < 40_000, "{mean} nodes per cube");
+        assert!(most < 1_000_000, "{most} nodes on one cube");
     }
 
     #[test]
