@@ -64,9 +64,6 @@ impl WholeRange {
     pub const SEARCH_DEPTH: WholeRange = WholeRange { min: 0, max: 1000 };
     /// The judge's depth limit (`--max-depth`): God's number in quarter turns.
     pub const JUDGE_DEPTH: WholeRange = WholeRange { min: 0, max: 26 };
-    /// The deepest a search of a puzzle from a definition looks (`max_depth`): a path
-    /// this long is never searched to its end, and more is a mistake.
-    pub const SEARCH_DEPTH: WholeRange = WholeRange { min: 0, max: 255 };
 
     /// The rule in words.
     fn rule(&self) -> String {
