@@ -258,9 +258,9 @@ def test_puzzle_scramble_counts_are_capped_like_scramble():
 @pytest.mark.parametrize(
     "call, words",
     [
-        (lambda p: p.solve("R", max_depth=-1), "max_depth must be a whole number from 0 to 255, not -1"),
-        (lambda p: p.solve("R", max_depth=2**70), "max_depth must be a whole number from 0 to 255, not 1180591620717411303424"),
-        (lambda p: p.solve_many(["R"], max_depth=-1), "max_depth must be a whole number from 0 to 255, not -1"),
+        (lambda p: p.solve("R", max_depth=-1), "max_depth must be a whole number from 0 to 1000, not -1"),
+        (lambda p: p.solve("R", max_depth=2**70), "max_depth must be a whole number from 0 to 1000, not 1180591620717411303424"),
+        (lambda p: p.solve_many(["R"], max_depth=-1), "max_depth must be a whole number from 0 to 1000, not -1"),
         (lambda p: p.scramble(count=-1), "count must be a whole number from 0 to 10000000, not -1"),
         (lambda p: p.scramble(seed=-1), "seed must be a whole number from 0 to 18446744073709551615, not -1"),
         (lambda p: p.scramble(seed=2**64), "seed must be a whole number from 0 to 18446744073709551615, not 18446744073709551616"),
