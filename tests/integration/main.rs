@@ -6,6 +6,7 @@ mod every;
 mod goals;
 mod hardening;
 mod perm_puzzles;
+mod phased;
 mod properties;
 mod rolling;
 mod rotation;

@@ -75,46 +75,136 @@ fn multinomial(counts: &[usize]) -> u64 {
     u64::try_from(arrangements(counts)).unwrap_or(u64::MAX)
 }
 
+/// The integer type multiset ranks are computed in: `u64` when `M·T` fits (`M`
+/// arrangements of `T` pieces), which every table-sized coordinate does, else `u128`.
+trait RankWord:
+    Copy
+    + PartialOrd
+    + From<u64>
+    + TryInto<u64>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Sub<Output = Self>
+{
+    fn narrow(self) -> u64 {
+        self.try_into().unwrap_or(u64::MAX)
+    }
+}
+impl RankWord for u64 {}
+impl RankWord for u128 {}
+
+/// Whether a multiset's ranks can be computed in `u64`.
+fn fits_u64(counts: &[usize]) -> bool {
+    let total = counts.iter().sum::<usize>() as u128;
+    arrangements(counts)
+        .checked_mul(total.max(1))
+        .is_some_and(|v| v <= u64::MAX as u128)
+}
+
 /// Rank of an arrangement of classes among all with the same class counts. The
 /// arrangements left after placing class `c` first number `M·left[c]/T` (`M` of the
-/// remaining multiset of `T` pieces): one multiplication per candidate.
+/// remaining multiset of `T` pieces), each a whole number, so those of every smaller
+/// class together are `M·(their count)/T`: one division per piece.
+#[cfg(test)]
 fn rank_multiset(classes: &[u8], counts: &[usize]) -> u64 {
-    let mut left = counts.to_vec();
-    let mut total = counts.iter().sum::<usize>() as u128;
-    let mut arrangements = multinomial(counts) as u128;
+    let all = multinomial(counts);
+    if fits_u64(counts) {
+        rank_multiset_in::<u64>(classes, counts, all)
+    } else {
+        rank_multiset_in::<u128>(classes, counts, all)
+    }
+}
+
+/// Binomial coefficients `C(n, k)` for `n, k < 256`, saturating at `u64::MAX`.
+fn binomials() -> &'static [[u64; 256]] {
+    static TABLE: std::sync::OnceLock<Vec<[u64; 256]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![[0u64; 256]; 256];
+        for n in 0..256 {
+            table[n][0] = 1;
+            for k in 1..=n {
+                table[n][k] = table[n - 1][k - 1].saturating_add(table[n - 1][k]);
+            }
+        }
+        table
+    })
+}
+
+/// [`rank_multiset`] of two classes (same ranks): the arrangements that put a 0 where
+/// a 1 is, with `z` zeros and `o` ones left, number `C(z + o - 1, o)`; no division.
+fn rank_two_classes(classes: &[u8], counts: &[usize]) -> u64 {
+    let binomial = binomials();
+    let (mut zeros, mut ones) = (counts[0], counts[1]);
     let mut rank = 0u64;
     for &c in classes {
-        for &smaller in &left[..c as usize] {
-            rank += (arrangements * smaller as u128 / total) as u64;
+        if c == 0 {
+            zeros -= 1;
+        } else {
+            if zeros > 0 {
+                rank += binomial[zeros + ones - 1][ones];
+            }
+            ones -= 1;
         }
-        arrangements = arrangements * left[c as usize] as u128 / total;
+    }
+    rank
+}
+
+/// [`rank_multiset`] with `all` the number of arrangements, in `W`.
+fn rank_multiset_in<W: RankWord>(classes: &[u8], counts: &[usize], all: u64) -> u64 {
+    // Set sizes are below 256, so every count fits a byte.
+    let mut left = [0u8; 256];
+    for (l, &c) in left.iter_mut().zip(counts) {
+        *l = c as u8;
+    }
+    let mut total = classes.len() as u64;
+    let mut arrangements = W::from(all);
+    let mut rank = 0u64;
+    for &c in classes {
+        let smaller: usize = left[..c as usize].iter().map(|&l| l as usize).sum();
+        let t = W::from(total);
+        rank += (arrangements * W::from(smaller as u64) / t).narrow();
+        arrangements = arrangements * W::from(left[c as usize] as u64) / t;
         left[c as usize] -= 1;
         total -= 1;
     }
     rank
 }
 
-fn unrank_multiset(mut rank: u64, counts: &[usize]) -> Vec<u8> {
+/// The arrangement of rank `rank`: at each slot the class whose block of ranks holds it.
+/// Those blocks end at `M·(pieces of classes up to c)/T`, so `rank·T/M` (one division)
+/// counts the pieces of the classes before it.
+#[cfg(test)]
+fn unrank_multiset(rank: u64, counts: &[usize]) -> Vec<u8> {
+    let all = multinomial(counts);
+    if fits_u64(counts) {
+        unrank_multiset_in::<u64>(rank, counts, all)
+    } else {
+        unrank_multiset_in::<u128>(rank, counts, all)
+    }
+}
+
+/// [`unrank_multiset`] with `all` the number of arrangements, in `W`.
+fn unrank_multiset_in<W: RankWord>(rank: u64, counts: &[usize], all: u64) -> Vec<u8> {
     let n: usize = counts.iter().sum();
     let mut left = counts.to_vec();
-    let mut total = n as u128;
-    let mut arrangements = multinomial(counts) as u128;
+    let mut total = n as u64;
+    let mut arrangements = W::from(all);
+    let mut rank = W::from(rank);
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        for (c, count) in left.iter_mut().enumerate() {
-            if *count == 0 {
-                continue;
-            }
-            let below = arrangements * *count as u128 / total;
-            if (rank as u128) < below {
-                out.push(c as u8);
-                arrangements = below;
-                *count -= 1;
-                total -= 1;
-                break;
-            }
-            rank -= below as u64;
+        let t = W::from(total);
+        let before = (rank * t / arrangements).narrow();
+        // The class holding piece number `before` (counting classes in order).
+        let (mut c, mut below) = (0usize, 0u64);
+        while below + left[c] as u64 <= before {
+            below += left[c] as u64;
+            c += 1;
         }
+        out.push(c as u8);
+        rank = rank - arrangements * W::from(below) / t;
+        arrangements = arrangements * W::from(left[c] as u64) / t;
+        left[c] -= 1;
+        total -= 1;
     }
     out
 }
@@ -218,6 +308,9 @@ pub struct Places {
     solved_parity: u8,
     /// A label of each class (what a decoded state shows).
     labels: Vec<u8>,
+    /// The number of arrangements, and whether ranks are computed in `u64`.
+    arrangements: u64,
+    narrow: bool,
     table: Vec<u32>,
 }
 
@@ -231,8 +324,12 @@ impl Places {
             rank_perm(classes) / 2
         } else if self.counts.iter().all(|&c| c == 1) {
             rank_perm(classes)
+        } else if self.narrow && self.counts.len() == 2 {
+            rank_two_classes(classes, &self.counts)
+        } else if self.narrow {
+            rank_multiset_in::<u64>(classes, &self.counts, self.arrangements)
         } else {
-            rank_multiset(classes, &self.counts)
+            rank_multiset_in::<u128>(classes, &self.counts, self.arrangements)
         }
     }
 
@@ -246,8 +343,10 @@ impl Places {
             }
         } else if self.counts.iter().all(|&c| c == 1) {
             unrank_perm(value, self.counts.len())
+        } else if self.narrow {
+            unrank_multiset_in::<u64>(value, &self.counts, self.arrangements)
         } else {
-            unrank_multiset(value, &self.counts)
+            unrank_multiset_in::<u128>(value, &self.counts, self.arrangements)
         }
     }
 }
@@ -817,13 +916,29 @@ fn destinations(puzzle: &PermPuzzle, s: usize) -> Vec<Vec<u8>> {
 }
 
 /// Fills a coordinate's move table: decode each value, apply each move, encode.
-fn fill_table(size: u64, moves: usize, mut step: impl FnMut(u64, usize) -> u64) -> Vec<u32> {
-    let mut table = Vec::with_capacity(size as usize * moves);
-    for v in 0..size {
-        for m in 0..moves {
-            table.push(step(v, m) as u32);
-        }
+/// A move table: row `v` holds where each move takes value `v`. `decode` runs once per
+/// row (into what every move of the row reads), `step` once per entry; rows are filled
+/// on every core.
+fn fill_table<D>(
+    size: u64,
+    moves: usize,
+    decode: impl Fn(u64) -> D + Sync,
+    step: impl Fn(&D, usize) -> u64 + Sync,
+) -> Vec<u32> {
+    use rayon::prelude::*;
+    let mut table = vec![0u32; size as usize * moves];
+    if moves == 0 {
+        return table;
     }
+    table
+        .par_chunks_mut(moves)
+        .enumerate()
+        .for_each(|(v, row)| {
+            let decoded = decode(v as u64);
+            for (m, entry) in row.iter_mut().enumerate() {
+                *entry = step(&decoded, m) as u32;
+            }
+        });
     table
 }
 
@@ -989,17 +1104,21 @@ impl Coord {
             return Ok(Coord::Twist(twist));
         }
         let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
-        twist.table = fill_table(twist.size(), moves, |v, m| {
-            let ori = twist.decode(v);
-            let mv = elements[m];
-            let moved: Vec<u8> = mv
-                .perm
-                .iter()
-                .zip(&mv.ori)
-                .map(|(&from, &t)| ((ori[from as usize] as u64 + t as u64) % twist.omod) as u8)
-                .collect();
-            twist.encode_ori(&moved)
-        });
+        twist.table = fill_table(
+            twist.size(),
+            moves,
+            |v| twist.decode(v),
+            |ori, m| {
+                let mv = elements[m];
+                let moved: Vec<u8> = mv
+                    .perm
+                    .iter()
+                    .zip(&mv.ori)
+                    .map(|(&from, &t)| ((ori[from as usize] as u64 + t as u64) % twist.omod) as u8)
+                    .collect();
+                twist.encode_ori(&moved)
+            },
+        );
         Ok(Coord::Twist(twist))
     }
 
@@ -1031,19 +1150,24 @@ impl Coord {
             .iter()
             .map(|m| m.element.orbits[s].ori.as_slice())
             .collect();
-        part.table = fill_table(part.size(), moves, |v, m| {
-            // Pieces stay in their slots: each followed slot gains its own twist.
-            let mut value = v;
-            let mut out = 0u64;
-            let mut place = 1u64;
-            for &slot in &part.slots {
-                let o = (value % omod + twists[m][slot] as u64) % omod;
-                value /= omod;
-                out += o * place;
-                place *= omod;
-            }
-            out
-        });
+        part.table = fill_table(
+            part.size(),
+            moves,
+            |v| v,
+            |&v, m| {
+                // Pieces stay in their slots: each followed slot gains its own twist.
+                let mut value = v;
+                let mut out = 0u64;
+                let mut place = 1u64;
+                for &slot in &part.slots {
+                    let o = (value % omod + twists[m][slot] as u64) % omod;
+                    value /= omod;
+                    out += o * place;
+                    place *= omod;
+                }
+                out
+            },
+        );
         Ok(Coord::TwistPart(part))
     }
 
@@ -1092,6 +1216,8 @@ impl Coord {
             class_of,
             halved: everything_distinct && facts.keeps_parity && facts.distinct,
             solved_parity: 0,
+            arrangements: multinomial(&counts),
+            narrow: fits_u64(&counts),
             counts,
             table: Vec::new(),
         };
@@ -1116,8 +1242,8 @@ impl Coord {
             return Ok(Coord::Places(places));
         }
         let elements: Vec<_> = puzzle.moves.iter().map(|m| &m.element.orbits[s]).collect();
-        places.table = fill_table(places.size(), moves, |v, m| {
-            let classes = places.decode(v, solved_parity);
+        let decode = |v| places.decode(v, solved_parity);
+        places.table = fill_table(places.size(), moves, decode, |classes, m| {
             let moved: Vec<u8> = elements[m]
                 .perm
                 .iter()
@@ -1406,6 +1532,42 @@ mod tests {
         }
         for r in 0..(8 * 7 * 6) {
             assert_eq!(rank_slots(&unrank_slots(r, 3, 8), 8), r);
+        }
+    }
+
+    /// Ranks are lexicographic (each arrangement ranked by the one before it plus one),
+    /// classes may be empty, and the `u64` and `u128` paths agree; a multiset whose
+    /// `M·T` passes 2^64 round-trips in `u128`.
+    #[test]
+    fn multiset_ranks_are_lexicographic_in_both_widths() {
+        for counts in [
+            vec![2, 0, 3, 1],
+            vec![0, 4, 2],
+            vec![3, 3, 3],
+            vec![4, 5],
+            vec![0, 3],
+        ] {
+            let mut previous: Option<Vec<u8>> = None;
+            for r in 0..multinomial(&counts) {
+                let here = unrank_multiset(r, &counts);
+                let all = multinomial(&counts);
+                if counts.len() == 2 {
+                    assert_eq!(rank_two_classes(&here, &counts), r);
+                }
+                assert_eq!(here, unrank_multiset_in::<u128>(r, &counts, all));
+                assert_eq!(rank_multiset_in::<u128>(&here, &counts, all), r);
+                if let Some(p) = &previous {
+                    assert!(*p < here, "{p:?} then {here:?}");
+                }
+                previous = Some(here);
+            }
+        }
+        let counts = [9, 9, 9, 8];
+        assert!(!fits_u64(&counts));
+        let mut rng = crate::rng::SplitMix64::new(9);
+        for _ in 0..100 {
+            let r = rng.below(multinomial(&counts));
+            assert_eq!(rank_multiset(&unrank_multiset(r, &counts), &counts), r);
         }
     }
 }

@@ -1006,8 +1006,8 @@ impl PhasedSolver {
             }
             let good_enough = match (limits.max_length, &best) {
                 (Some(limit), Some(b)) => b.cost <= limit,
-                (Some(_), None) => false,
-                (None, _) => limits.stop.deadline.is_none(),
+                (_, None) => false,
+                (None, Some(_)) => limits.stop.deadline.is_none(),
             };
             // Nothing at all from a pass and its wider retry: the plan cannot solve it.
             let hopeless = best.is_none() && widen >= 4;
