@@ -5,6 +5,8 @@ use crate::args::{optional_whole, strings};
 use crate::{cube_error, interrupt, store, table_error};
 use cubedb::limits::{choice, WholeRange};
 use cubedb::progress::Progress;
+use cubedb::puzzles::perm::phased::Plan;
+use cubedb::puzzles::perm::solver::{accept_plan_names, load_plan, plan_beside};
 use cubedb::puzzles::perm::target::{retarget, Retarget};
 use cubedb::puzzles::perm::{
     load_puzzle, parse_target, DefinitionFileError, ExactError, PermPuzzle, PuzzleEngine,
@@ -36,6 +38,8 @@ pub struct Puzzle {
     /// With a target: the puzzle whose solved state it is, and how states map into it.
     target: Option<(PermPuzzle, Retarget)>,
     source: String,
+    /// The phase plan that solves it from any state (beside the definition, or named).
+    plan: Option<Plan>,
     solver: OnceLock<PuzzleSolver>,
 }
 
@@ -56,8 +60,9 @@ impl Puzzle {
         }
         let opened = py
             .detach(|| {
-                PuzzleSolver::open(
+                PuzzleSolver::open_with_plan(
                     self.target.as_ref().map_or(&self.puzzle, |(p, _)| p),
+                    self.plan.clone(),
                     &store(),
                     &self.source,
                     BUDGET_MB,
@@ -80,7 +85,7 @@ impl Puzzle {
             state = map.apply(&state);
         }
         let path = solver.solve(&state, max_depth).map_err(|e| e.to_string())?;
-        Ok(self.puzzle.format_path(&path))
+        Ok(solver.format(&self.puzzle, &path))
     }
 }
 
@@ -89,14 +94,17 @@ impl Puzzle {
     /// Reads a definition: `metric` "htm" (every power of a move is one move) or "qtm";
     /// `moves`, a list of base move names to search with (all by default); `target`, a
     /// position block (as `cubedb puzzle solve --target` reads) to solve to instead of
-    /// the solved state, `?` standing for any piece or orientation.
+    /// the solved state, `?` standing for any piece or orientation; `plan`, a phase plan
+    /// file that solves the puzzle from any state (by default the `.plan` file beside the
+    /// definition, unless `moves` or `target` is given; `False`: none, optimal answers).
     #[staticmethod]
-    #[pyo3(signature = (path, *, metric = "htm", moves = None, target = None))]
+    #[pyo3(signature = (path, *, metric = "htm", moves = None, target = None, plan = None))]
     fn from_file(
         path: PathBuf,
         metric: &str,
         moves: Option<&Bound<'_, PyAny>>,
         target: Option<&str>,
+        plan: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let metric = choice(
             "metric",
@@ -108,10 +116,33 @@ impl Puzzle {
             .filter(|m| !m.is_none())
             .map(|m| strings("moves", "move", m))
             .transpose()?;
-        let puzzle = load_puzzle(&path, metric, moves.as_deref()).map_err(|e| match e {
+        let file_error = |e: DefinitionFileError| match e {
             DefinitionFileError::Read { .. } => PyOSError::new_err(e.to_string()),
             invalid => cube_error(invalid.to_string()),
-        })?;
+        };
+        let mut puzzle = load_puzzle(&path, metric, moves.as_deref()).map_err(file_error)?;
+        let plan_path = match plan.filter(|p| !p.is_none()) {
+            None if moves.is_none() && target.is_none() => plan_beside(&path),
+            None => None,
+            Some(p) if p.extract::<bool>().is_ok_and(|b| !b) => None,
+            Some(p) => Some(p.extract::<PathBuf>().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "plan must be a path to a plan file, None or False",
+                )
+            })?),
+        };
+        if plan_path.is_some() && (moves.is_some() || target.is_some()) {
+            return Err(cube_error(
+                "a plan solves the whole puzzle: give it without moves or target",
+            ));
+        }
+        let plan = plan_path
+            .map(|p| load_plan(&p, &puzzle))
+            .transpose()
+            .map_err(file_error)?;
+        if let Some(plan) = &plan {
+            accept_plan_names(&mut puzzle, plan);
+        }
         let mut source = path.display().to_string();
         if let Some(moves) = &moves {
             source.push_str(&format!(" --moves {}", moves.join(",")));
@@ -127,6 +158,7 @@ impl Puzzle {
             puzzle,
             target,
             source,
+            plan,
             solver: OnceLock::new(),
         })
     }
@@ -196,8 +228,9 @@ impl Puzzle {
         Ok(table.histogram.clone())
     }
 
-    /// Random-state scrambles (uniform over every position, each a shortest sequence
-    /// reaching it): one string, or a list of `count`.
+    /// Random-state scrambles (uniform over every position): one string, or a list of
+    /// `count`. From the exact table each is a shortest sequence reaching its position;
+    /// with a plan, the inverse of the plan's solution.
     #[pyo3(signature = (*, count = None, seed = None))]
     fn scramble(
         &self,
@@ -208,28 +241,57 @@ impl Puzzle {
         let count = optional_whole("count", WholeRange::COUNT, count)?;
         let seed = optional_whole("seed", WholeRange::SEED, seed)?;
         let solver = self.solver(py)?;
-        let table = solver.exact().ok_or_else(|| {
-            cube_error("no exact table fits for this puzzle: random-state scrambles need one")
-        })?;
         let seed = seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
         });
-        let mut rng = SplitMix64::new(seed);
         let wanted = count.unwrap_or(1) as usize;
-        // Without the GIL, looking for Ctrl-C between two scrambles.
-        let scrambles = interrupt::run(py, |cancel| {
-            let mut scrambles = Vec::with_capacity(wanted);
-            while scrambles.len() < wanted && !cancel.is_cancelled() {
-                match table.random_scramble(&mut rng) {
-                    Some(moves) => scrambles.push(self.puzzle.format_path(&moves)),
-                    None => return Err("no random position found"),
+        let scrambles = if let Some(phased) = solver.phased() {
+            // The plan's phases solve random states, on every core, in order; each
+            // scramble is checked to reach the state drawn. Ctrl-C stops between two.
+            interrupt::run(py, |cancel| {
+                (0..wanted as u64)
+                    .into_par_iter()
+                    .map(|index| {
+                        if cancel.is_cancelled() {
+                            return Err(String::from("interrupted"));
+                        }
+                        let (state, text) = phased
+                            .random_scramble(seed, index)
+                            .map_err(|e| format!("random state {}: {e}", index + 1))?;
+                        match self.puzzle.scrambled(&text) {
+                            Ok(reached) if reached == state => Ok(text),
+                            _ => Err(format!(
+                                "random state {}: the scramble does not reach it",
+                                index + 1
+                            )),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })?
+            .map_err(cube_error)?
+        } else {
+            let table = solver.exact().ok_or_else(|| {
+                cube_error(
+                    "no exact table fits for this puzzle and it has no plan: random-state \
+                     scrambles need one",
+                )
+            })?;
+            let mut rng = SplitMix64::new(seed);
+            // Without the GIL, looking for Ctrl-C between two scrambles.
+            interrupt::run(py, |cancel| {
+                let mut scrambles = Vec::with_capacity(wanted);
+                while scrambles.len() < wanted && !cancel.is_cancelled() {
+                    match table.random_scramble(&mut rng) {
+                        Some(moves) => scrambles.push(self.puzzle.format_path(&moves)),
+                        None => return Err("no random position found"),
+                    }
                 }
-            }
-            Ok(scrambles)
-        })?
-        .map_err(cube_error)?;
+                Ok(scrambles)
+            })?
+            .map_err(cube_error)?
+        };
         match count {
             None => Ok(scrambles
                 .into_iter()

@@ -67,3 +67,37 @@ def test_solving_to_a_target_pattern():
             str(PUZZLES / "2x2x2-fixed.tws"),
             target="Scramble x\nCORNERS\n? ? ? 4 5 6 6\n? ? ? ? 0 0 0\nEnd\n",
         )
+
+
+def test_a_plan_solves_random_states():
+    # The 3x3x3 definition has Kociemba's plan beside it: random states, solved by the
+    # phases, each checked on cubedb's own cube model.
+    puzzle = Puzzle.from_file(str(PUZZLES / "3x3x3.tws"))
+    scrambles = puzzle.scramble(count=6, seed=3)
+    assert scrambles == puzzle.scramble(count=6, seed=3)  # the seed reproduces
+    solutions = puzzle.solve_many(scrambles)
+    for scramble, solution in zip(scrambles, solutions):
+        assert cubedb.Cube.from_moves(f"{scramble} {solution}").is_solved()
+        assert len(solution.split()) <= 24
+        assert not cubedb.Cube.from_moves(scramble).is_solved()
+
+
+def test_a_named_plan_against_the_optimum(tmp_path):
+    plan = tmp_path / "two.plan"
+    plan.write_text(
+        "Plan two\nPhase orient\nMoves U R F\nTarget Subgroup U R2 F2\nEnd\n"
+        "Phase finish\nMoves U R2 F2\nTarget Solved\nEnd\n"
+    )
+    phased = Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), plan=str(plan))
+    optimal = Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), plan=False)
+    for scramble in phased.scramble(count=20, seed=8):
+        solution = phased.solve(scramble)
+        assert optimal.solve(f"{scramble} {solution}") == ""
+        assert len(solution.split()) >= len(optimal.solve(scramble).split())
+    plan.write_text("Plan bad\nPhase a\nMoves U Q\nTarget Solved\nEnd\n")
+    with pytest.raises(CubeError, match="two.plan: line 3"):
+        Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), plan=str(plan))
+    with pytest.raises(CubeError, match="without moves or target"):
+        Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), plan=str(plan), moves=["U", "R"])
+    with pytest.raises(TypeError, match="plan must be"):
+        Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), plan=3)

@@ -8,7 +8,9 @@ use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
 use cubedb::puzzles::perm::phased::{Limits, PhasedError, Plan};
-use cubedb::puzzles::perm::solver::{load_plan, plan_beside, read_text_file, STATES_FILE_LIMIT};
+use cubedb::puzzles::perm::solver::{
+    accept_plan_names, load_plan, plan_beside, read_text_file, STATES_FILE_LIMIT,
+};
 use cubedb::puzzles::perm::target::{check_invariants, retarget, Retarget};
 use cubedb::puzzles::perm::{
     load_puzzle, parse_states, parse_target, DefinitionFileError, Element, ExactTable, PermPuzzle,
@@ -191,12 +193,7 @@ impl FileArgs {
             None => None,
         };
         if let Some(plan) = &plan {
-            for (name, element) in &plan.names {
-                puzzle
-                    .names
-                    .entry(name.clone())
-                    .or_insert_with(|| element.clone());
-            }
+            accept_plan_names(&mut puzzle, plan);
         }
         Ok((puzzle, plan))
     }
@@ -583,17 +580,11 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
     let phased = solver
         .phased()
         .context("internal error: no phased solver")?;
-    // Each scramble from its own generator (the seed and its number), so the output does
-    // not depend on how many run at once; made in batches on every core, printed in order.
+    // Made in batches on every core, printed in order.
     let one = |index: u64| -> Result<String> {
-        let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let state = phased
-            .random_state(&mut rng)
-            .context("internal error: no random state (Schreier-Sims gave up)")?;
-        let solution = phased
-            .solve(&state, &Limits::default())
-            .map_err(|e| anyhow::anyhow!("internal error: a random state has no solution: {e}"))?;
-        let text = phased.scramble_of(&solution.moves);
+        let (state, text) = phased
+            .random_scramble(seed, index)
+            .map_err(|e| anyhow::anyhow!("internal error: random state {}: {e}", index + 1))?;
         // Checked: the scramble reaches the state drawn.
         anyhow::ensure!(
             puzzle

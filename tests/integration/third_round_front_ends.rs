@@ -111,6 +111,40 @@ fn a_long_optimal_solve_says_its_cost_at_the_start() {
     );
 }
 
+/// F2 on a fresh data folder: before the first use builds anything, it says which preset
+/// it builds, how big and how long, what a random position will cost with it, and what
+/// is faster, within a second of starting.
+#[test]
+fn a_first_use_says_its_cost_before_building() {
+    let dir = crate::common::fresh_dir("first-use-forecast");
+    let data = dir.display().to_string();
+    let args = [
+        "rubik",
+        "solve",
+        "--data",
+        &data,
+        "--scramble",
+        RANDOM_STATE,
+    ];
+    let lines = first_lines(&args, Duration::from_secs(2));
+    let said: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+    let (at, first) = lines
+        .iter()
+        .find(|(_, l)| l.contains("preset is not built"))
+        .unwrap_or_else(|| panic!("no first-use note within 2 s: {said:?}"));
+    assert!(*at < Duration::from_millis(1000), "{at:?}: {first}");
+    assert!(
+        first.contains("the small preset") && first.contains("on disk"),
+        "{first}"
+    );
+    assert!(first.contains("per random position"), "{first}");
+    assert!(said.join("\n").contains("--max-length 20"), "{said:?}");
+    // Quiet says nothing.
+    let quiet: Vec<&str> = args.iter().copied().chain(["-q"]).collect();
+    let lines = first_lines(&quiet, Duration::from_millis(500));
+    assert!(lines.is_empty(), "{lines:?}");
+}
+
 /// F5: front ends open Rubik solvers through faces (`puzzles::rubik::api`) only: none
 /// names a table family.
 #[test]

@@ -13,7 +13,7 @@ use cubedb::limits::Stop;
 use cubedb::machine::bytes_text;
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::api::{OptimalSolver, Outlook, PresetOffer};
-use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, IterationStart, Metric};
+use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, IterationStart, Metric, Preset};
 use cubedb::table::TableStore;
 use std::io::Write;
 use std::time::Duration;
@@ -28,6 +28,11 @@ const ANNOUNCE_SECONDS: f64 = 10.0;
 pub fn run(args: SolveArgs) -> Result<()> {
     let progress = Progress::stderr(args.quiet);
     let store = TableStore::locate(args.data.clone());
+    if !args.quiet && args.engine == Engine::Table {
+        if let Some(preset) = OptimalSolver::to_build(&store, args.metric, args.tables) {
+            announce_first_use(&progress, &store, args.metric, preset);
+        }
+    }
     let solver = match args.engine {
         Engine::Table => OptimalSolver::open(&store, args.metric, args.tables, &progress)?,
         Engine::Search => OptimalSolver::without_tables(args.metric),
@@ -98,6 +103,43 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(())
     };
     for_each_cube(&args.facelets, &args.scramble, &mut solve_one)
+}
+
+/// Before a first use builds a preset: what it builds, what a random position will cost
+/// with it, and what would be faster; said at once, before the build starts.
+fn announce_first_use(progress: &Progress, store: &TableStore, metric: Metric, preset: Preset) {
+    use cubedb::machine::duration_text;
+    let figures = preset.figures(metric);
+    let speed = match figures.random_median_seconds {
+        Some(seconds) => format!("about {} per random position", duration_text(seconds)),
+        None => "minutes to hours per random position".into(),
+    };
+    progress.note(format!(
+        "the {} preset is not built in {}: a cube more than 7 quarter turns deep builds it \
+         first ({} on disk, about {}), then solves in {speed}",
+        preset.name(),
+        store.dir().display(),
+        bytes_text(preset.bytes(metric)),
+        duration_text(f64::from(figures.build_seconds_on_two_cores)),
+    ));
+    let seconds = figures.random_median_seconds.unwrap_or(f64::INFINITY);
+    let advice = OptimalSolver::advice(store, metric, Some(preset), seconds);
+    let offer = |o: &PresetOffer| format!("--tables {}: {}", o.preset.name(), o.summary());
+    if !advice.offers.is_empty() {
+        let offers: Vec<String> = advice.offers.iter().map(offer).collect();
+        progress.note(format!(
+            "faster (this machine has {}): {}",
+            advice.room,
+            offers.join("; ")
+        ));
+    }
+    let quick = match metric {
+        Metric::Htm => 20,
+        Metric::Qtm => 26,
+    };
+    progress.note(format!(
+        "or, near-optimal: --max-length {quick} answers in milliseconds"
+    ));
 }
 
 /// The cost foretold, and what would be faster: a few lines on stderr.

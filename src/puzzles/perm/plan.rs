@@ -31,7 +31,7 @@
 //! - `Target` alone, followed by set blocks up to `End`: a pattern. Each block is a set's
 //!   name, then the class of the piece solved in each slot (pieces of one class become
 //!   identical; `0` or `?`: not followed), then optionally an orientation line (`?`:
-//!   not followed, `0`: followed). Sets not named are followed exactly. A line
+//!   not followed, `0`: followed). Sets not named are not followed. A line
 //!   `Parity SET...` adds that the permutation of those sets' pieces must be even.
 //!
 //! Errors name the file, the line and the rule.

@@ -121,6 +121,15 @@ impl PuzzleSolver {
         Ok(Self::Search(Box::new(search)))
     }
 
+    /// A solution's move names: the plan's moves for a phased solver, else `puzzle`'s
+    /// search moves.
+    pub fn format(&self, puzzle: &PermPuzzle, path: &[usize]) -> String {
+        match self {
+            Self::Phased(phased) => phased.format(path),
+            _ => puzzle.format_path(path),
+        }
+    }
+
     /// The phased solver, if this is one (its solutions name the plan's moves).
     pub fn phased(&self) -> Option<&PhasedSolver> {
         match self {
@@ -310,6 +319,16 @@ pub fn load_puzzle(
 pub fn plan_beside(definition: &std::path::Path) -> Option<std::path::PathBuf> {
     let path = definition.with_extension("plan");
     path.is_file().then_some(path)
+}
+
+/// Makes `puzzle` accept the plan's compound move names (and their powers) in input.
+pub fn accept_plan_names(puzzle: &mut PermPuzzle, plan: &Plan) {
+    for (name, element) in &plan.names {
+        puzzle
+            .names
+            .entry(name.clone())
+            .or_insert_with(|| element.clone());
+    }
 }
 
 /// Reads a plan file and compiles it against `puzzle`; errors name the file and line.

@@ -37,6 +37,10 @@ pub const DEFAULT_KEEP: usize = 200;
 /// batch of candidates.
 const SLACK: usize = 6;
 
+/// The same for the last phase, which needs one solution only: far enough that a bound
+/// well below the true distance (a pattern database's) still finds one in the first pass.
+const LAST_SLACK: usize = 20;
+
 /// One phase, compiled.
 #[derive(Debug, Clone)]
 pub struct Phase {
@@ -451,13 +455,28 @@ fn splittable_sets(
                 }
             };
             let n = pattern.sets[s].size;
-            // Orbit groups of the pattern's slots: the moves' orbits, merged where the
+            // The moves' orbits, those of a block's two pieces merged (a block is one
+            // slot of the pattern).
+            let mut orbit_of = orbits[s].clone();
+            if let Some(c) = collapse {
+                for &(p, q) in &c.blocks {
+                    let (a, b) = (orbit_of[p], orbit_of[q]);
+                    if a != b {
+                        let (keep, drop) = (a.min(b), a.max(b));
+                        orbit_of
+                            .iter_mut()
+                            .filter(|o| **o == drop)
+                            .for_each(|o| *o = keep);
+                    }
+                }
+            }
+            // Orbit groups of the pattern's slots: those orbits, merged where the
             // pattern's solved state repeats a label.
             let mut group: Vec<usize> = vec![usize::MAX; n];
             for slot in 0..def.size {
                 let g = &mut group[slot_of(slot)];
                 if *g == usize::MAX {
-                    *g = orbits[s][slot];
+                    *g = orbit_of[slot];
                 }
             }
             let labels = &pattern.solved.orbits[s].perm;
@@ -857,6 +876,9 @@ pub enum PhasedError {
     /// The phases found no solution (a state outside what the plan handles).
     #[error("the plan's phases found no solution for this state")]
     NoSolution,
+    /// No random state could be drawn (the stabilizer chain could not be made).
+    #[error("no random state can be drawn for this puzzle")]
+    NoRandomState,
 }
 
 /// Limits of one solve.
@@ -1114,7 +1136,11 @@ impl PhasedSolver {
             };
             let mut total = cheapest;
             // Wider passes also look further past the cheapest start.
-            let slack = SLACK + widen.trailing_zeros() as usize / 2 * 2;
+            let slack = if k == last {
+                LAST_SLACK
+            } else {
+                SLACK + widen.trailing_zeros() as usize / 2 * 2
+            };
             'totals: while total <= cap && total <= cheapest + slack {
                 for (i, run, distance) in runs.iter_mut() {
                     let c = &candidates[*i];
@@ -1217,6 +1243,18 @@ impl PhasedSolver {
     /// (Schreier–Sims): `None` when that cannot be made.
     pub fn random_state(&self, rng: &mut SplitMix64) -> Option<Element> {
         super::group::random_state(&self.puzzle, rng)
+    }
+
+    /// Random-state scramble number `index` of `seed` (each from its own generator, so a
+    /// batch's output does not depend on how many are made at once): the state drawn and
+    /// a scramble reaching it (callers check that it does, by their own parser).
+    pub fn random_scramble(&self, seed: u64, index: u64) -> Result<(Element, String), PhasedError> {
+        let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let state = self
+            .random_state(&mut rng)
+            .ok_or(PhasedError::NoRandomState)?;
+        let solution = self.solve(&state, &Limits::default())?;
+        Ok((state, self.scramble_of(&solution.moves)))
     }
 
     /// A scramble reaching the state `solution` solves: its moves undone in reverse

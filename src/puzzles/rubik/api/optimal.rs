@@ -201,6 +201,13 @@ impl OptimalSolver {
         })
     }
 
+    /// The preset a solve with `preset` (or, without one, the largest present) would
+    /// open, when its tables are not all in `store`: what a first use will build.
+    pub fn to_build(store: &TableStore, metric: Metric, preset: Option<Preset>) -> Option<Preset> {
+        let preset = preset.unwrap_or_else(|| Preset::largest_present(store, metric));
+        (!Self::present(store, metric, preset)).then_some(preset)
+    }
+
     /// Whether the tables of `preset` for `metric` are all in `store` (so opening them
     /// builds nothing).
     pub fn present(store: &TableStore, metric: Metric, preset: Preset) -> bool {
