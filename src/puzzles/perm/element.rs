@@ -191,6 +191,31 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
     (a / gcd(a, b).max(1)).checked_mul(b)
 }
 
+/// Per set, per slot: the orbit id of the slot under `moves` (slots that exchange
+/// pieces share one).
+pub fn slot_orbits(sets: &[SetDef], moves: &[&Element]) -> Vec<Vec<usize>> {
+    sets.iter()
+        .enumerate()
+        .map(|(s, def)| {
+            let mut parent: Vec<usize> = (0..def.size).collect();
+            fn root(parent: &mut [usize], mut x: usize) -> usize {
+                while parent[x] != x {
+                    parent[x] = parent[parent[x]];
+                    x = parent[x];
+                }
+                x
+            }
+            for m in moves {
+                for (i, &from) in m.orbits[s].perm.iter().enumerate() {
+                    let (a, b) = (root(&mut parent, i), root(&mut parent, from as usize));
+                    parent[a] = b;
+                }
+            }
+            (0..def.size).map(|i| root(&mut parent, i)).collect()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

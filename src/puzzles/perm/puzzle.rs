@@ -595,7 +595,7 @@ impl PermPuzzle {
     /// pieces lie in the orbits they are solved in (others have no image).
     pub fn split_orbits(&self, allowed: &[bool]) -> (PermPuzzle, OrbitSplit) {
         let elements: Vec<&Element> = self.moves.iter().map(|m| &m.element).collect();
-        let orbits = super::phased::view::slot_orbits(&self.sets, &elements);
+        let orbits = super::element::slot_orbits(&self.sets, &elements);
         let mut parts: Vec<(usize, Vec<usize>, Vec<u8>)> = Vec::new();
         let mut sets = Vec::new();
         let mut split = false;

@@ -17,6 +17,7 @@ pub mod tables;
 pub mod view;
 
 use super::definition::power_names;
+use super::element::slot_orbits;
 use super::element::{parity, Element, MAX_ORDER, WILD};
 use super::exact::ExactError;
 use super::plan::{PatternSet, PlanError, PlanSpec, TargetSpec};
@@ -28,7 +29,7 @@ use crate::table::TableStore;
 use search::{Halt, PhaseMoves, PhaseRun};
 use std::collections::HashMap;
 use tables::PhaseTables;
-use view::{slot_orbits, twist_free_gauge, View};
+use view::{twist_free_gauge, View};
 
 /// How many solutions of a phase the next one tries, when the plan does not say.
 pub const DEFAULT_KEEP: usize = 200;

@@ -18,7 +18,7 @@
 //! states arrive paired, a [`Collapse`] makes each pair one piece (a reduced 4x4x4's
 //! edges become a 3x3x3's).
 
-use crate::puzzles::perm::element::{parity, Element, Orbit, SetDef, WILD};
+use crate::puzzles::perm::element::{parity, slot_orbits, Element, Orbit, SetDef, WILD};
 use crate::puzzles::perm::puzzle::{PermPuzzle, PuzzleMove};
 
 /// The map of full states into a phase's pattern puzzle.
@@ -444,31 +444,6 @@ impl View {
             xxhash_rust::xxh3::xxh3_64(format!("{}|view|{self:?}", puzzle.hash).as_bytes());
         pattern.with_search_moves(mapped, bases)
     }
-}
-
-/// Per set, per slot: the orbit id of the slot under `moves` (slots that exchange
-/// pieces share one).
-pub fn slot_orbits(sets: &[SetDef], moves: &[&Element]) -> Vec<Vec<usize>> {
-    sets.iter()
-        .enumerate()
-        .map(|(s, def)| {
-            let mut parent: Vec<usize> = (0..def.size).collect();
-            fn root(parent: &mut [usize], mut x: usize) -> usize {
-                while parent[x] != x {
-                    parent[x] = parent[parent[x]];
-                    x = parent[x];
-                }
-                x
-            }
-            for m in moves {
-                for (i, &from) in m.orbits[s].perm.iter().enumerate() {
-                    let (a, b) = (root(&mut parent, i), root(&mut parent, from as usize));
-                    parent[a] = b;
-                }
-            }
-            (0..def.size).map(|i| root(&mut parent, i)).collect()
-        })
-        .collect()
 }
 
 /// The frame in which `moves` twist nothing, per set and slot, where one exists on an
