@@ -92,6 +92,15 @@ struct PuzzleArgs {
     /// Memory the tables may use, in MB.
     #[arg(long, value_name = "MB", default_value_t = 8192, value_parser = memory_mb)]
     memory: u64,
+    /// The phase plan whose tables to build [default: FILE with the extension `.plan`,
+    /// when there is one and `--moves` is not given].
+    #[arg(long, value_name = "PLAN")]
+    plan: Option<PathBuf>,
+    /// Which tables: the exact table when one fits, else the plan's, else pattern
+    /// databases (auto); the exact table only (table); the pattern databases of the
+    /// optimal search (search); the plan's phases (phased).
+    #[arg(long, value_parser = ["auto", "table", "search", "phased"], default_value = "auto")]
+    engine: String,
     /// Build the puzzle's tables again (each replaces the old one atomically).
     #[arg(long)]
     force: bool,
@@ -196,13 +205,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 /// Builds (with `--force`: rebuilds) the tables of a definition-driven puzzle.
 fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode> {
-    use cubedb::puzzles::perm::{load_puzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver};
+    use cubedb::puzzles::perm::{
+        load_puzzle,
+        solver::{load_plan, plan_beside},
+        PuzzleEngine, PuzzleMetric, PuzzleSolver,
+    };
     let metric = if args.metric == "qtm" {
         PuzzleMetric::Qtm
     } else {
         PuzzleMetric::Htm
     };
     let puzzle = load_puzzle(&args.file, metric, args.moves.as_deref())?;
+    let plan_path = match &args.plan {
+        Some(path) => Some(path.clone()),
+        None if args.moves.is_none() => plan_beside(&args.file),
+        None => None,
+    };
+    let plan = match plan_path {
+        Some(path) => Some(load_plan(&path, &puzzle)?),
+        None => None,
+    };
+    let engine = match args.engine.as_str() {
+        "table" => PuzzleEngine::Table,
+        "search" => PuzzleEngine::Search,
+        "phased" => PuzzleEngine::Phased,
+        _ => PuzzleEngine::Auto,
+    };
     store.check_dir()?;
     let mut source = args.file.display().to_string();
     if let Some(moves) = &args.moves {
@@ -211,12 +239,13 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
     let progress = Progress::stderr(quiet);
     // --force builds every table again; each replaces the old one by a rename, so
     // readers and other builders never find a table missing.
-    let solver = PuzzleSolver::open_or_rebuild(
+    let solver = PuzzleSolver::open_with_plan(
         &puzzle,
+        plan,
         store,
         &source,
         args.memory,
-        PuzzleEngine::Auto,
+        engine,
         &progress,
         args.force,
     )?;
@@ -237,13 +266,31 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
             search.sizes().len(),
             search.sizes()
         ),
-        PuzzleSolver::Phased(phased) => writeln!(
-            out,
-            "{}: plan {} with {} phases, tables built",
-            puzzle.name,
-            phased.plan().name,
-            phased.tables().len()
-        ),
+        PuzzleSolver::Phased(phased) => {
+            writeln!(
+                out,
+                "{}: plan {} with {} phases, tables built",
+                puzzle.name,
+                phased.plan().name,
+                phased.tables().len()
+            )
+            .context(WRITING)?;
+            for (phase, tables) in phased.plan().phases.iter().zip(phased.tables()) {
+                writeln!(
+                    out,
+                    "  phase {}: {}, {:.1} MB",
+                    phase.name,
+                    if tables.is_exact() {
+                        "exact table"
+                    } else {
+                        "pattern databases"
+                    },
+                    tables.bytes() as f64 / 1e6
+                )
+                .context(WRITING)?;
+            }
+            Ok(())
+        }
     }
     .context(WRITING)?;
     Ok(ExitCode::SUCCESS)

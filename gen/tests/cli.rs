@@ -345,3 +345,68 @@ fn puzzle_definitions_and_memory_are_checked() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("from 1 to 16777216"));
 }
+
+/// Issue 53: `cubedb-gen puzzle` builds a plan's phase tables (the plan beside the
+/// definition, or `--plan`), lists each phase, and `--force` builds them again; a
+/// solver opened afterwards finds every table and builds nothing.
+#[test]
+fn a_plans_phase_tables_are_built_and_rebuilt() {
+    use cubedb::puzzles::perm::solver::{accept_plan_names, load_plan};
+    use cubedb::puzzles::perm::{load_puzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver};
+    let dir = fresh_dir("puzzle-plan");
+    let file = definition("3x3x3.tws");
+    let built = run(&["puzzle", &file], &dir, Stdio::piped());
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let listed = text(&built.stdout);
+    assert!(listed.contains("plan kociemba with 2 phases"), "{listed}");
+    assert!(listed.contains("phase orient:") && listed.contains("phase finish:"));
+    assert!(text(&built.stderr).contains("building phase orient's"));
+    let files = |dir: &Path| {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = files(&dir);
+    let rebuilt = run(&["puzzle", &file, "--force"], &dir, Stdio::piped());
+    assert!(rebuilt.status.success(), "{}", text(&rebuilt.stderr));
+    assert!(text(&rebuilt.stderr).contains("building phase finish's"));
+    assert_eq!(files(&dir), before, "a rebuild leaves the same files");
+
+    // Tables present: opening the plan builds nothing, and its answer is checked.
+    let mut puzzle = load_puzzle(Path::new(&file), PuzzleMetric::Htm, None).unwrap();
+    let plan = load_plan(Path::new(&definition("3x3x3.plan")), &puzzle).unwrap();
+    accept_plan_names(&mut puzzle, &plan);
+    let store = cubedb::table::TableStore::new(&dir);
+    store.check_writable().unwrap();
+    let solver = PuzzleSolver::open_with_plan(
+        &puzzle,
+        Some(plan),
+        &store,
+        &file,
+        1024,
+        PuzzleEngine::Phased,
+        &cubedb::progress::Progress::hidden(),
+        false,
+    )
+    .unwrap();
+    assert_eq!(files(&dir), before, "nothing built on open");
+    let scramble = "R U F' D2 L B'";
+    let moves = solver
+        .solve(&puzzle.scrambled(scramble).unwrap(), 30)
+        .unwrap();
+    let solution = solver.format(&puzzle, &moves);
+    let walked = puzzle.scrambled(&format!("{scramble} {solution}")).unwrap();
+    assert!(puzzle.is_solved(&walked), "{solution}");
+
+    // The phased engine without a plan is refused by name.
+    let out = run(
+        &["puzzle", &definition("2x2x2.tws"), "--engine", "phased"],
+        &dir,
+        Stdio::piped(),
+    );
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--engine phased needs a plan"));
+}

@@ -49,7 +49,9 @@ fn exact_error(e: ExactError) -> PyErr {
         ExactError::TooBig { .. } | ExactError::PdbsTooBig { .. } => {
             PyMemoryError::new_err(e.to_string())
         }
-        ExactError::Unsupported(_) | ExactError::NoPatternDatabases(_) => cube_error(e.to_string()),
+        ExactError::Unsupported(_)
+        | ExactError::NoPatternDatabases(_)
+        | ExactError::NoPlan { .. } => cube_error(e.to_string()),
     }
 }
 
@@ -68,6 +70,7 @@ impl Puzzle {
                     BUDGET_MB,
                     PuzzleEngine::Auto,
                     &Progress::stderr(false),
+                    false,
                 )
             })
             .map_err(exact_error)?;

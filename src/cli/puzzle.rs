@@ -237,6 +237,7 @@ fn solver(
         tables.memory,
         engine,
         &progress,
+        false,
     )?;
     match (&solver, tables.quiet) {
         (PuzzleSolver::Search(search), false) => note!(

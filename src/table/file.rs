@@ -63,7 +63,9 @@ pub fn probe(path: &Path, group: &'static str) -> Result<bool, TableError> {
 }
 
 /// What a non-regular file is, for messages.
-fn file_kind(kind: &fs::FileType) -> &'static str {
+/// What a path that is not a regular file is, in words for a message: "a folder", "a
+/// FIFO", "a socket", "a device" or "something else".
+pub fn file_kind(kind: &fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -80,7 +82,7 @@ fn file_kind(kind: &fs::FileType) -> &'static str {
     if kind.is_dir() {
         "a folder"
     } else {
-        "not a regular file"
+        "something else"
     }
 }
 

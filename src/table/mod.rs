@@ -29,7 +29,8 @@ mod tests;
 pub use error::TableError;
 pub use family::{GroupMember, Rebuild, TableFamily, TableGroup};
 pub use file::{
-    checksum, probe, read_header, reload_into_page_cache, write_table, Table, Verify, READ_LIMIT,
+    checksum, file_kind, probe, read_header, reload_into_page_cache, write_table, Table, Verify,
+    READ_LIMIT,
 };
 pub use header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
 pub use mmap::{lock_mapped_tables, prefetch, prefetch_to_l2};

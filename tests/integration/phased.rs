@@ -38,8 +38,16 @@ fn apply(puzzle: &PermPuzzle, phased: &PhasedSolver, state: &Element, moves: &[u
 fn open(puzzle: &PermPuzzle, plan: &Path, dir: &Path) -> PhasedSolver {
     let plan = load_plan(plan, puzzle).expect("the plan compiles");
     let store = TableStore::new(dir.to_path_buf());
-    PhasedSolver::open(puzzle, plan, &store, "test", 1024, &Progress::hidden())
-        .expect("phase tables")
+    PhasedSolver::open(
+        puzzle,
+        plan,
+        &store,
+        "test",
+        1024,
+        &Progress::hidden(),
+        false,
+    )
+    .expect("phase tables")
 }
 
 /// The shipped Kociemba plan solves uniformly random 3x3x3 states (from the stabilizer

@@ -606,6 +606,12 @@ pub enum ExactError {
         /// The budget.
         budget_mb: u64,
     },
+    /// `--engine phased` without a plan to follow.
+    #[error("--engine phased needs a plan, and {definition} has none (a file with the extension .plan beside it, or --plan PLAN)")]
+    NoPlan {
+        /// The definition, as the tables' rebuild hint names it.
+        definition: String,
+    },
     /// A table file problem.
     #[error(transparent)]
     Table(#[from] TableError),

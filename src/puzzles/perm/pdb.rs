@@ -20,6 +20,36 @@ use rayon::prelude::*;
 /// Most entries of one pattern database (4 bits each: 128 MiB).
 pub const PDB_ENTRIES: u64 = 1 << 28;
 
+/// Builds the pattern database of `projection` (a BFS from its solved value, distances
+/// capped at 15, two entries a byte) and writes it to `store` as `spec`.
+pub fn write_pattern_database(
+    projection: &Projection,
+    spec: &TableSpec,
+    store: &TableStore,
+    progress: &Progress,
+    label: &str,
+) -> Result<(), ExactError> {
+    let result = layered_bfs(
+        &Space::new(projection),
+        &[projection.solved],
+        progress,
+        label,
+    );
+    let payload: Vec<u8> = result
+        .depths
+        .par_chunks(2)
+        .map(|two| {
+            two.iter().enumerate().fold(0u8, |byte, (i, &d)| {
+                let v = if d == UNREACHED { 15 } else { d.min(15) };
+                byte | v << (4 * i)
+            })
+        })
+        .collect();
+    drop(result.depths);
+    store.write(spec, &payload, result.histogram)?;
+    Ok(())
+}
+
 /// The search bound from which a state is first checked to be reachable at all.
 pub const CHECK_FROM: usize = 11;
 
@@ -334,24 +364,7 @@ impl PatternSearch {
                     projection.size,
                     spec.payload_len() as f64 / 1e6
                 ));
-                let result = layered_bfs(
-                    &Space::new(&projection),
-                    &[projection.solved],
-                    progress,
-                    "pattern BFS",
-                );
-                let payload: Vec<u8> = result
-                    .depths
-                    .par_chunks(2)
-                    .map(|two| {
-                        two.iter().enumerate().fold(0u8, |byte, (i, &d)| {
-                            let v = if d == UNREACHED { 15 } else { d.min(15) };
-                            byte | v << (4 * i)
-                        })
-                    })
-                    .collect();
-                drop(result.depths);
-                store.write(&spec, &payload, result.histogram)?;
+                write_pattern_database(&projection, &spec, store, progress, "pattern BFS")?;
             }
             let table = store.open(&spec)?;
             pdbs.push(Pdb { projection, table });

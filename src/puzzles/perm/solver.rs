@@ -65,6 +65,8 @@ impl PuzzleSolver {
 
     /// [`PuzzleSolver::open`] with a plan: `auto` takes the exact table when one fits,
     /// else the plan's phases; `phased` the plan always; `table` and `search` ignore it.
+    /// `rebuild` builds every table the choice needs again (`cubedb-gen puzzle --force`).
+    #[allow(clippy::too_many_arguments)]
     pub fn open_with_plan(
         puzzle: &PermPuzzle,
         plan: Option<Plan>,
@@ -73,26 +75,28 @@ impl PuzzleSolver {
         budget_mb: u64,
         engine: PuzzleEngine,
         progress: &Progress,
+        rebuild: bool,
     ) -> Result<Self, ExactError> {
         let Some(plan) =
             plan.filter(|_| matches!(engine, PuzzleEngine::Auto | PuzzleEngine::Phased))
         else {
             if engine == PuzzleEngine::Phased {
-                return Err(ExactError::Unsupported(super::coord::CoordError(
-                    "--engine phased needs a plan (a .plan file beside the definition, or --plan)"
-                        .into(),
-                )));
+                return Err(ExactError::NoPlan {
+                    definition: source.to_string(),
+                });
             }
-            return Self::open(puzzle, store, source, budget_mb, engine, progress);
+            return Self::open_or_rebuild(
+                puzzle, store, source, budget_mb, engine, progress, rebuild,
+            );
         };
         if engine == PuzzleEngine::Auto {
-            match ExactTable::load_or_build(puzzle, store, source, budget_mb, progress) {
+            match ExactTable::load_or_rebuild(puzzle, store, source, budget_mb, progress, rebuild) {
                 Ok(table) => return Ok(Self::Exact(Box::new(table))),
                 Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) => {}
                 Err(e) => return Err(e),
             }
         }
-        let phased = PhasedSolver::open(puzzle, plan, store, source, budget_mb, progress)?;
+        let phased = PhasedSolver::open(puzzle, plan, store, source, budget_mb, progress, rebuild)?;
         Ok(Self::Phased(Box::new(phased)))
     }
 
@@ -247,7 +251,10 @@ pub fn read_text_file(path: &std::path::Path, limit: u64) -> Result<String, Defi
     if !meta.is_file() {
         return Err(invalid(
             0,
-            format!("{}, not a regular file", file_kind(&meta)),
+            format!(
+                "{}, not a regular file",
+                crate::table::file_kind(&meta.file_type())
+            ),
         ));
     }
     let file = std::fs::File::open(path).map_err(read_error)?;
@@ -270,29 +277,6 @@ pub fn read_text_file(path: &std::path::Path, limit: u64) -> Result<String, Defi
             .unwrap_or(1);
         invalid(line, "not UTF-8 text".into())
     })
-}
-
-/// What a file that is not a regular file is, for messages.
-fn file_kind(meta: &std::fs::Metadata) -> &'static str {
-    let kind = meta.file_type();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-        if kind.is_block_device() || kind.is_char_device() {
-            return "a device";
-        }
-    }
-    if kind.is_dir() {
-        "a folder"
-    } else {
-        "something else"
-    }
 }
 
 /// Reads and compiles a definition file in `metric`, searching only the base moves in

@@ -118,7 +118,7 @@ impl Mod3Observer for Budget {
 
 impl MatchingTable {
     /// The table of `matching` under the moves `moves` (full puzzle elements), built into
-    /// `store` when missing. `puzzle` names the table (its hash covers the moves).
+    /// `store` when missing (or `rebuild`). `puzzle` names the table (its hash covers the moves).
     pub fn load_or_build(
         puzzle: &PermPuzzle,
         matching: &Matching,
@@ -126,6 +126,7 @@ impl MatchingTable {
         store: &TableStore,
         source: &str,
         progress: &Progress,
+        rebuild: bool,
     ) -> Result<Self, ExactError> {
         let set = matching.pairing.set;
         let n = matching.a.len();
@@ -179,7 +180,7 @@ impl MatchingTable {
             entries: size,
             bits_per_entry: 2,
         };
-        if !store.exists(&spec) {
+        if rebuild || !store.exists(&spec) {
             store.check_writable()?;
             progress.note(format!(
                 "building the table of {n} pairs of {} ({size} entries, {:.1} MB) ...",

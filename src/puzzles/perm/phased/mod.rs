@@ -924,7 +924,8 @@ pub struct PhasedSolver {
 
 impl PhasedSolver {
     /// Opens the tables of every phase of `plan` (building missing ones into `store`, all
-    /// cores, with progress), each within `budget_mb`.
+    /// cores, with progress), each within `budget_mb`; `rebuild` builds every one again
+    /// (`cubedb-gen puzzle --force`).
     pub fn open(
         puzzle: &PermPuzzle,
         plan: Plan,
@@ -932,6 +933,7 @@ impl PhasedSolver {
         source: &str,
         budget_mb: u64,
         progress: &Progress,
+        rebuild: bool,
     ) -> Result<Self, ExactError> {
         let mut tables = Vec::with_capacity(plan.phases.len());
         for phase in &plan.phases {
@@ -960,6 +962,7 @@ impl PhasedSolver {
                 source,
                 budget_mb,
                 progress,
+                rebuild,
             )?);
         }
         Ok(Self {

@@ -12,11 +12,10 @@ use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::exact::{
     exact_projection_with, groups_from_bytes, groups_to_bytes, table_prefix, ExactError, Space,
 };
-use crate::puzzles::perm::pdb::{pattern_projections, PDB_ENTRIES};
+use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
-use crate::search::bfs::{layered_bfs, mod3_bfs, UNREACHED};
+use crate::search::bfs::mod3_bfs;
 use crate::table::{intern, packed, Table, TableSpec, TableStore};
-use rayon::prelude::*;
 
 /// Most ranks of a phase's exact table (2 bits each: 512 MiB).
 pub const EXACT_RANKS: u64 = 1 << 31;
@@ -85,7 +84,8 @@ impl PhaseTables {
     /// Opens the tables of the pattern puzzle `pattern` (building missing ones, all
     /// cores, with progress), within `budget_mb`; the sets `splittable` says are split
     /// by the orbits of the phase's moves (their pieces arrive in their own orbits);
-    /// `name` is the phase's, for messages.
+    /// `name` is the phase's, for messages; `rebuild` builds every table again, each
+    /// replacing the old one by a rename.
     #[allow(clippy::too_many_arguments)]
     pub fn load_or_build(
         pattern: &PermPuzzle,
@@ -97,10 +97,11 @@ impl PhaseTables {
         source: &str,
         budget_mb: u64,
         progress: &Progress,
+        rebuild: bool,
     ) -> Result<Self, ExactError> {
         let matching = match matching {
             Some((puzzle, m, moves)) => Some(MatchingTable::load_or_build(
-                puzzle, m, moves, store, source, progress,
+                puzzle, m, moves, store, source, progress, rebuild,
             )?),
             None => None,
         };
@@ -112,9 +113,9 @@ impl PhaseTables {
         // of the table's search.
         let targets = targets_upto(pattern, upto, &restriction, &split);
         // An exact table when the coordinates fit it (2 bits a rank, built in place).
-        if let Some(heuristic) =
-            Self::exact(&ranked, &targets, name, store, source, budget, progress)?
-        {
+        if let Some(heuristic) = Self::exact(
+            &ranked, &targets, name, store, source, budget, progress, rebuild,
+        )? {
             let width = match &heuristic {
                 Heuristic::Exact { projection, .. } => projection.radix.len(),
                 Heuristic::Pdbs(_) => 0,
@@ -156,7 +157,7 @@ impl PhaseTables {
                 4,
                 projection.moves,
             );
-            if !store.exists(&spec) {
+            if rebuild || !store.exists(&spec) {
                 store.check_writable()?;
                 progress.note(format!(
                     "building phase {name}'s pattern database {} of {} ({} entries, {:.1} MB) ...",
@@ -165,24 +166,7 @@ impl PhaseTables {
                     projection.size,
                     spec.payload_len() as f64 / 1e6
                 ));
-                let result = layered_bfs(
-                    &Space::new(&projection),
-                    &[projection.solved],
-                    progress,
-                    "phase BFS",
-                );
-                let payload: Vec<u8> = result
-                    .depths
-                    .par_chunks(2)
-                    .map(|two| {
-                        two.iter().enumerate().fold(0u8, |byte, (i, &d)| {
-                            let v = if d == UNREACHED { 15 } else { d.min(15) };
-                            byte | v << (4 * i)
-                        })
-                    })
-                    .collect();
-                drop(result.depths);
-                store.write(&spec, &payload, result.histogram)?;
+                write_pattern_database(&projection, &spec, store, progress, "phase BFS")?;
             }
             pdbs.push((projection, store.open(&spec)?));
         }
@@ -198,7 +182,9 @@ impl PhaseTables {
     }
 
     /// The exact table of `ranked`, built if missing; `None` when its coordinates cannot
-    /// be made or do not fit.
+    /// be made or do not fit; `rebuild` enumerates the coordinates and builds the table
+    /// again.
+    #[allow(clippy::too_many_arguments)]
     fn exact(
         ranked: &PermPuzzle,
         targets: &[Element],
@@ -207,6 +193,7 @@ impl PhaseTables {
         source: &str,
         budget: u64,
         progress: &Progress,
+        rebuild: bool,
     ) -> Result<Option<Heuristic>, ExactError> {
         if !ranked.illegal.is_empty() {
             return Ok(None);
@@ -216,7 +203,7 @@ impl PhaseTables {
         let side =
             |entries: u64| spec(ranked, source, "exact-coords", "coordinates", entries, 8, 0);
         let side_path = store.dir().join(side(0).file_name());
-        let known = if side_path.is_file() {
+        let known = if !rebuild && side_path.is_file() {
             let (header, _) = crate::table::read_header(&side_path, side(0).group)?;
             let file = store.open(&side(header.entries))?;
             let groups = groups_from_bytes(file.payload()).ok_or_else(|| {
@@ -246,7 +233,7 @@ impl PhaseTables {
             2,
             projection.moves,
         );
-        if !store.exists(&spec) {
+        if rebuild || !store.exists(&spec) {
             store.check_writable()?;
             progress.note(format!(
                 "building phase {name}'s table of {} ({} entries, {:.1} MB) ...",
