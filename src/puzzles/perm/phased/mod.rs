@@ -1138,6 +1138,8 @@ impl PhasedSolver {
                 tables.encode(&view, full, &mut values)?;
                 Some(total + tables.start_distance(&values)?)
             };
+            let mut visited = 0usize;
+            let mut rejected = 0usize;
             let mut total = cheapest;
             // Wider passes also look further past the cheapest start.
             let slack = if k == last {
@@ -1153,11 +1155,13 @@ impl PhasedSolver {
                     }
                     let own = total - c.cost;
                     let mut visit = |path: &[usize]| {
+                        visited += 1;
                         let mut full = c.full.clone();
                         for &m in path {
                             full = full.then(elements[m], sets);
                         }
                         let Some(score) = estimate(&full, total) else {
+                            rejected += 1;
                             return true;
                         };
                         let mut moves = c.moves.clone();
@@ -1194,7 +1198,8 @@ impl PhasedSolver {
             if trace() {
                 crate::output::note(format_args!(
                     "phase {}: {} candidates in, {} start, cheapest total {cheapest}, {} out \
-                     (totals up to {}), {} nodes so far",
+                     (totals up to {}), {} nodes so far, {visited} solutions seen, {rejected} \
+                     refused by the next phase",
                     phase.name,
                     candidates.len(),
                     runs.len(),
