@@ -261,7 +261,7 @@ impl Puzzle {
                             return Err(String::from("interrupted"));
                         }
                         let (state, text) = phased
-                            .random_scramble(seed, index)
+                            .random_scramble(seed, index, cubedb::limits::Stop::default())
                             .map_err(|e| format!("random state {}: {e}", index + 1))?;
                         match self.puzzle.scrambled(&text) {
                             Ok(reached) if reached == state => Ok(text),

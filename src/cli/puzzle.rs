@@ -477,6 +477,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
                     std::time::Instant::now(),
                     timeout,
                 )),
+                until_stop: timeout.is_some(),
             };
             return match phased.solve(&state, &limits) {
                 Ok(solution) => {
@@ -584,7 +585,7 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
     // Made in batches on every core, printed in order.
     let one = |index: u64| -> Result<String> {
         let (state, text) = phased
-            .random_scramble(seed, index)
+            .random_scramble(seed, index, cubedb::limits::Stop::default())
             .map_err(|e| anyhow::anyhow!("internal error: random state {}: {e}", index + 1))?;
         // Checked: the scramble reaches the state drawn.
         anyhow::ensure!(

@@ -8,6 +8,8 @@
 //! - `GET /api/scramble?count=N&seed=S`: random-state scrambles;
 //! - `POST /api/cube` (or `GET /api/cube?scramble=...`): the facelets after moves, and
 //!   after each of them;
+//! - `GET /api/puzzles`, `POST /api/puzzle/{name}/solve`, `GET /api/puzzle/{name}/scramble`:
+//!   the definition-driven puzzles (see [`super::puzzles`]);
 //! - `GET /`: the web page.
 
 use super::error::ApiError;
@@ -15,7 +17,7 @@ use super::service::{Job, Mode, Service};
 use super::web;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -55,6 +57,9 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/api/solve/batch", post(solve_batch))
         .route("/api/scramble", get(scramble))
         .route("/api/cube", get(cube_get).post(cube_post))
+        .route("/api/puzzles", get(puzzle_list))
+        .route("/api/puzzle/{name}/solve", post(puzzle_solve))
+        .route("/api/puzzle/{name}/scramble", get(puzzle_scramble))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(service)
@@ -408,10 +413,9 @@ fn metric(map: &Map<String, Value>) -> Result<Metric, ApiError> {
     }
 }
 
-/// The fields of a job (everything but the cube).
-fn job(map: &Map<String, Value>) -> Result<Job, ApiError> {
-    let metric = metric(map)?;
-    let timeout = match map.get("timeout") {
+/// The optional `timeout` field: seconds, in the command line's range and words.
+fn timeout(map: &Map<String, Value>) -> Result<Option<Duration>, ApiError> {
+    Ok(match map.get("timeout") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => Some(
             limits::parse_seconds(&n.to_string())
@@ -424,7 +428,13 @@ fn job(map: &Map<String, Value>) -> Result<Job, ApiError> {
                 kind(other)
             )))
         }
-    };
+    })
+}
+
+/// The fields of a job (everything but the cube).
+fn job(map: &Map<String, Value>) -> Result<Job, ApiError> {
+    let metric = metric(map)?;
+    let timeout = timeout(map)?;
     let max_length = match map.get("max_length") {
         None | Some(Value::Null) => None,
         Some(v) => Some(whole("max_length", WholeRange::MAX_LENGTH, v)? as u32),
@@ -770,4 +780,105 @@ fn cube_answer(map: &Map<String, Value>) -> Result<Value, ApiError> {
         out["steps"] = Value::from(after);
     }
     Ok(out)
+}
+
+/// Scrambles of a served puzzle in one request at most (each is a solve).
+const MAX_PUZZLE_SCRAMBLES: u64 = 1000;
+
+/// The parameters of `GET /api/puzzle/{name}/scramble`.
+const PUZZLE_SCRAMBLE_PARAMETERS: [(&str, Kind); 2] = [
+    (
+        "count",
+        Kind::Whole(WholeRange {
+            min: 1,
+            max: MAX_PUZZLE_SCRAMBLES,
+        }),
+    ),
+    ("seed", Kind::Whole(WholeRange::SEED)),
+];
+
+/// The fields of `POST /api/puzzle/{name}/solve`.
+const PUZZLE_SOLVE_FIELDS: [&str; 4] = ["scramble", "max_length", "timeout", "id"];
+
+async fn puzzle_list(State(service): State<Arc<Service>>) -> Json<Value> {
+    let puzzles: Vec<Value> = service
+        .puzzles()
+        .list()
+        .into_iter()
+        .map(|(name, plan)| serde_json::json!({ "name": name, "plan": plan }))
+        .collect();
+    service.count_answer();
+    Json(serde_json::json!({
+        "folder": service.puzzles().dir().map(|d| d.display().to_string()),
+        "puzzles": puzzles,
+    }))
+}
+
+async fn puzzle_solve(
+    State(service): State<Arc<Service>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, ApiError> {
+    let bytes = read_body(&service, &headers, body).await?;
+    let map = json_fields(&bytes, &PUZZLE_SOLVE_FIELDS)?;
+    let scramble = text(&map, "scramble")?
+        .ok_or_else(|| ApiError::bad_request("no scramble: give \"scramble\" (move names)"))?
+        .to_string();
+    let max_length = match map.get("max_length") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(whole("max_length", WholeRange::MAX_LENGTH, v)? as usize),
+    };
+    let timeout = timeout(&map)?;
+    let answer = service
+        .solve_puzzle(name.clone(), scramble, max_length, timeout)
+        .await;
+    service.count_answer();
+    let (solution, method, elapsed_ms) = answer?;
+    let mut value = serde_json::json!({
+        "puzzle": name,
+        "solution": solution.solution,
+        "length": solution.length,
+        "optimal": solution.optimal,
+        "method": method,
+        "elapsed_ms": elapsed_ms,
+    });
+    if let Value::Object(out) = &mut value {
+        if max_length.is_some() {
+            out.insert(
+                "within_max_length".into(),
+                Value::Bool(solution.within_max_length),
+            );
+        }
+        if let Some(id) = map.get("id") {
+            out.insert("id".into(), id.clone());
+        }
+    }
+    Ok(Json(value))
+}
+
+async fn puzzle_scramble(
+    State(service): State<Arc<Service>>,
+    Path(name): Path<String>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let map = query_fields(query, &PUZZLE_SCRAMBLE_PARAMETERS)?;
+    let number = |index: usize| -> Result<Option<u64>, ApiError> {
+        let (name, Kind::Whole(range)) = PUZZLE_SCRAMBLE_PARAMETERS[index] else {
+            return Err(ApiError::internal("internal error: a parameter's kind"));
+        };
+        map.get(name).map(|v| whole(name, range, v)).transpose()
+    };
+    let count = number(0)?.unwrap_or(1);
+    let seed = match number(1)? {
+        Some(seed) => seed,
+        None => random_seed(),
+    };
+    let answer = service.puzzle_scrambles(name.clone(), seed, count).await;
+    service.count_answer();
+    Ok(Json(serde_json::json!({
+        "puzzle": name,
+        "seed": seed,
+        "scrambles": answer?,
+    })))
 }

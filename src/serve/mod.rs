@@ -5,6 +5,7 @@
 //! - [`service`]: the solvers opened once at start, the two thread pools (quick two-phase
 //!   work; long optimal work behind a bounded queue) and every answer;
 //! - [`api`]: the HTTP routes, JSON in and out, and the request limits;
+//! - [`puzzles`]: definition-driven puzzles (`.tws` with plans), opened on first use;
 //! - [`error`]: errors as JSON with their status codes;
 //! - [`web`]: the web page, its files built into the binary.
 //!
@@ -13,6 +14,7 @@
 
 mod api;
 mod error;
+mod puzzles;
 mod service;
 mod web;
 
@@ -23,6 +25,7 @@ use cubedb::puzzles::rubik::Preset;
 use cubedb::table::TableStore;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
+use puzzles::PuzzleShelf;
 use service::{Limits, Service};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -71,6 +74,11 @@ pub struct ServeArgs {
     #[arg(long)]
     lock_tables: bool,
 
+    /// Folder of puzzle definitions (`.tws`, each with its `.plan` beside it) answered at
+    /// /api/puzzle/NAME/... [default: ./puzzles, when there is one].
+    #[arg(long, value_name = "DIR")]
+    puzzles: Option<PathBuf>,
+
     /// No progress bars or notes on stderr (the line saying where it listens stays).
     #[arg(long, short)]
     quiet: bool,
@@ -97,7 +105,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if args.lock_tables {
         cubedb::table::lock_mapped_tables();
     }
-    let opened = Service::open(store, args.tables, limits, &progress);
+    let shelf = PuzzleShelf::new(match args.puzzles {
+        Some(dir) => Some(dir),
+        None => Some(PathBuf::from("puzzles")).filter(|d| d.is_dir()),
+    });
+    let opened = Service::open(store, args.tables, limits, shelf, &progress);
     let service = if args.lock_tables {
         opened.context("opening the tables locked in memory (--lock-tables)")?
     } else {

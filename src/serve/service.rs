@@ -5,8 +5,10 @@
 //! deadline and cancelled when its client leaves or the service stops.
 
 use super::error::ApiError;
+use super::puzzles::{self, PuzzleShelf};
 use cubedb::limits::{deadline, Cancel, Stop};
 use cubedb::progress::Progress;
+use cubedb::puzzles::perm::served::ServedSolution;
 use cubedb::puzzles::rubik::api::{
     GoalSolver, GoalSpec, GoalUnreachable, NotInGroup, OptimalSolver, SolutionFinder,
     TwoPhaseSolver, COUNT_EXTRA_LENGTH,
@@ -141,6 +143,8 @@ pub struct Service {
     running: Arc<Semaphore>,
     shutdown: Cancel,
     answered: AtomicU64,
+    /// The definition-driven puzzles served.
+    puzzles: PuzzleShelf,
 }
 
 fn slot(metric: Metric) -> usize {
@@ -157,6 +161,7 @@ impl Service {
         store: TableStore,
         preset: Option<Preset>,
         limits: Limits,
+        puzzles: PuzzleShelf,
         progress: &Progress,
     ) -> Result<Self, TableError> {
         let open_twophase = |metric| TwoPhaseSolver::open(&store, metric, progress);
@@ -189,6 +194,7 @@ impl Service {
             goals: Mutex::new(HashMap::new()),
             shutdown: Cancel::new(),
             answered: AtomicU64::new(0),
+            puzzles,
             progress: progress.clone(),
             store,
             preset,
@@ -243,6 +249,13 @@ impl Service {
                 "max_batch": self.limits.max_batch,
                 "max_solutions": MAX_SOLUTIONS,
                 "solver_threads": cubedb::threads(),
+            },
+            "puzzles": {
+                "folder": self.puzzles.dir().map(|d| d.display().to_string()),
+                "names": self.puzzles.list().into_iter().map(|(name, _)| name).collect::<Vec<_>>(),
+                "routes": "GET /api/puzzles; POST /api/puzzle/NAME/solve {scramble, max_length, \
+                    timeout}; GET /api/puzzle/NAME/scramble?count=&seed= (opened, tables \
+                    built, on first use; on the long pool, behind the queue)",
             },
             "requests_answered": self.requests_answered(),
         })
@@ -304,6 +317,73 @@ impl Service {
         let service = Arc::clone(self);
         run_on(&self.long, self.shutdown.child(), move |cancel| {
             service.solve_blocking(&cube, &job, cancel)
+        })
+        .await?
+    }
+
+    /// The definition-driven puzzles served.
+    pub fn puzzles(&self) -> &PuzzleShelf {
+        &self.puzzles
+    }
+
+    /// Solves the state `scramble` reaches on the served puzzle `name` (opened, its
+    /// tables built, on first use), on the long pool behind the queue, within `timeout`
+    /// and the deadline; the answer, how it was found, and the time taken in ms.
+    pub async fn solve_puzzle(
+        self: &Arc<Self>,
+        name: String,
+        scramble: String,
+        max_length: Option<usize>,
+        timeout: Option<Duration>,
+    ) -> Result<(ServedSolution, String, f64), ApiError> {
+        self.on_long_pool(move |service, cancel| {
+            let started = Instant::now();
+            let puzzle = service
+                .puzzles
+                .open(&name, &service.store, &service.progress)?;
+            let (stop, limit, _) = service.stop_within(timeout, cancel);
+            let solution =
+                puzzles::solve(&puzzle, &scramble, max_length, stop, limit.as_secs_f64())?;
+            Ok((
+                solution,
+                puzzle.method(),
+                started.elapsed().as_secs_f64() * 1e3,
+            ))
+        })
+        .await
+    }
+
+    /// Random-state scrambles `0..count` of `seed` for the served puzzle `name`, on the
+    /// long pool behind the queue, within the deadline.
+    pub async fn puzzle_scrambles(
+        self: &Arc<Self>,
+        name: String,
+        seed: u64,
+        count: u64,
+    ) -> Result<Vec<String>, ApiError> {
+        self.on_long_pool(move |service, cancel| {
+            let puzzle = service
+                .puzzles
+                .open(&name, &service.store, &service.progress)?;
+            let (stop, limit, _) = service.stop_within(None, cancel);
+            puzzles::scrambles(&puzzle, seed, count, stop, limit.as_secs_f64())
+        })
+        .await
+    }
+
+    /// Runs `work` on the long pool, holding a place in the queue and a solver.
+    async fn on_long_pool<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&Service, Cancel) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        if self.is_shutting_down() {
+            return Err(stopping());
+        }
+        let _admitted = self.admit()?;
+        let _running = self.wait_for_solver().await?;
+        let service = Arc::clone(self);
+        run_on(&self.long, self.shutdown.child(), move |cancel| {
+            work(&service, cancel)
         })
         .await?
     }
@@ -393,7 +473,13 @@ impl Service {
 
     /// The time limit of a job: its own timeout, never past the service's deadline.
     fn stop_for(&self, job: &Job, cancel: Cancel) -> (Stop, Duration, bool) {
-        let own = job.timeout.filter(|t| *t < self.limits.deadline);
+        self.stop_within(job.timeout, cancel)
+    }
+
+    /// A stop at `timeout` (never past the service's deadline) or `cancel`: the stop, the
+    /// limit, and whether the request's own timeout set it.
+    fn stop_within(&self, timeout: Option<Duration>, cancel: Cancel) -> (Stop, Duration, bool) {
+        let own = timeout.filter(|t| *t < self.limits.deadline);
         let limit = own.unwrap_or(self.limits.deadline);
         let stop = Stop::at(deadline(Instant::now(), Some(limit))).or_cancel(Some(cancel));
         (stop, limit, own.is_some())

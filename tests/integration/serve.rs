@@ -915,3 +915,163 @@ fn sigterm_stops_it_cleanly() {
         .map(|mut e| e.read_to_string(&mut err));
     assert!(err.contains("shutting down"), "{err}");
 }
+
+/// Issue 53: the definition-driven puzzles over HTTP. `GET /api/puzzles` lists the
+/// folder; `POST /api/puzzle/NAME/solve` answers with the plan (3x3x3) or the exact
+/// table (2x2x2, optimal: the library's length), every solution applied and checked
+/// here; scrambles are reproducible and reach their states; bad names, moves and
+/// numbers get their errors, and a puzzle without a plan or table is refused (422).
+#[test]
+fn puzzles_are_solved_and_scrambled_over_http() {
+    use cubedb::puzzles::perm::solver::{accept_plan_names, load_plan};
+    use cubedb::puzzles::perm::{load_puzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver};
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let server = Server::start(&["--puzzles", &folder.display().to_string()]);
+    let agent = agent();
+    let url = |path: &str| format!("{}{path}", server.base);
+
+    let (status, text, _) = call(&agent, "GET", &url("/api/puzzles"), None);
+    assert_eq!(status, 200, "{text}");
+    let listed: Value = serde_json::from_str(&text).unwrap();
+    let has = |name: &str, plan: bool| {
+        listed["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == name && p["plan"] == plan)
+    };
+    assert!(has("3x3x3", true) && has("2x2x2", false), "{text}");
+
+    // The 3x3x3 by its plan: each answer solves its scramble.
+    let mut cube = load_puzzle(&folder.join("3x3x3.tws"), PuzzleMetric::Htm, None).unwrap();
+    let plan = load_plan(&folder.join("3x3x3.plan"), &cube).unwrap();
+    accept_plan_names(&mut cube, &plan);
+    let names: Vec<String> = cube.moves.iter().map(|m| m.name.clone()).collect();
+    let mut rng = SplitMix64::new(53);
+    for _ in 0..8 {
+        let scramble: Vec<&str> = (0..25)
+            .map(|_| names[(rng.next_u64() % names.len() as u64) as usize].as_str())
+            .collect();
+        let scramble = scramble.join(" ");
+        let (status, answer) = post_json(
+            &agent,
+            &url("/api/puzzle/3x3x3/solve"),
+            &json!({ "scramble": scramble, "max_length": 24, "id": 7 }),
+        );
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["method"], "plan kociemba");
+        assert_eq!(answer["id"], 7);
+        let solution = answer["solution"].as_str().unwrap();
+        let end = cube.scrambled(&format!("{scramble} {solution}")).unwrap();
+        assert!(cube.is_solved(&end), "{scramble} / {solution}");
+        let length = answer["length"].as_u64().unwrap();
+        assert_eq!(length as usize, solution.split_whitespace().count());
+        assert!(
+            length <= 24 && answer["within_max_length"] == true,
+            "{answer}"
+        );
+    }
+
+    // The 2x2x2 by its exact table: optimal, the library's length.
+    let pocket = load_puzzle(&folder.join("2x2x2.tws"), PuzzleMetric::Htm, None).unwrap();
+    let store = TableStore::new(shared_data_dir());
+    let exact = PuzzleSolver::open(
+        &pocket,
+        &store,
+        "test",
+        1024,
+        PuzzleEngine::Table,
+        &Progress::hidden(),
+    )
+    .unwrap();
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &url("/api/puzzle/2x2x2/scramble?count=6&seed=11"),
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    let drawn: Value = serde_json::from_str(&text).unwrap();
+    let again = call(
+        &agent,
+        "GET",
+        &url("/api/puzzle/2x2x2/scramble?count=6&seed=11"),
+        None,
+    );
+    assert_eq!(again.1, text, "the same seed gives the same scrambles");
+    for scramble in drawn["scrambles"].as_array().unwrap() {
+        let scramble = scramble.as_str().unwrap();
+        let state = pocket.scrambled(scramble).unwrap();
+        let optimal = exact.solve(&state, 20).unwrap().len();
+        let (status, answer) = post_json(
+            &agent,
+            &url("/api/puzzle/2x2x2/solve"),
+            &json!({ "scramble": scramble }),
+        );
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["optimal"], true);
+        assert_eq!(answer["length"].as_u64().unwrap() as usize, optimal);
+        let end = pocket
+            .scrambled(&format!(
+                "{scramble} {}",
+                answer["solution"].as_str().unwrap()
+            ))
+            .unwrap();
+        assert!(pocket.is_solved(&end));
+    }
+
+    // Errors, each with its status and words.
+    let cases: [(&str, &str, Option<&str>, u16, &str); 7] = [
+        (
+            "GET",
+            "/api/puzzle/nope/scramble",
+            None,
+            404,
+            "the puzzles are",
+        ),
+        (
+            "GET",
+            "/api/puzzle/..%2F3x3x3/scramble",
+            None,
+            404,
+            "no puzzle",
+        ),
+        (
+            "POST",
+            "/api/puzzle/3x3x3/solve",
+            Some(r#"{"scramble":"R X"}"#),
+            400,
+            "unknown move",
+        ),
+        (
+            "POST",
+            "/api/puzzle/3x3x3/solve",
+            Some(r#"{"moves":"R"}"#),
+            400,
+            "unknown field",
+        ),
+        (
+            "POST",
+            "/api/puzzle/3x3x3/solve",
+            Some(r#"{"scramble":"R","max_length":300}"#),
+            400,
+            "from 0 to 255",
+        ),
+        (
+            "GET",
+            "/api/puzzle/2x2x2/scramble?count=0",
+            None,
+            400,
+            "count must be a whole number from 1",
+        ),
+        ("GET", "/api/puzzle/megaminx/scramble", None, 422, "no plan"),
+    ];
+    for (method, path, body, want, words) in cases {
+        let (status, text, _) = call(&agent, method, &url(path), body);
+        assert_eq!(status, want, "{method} {path}: {text}");
+        assert!(text.contains(words), "{method} {path}: {text}");
+    }
+    // Still up.
+    let (status, _, _) = call(&agent, "GET", &url("/api/health"), None);
+    assert_eq!(status, 200);
+}

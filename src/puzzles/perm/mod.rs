@@ -14,7 +14,8 @@
 //! - [`reduced`]: exact tables with one entry per class of symmetric states;
 //! - [`pdb`]: pattern databases and IDA*, for puzzles too big for an exact table;
 //! - [`target`]: solving to a target pattern (with `?` wildcards) instead of solved;
-//! - [`solver`]: the face front ends call: load a file, open the right solver.
+//! - [`solver`]: the face front ends call: load a file, open the right solver;
+//! - [`served`]: a definition and its plan answering within deadlines (the service).
 
 pub mod coord;
 pub mod definition;
@@ -26,6 +27,7 @@ pub mod phased;
 pub mod plan;
 pub mod puzzle;
 pub mod reduced;
+pub mod served;
 pub mod solver;
 pub mod symmetry;
 pub mod target;

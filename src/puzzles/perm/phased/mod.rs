@@ -890,6 +890,9 @@ pub struct Limits {
     pub max_length: Option<usize>,
     /// Give up (returning the best found) at this deadline or cancel flag.
     pub stop: Stop,
+    /// Without `max_length`: keep searching wider passes until `stop` for shorter totals
+    /// (the command line's `--timeout`), rather than answering after the first pass.
+    pub until_stop: bool,
 }
 
 /// A phased solution.
@@ -1033,7 +1036,7 @@ impl PhasedSolver {
             let good_enough = match (limits.max_length, &best) {
                 (Some(limit), Some(b)) => b.cost <= limit,
                 (_, None) => false,
-                (None, Some(_)) => limits.stop.deadline.is_none(),
+                (None, Some(_)) => !limits.until_stop,
             };
             // Nothing at all from a pass and its wider retry: the plan cannot solve it.
             let hopeless = best.is_none() && widen >= 4;
@@ -1256,13 +1259,24 @@ impl PhasedSolver {
 
     /// Random-state scramble number `index` of `seed` (each from its own generator, so a
     /// batch's output does not depend on how many are made at once): the state drawn and
-    /// a scramble reaching it (callers check that it does, by their own parser).
-    pub fn random_scramble(&self, seed: u64, index: u64) -> Result<(Element, String), PhasedError> {
+    /// a scramble reaching it (callers check that it does, by their own parser). `stop`
+    /// bounds the solve (the best found by then is used).
+    pub fn random_scramble(
+        &self,
+        seed: u64,
+        index: u64,
+        stop: Stop,
+    ) -> Result<(Element, String), PhasedError> {
         let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let state = self
             .random_state(&mut rng)
             .ok_or(PhasedError::NoRandomState)?;
-        let solution = self.solve(&state, &Limits::default())?;
+        let limits = Limits {
+            max_length: None,
+            stop,
+            until_stop: false,
+        };
+        let solution = self.solve(&state, &limits)?;
         Ok((state, self.scramble_of(&solution.moves)))
     }
 

@@ -1,0 +1,219 @@
+//! A definition with its plan, opened for answering requests whose time is bounded (the
+//! HTTP service): solves a scramble within a deadline and makes random-state scrambles,
+//! every answer checked by applying it. Only solvers that answer in bounded time are
+//! served: an exact table (any state, optimal) or a plan's phases (any state, within
+//! the deadline); IDA* over pattern databases alone can take hours on a deep state and
+//! is left to the command line.
+
+use super::exact::ExactError;
+use super::phased::{Limits, PhasedError};
+use super::puzzle::PermPuzzle;
+use super::solver::{
+    accept_plan_names, load_plan, load_puzzle, plan_beside, DefinitionFileError, PuzzleEngine,
+    PuzzleSolver,
+};
+use super::PuzzleMetric;
+use crate::limits::Stop;
+use crate::progress::Progress;
+use crate::rng::SplitMix64;
+use crate::table::TableStore;
+use std::path::Path;
+
+/// Why a served puzzle cannot answer.
+#[derive(Debug, thiserror::Error)]
+pub enum ServedError {
+    /// The definition or its plan is unreadable or invalid.
+    #[error(transparent)]
+    Definition(#[from] DefinitionFileError),
+    /// Its tables cannot be opened or built.
+    #[error(transparent)]
+    Tables(#[from] ExactError),
+    /// Neither an exact table nor a plan: answers could take unbounded time.
+    #[error(
+        "{0} has no exact table within the memory allowed and no plan beside it: the service \
+         answers only puzzles it can solve within its deadline (use `cubedb puzzle solve`)"
+    )]
+    Unbounded(String),
+    /// The scramble does not parse.
+    #[error("scramble: {0}")]
+    Scramble(String),
+    /// The state cannot be reached by the puzzle's moves.
+    #[error("not reachable with the puzzle's moves")]
+    Unreachable,
+    /// No answer in the time allowed.
+    #[error("no solution within the time allowed")]
+    TimedOut,
+    /// The search was cancelled (the service is stopping).
+    #[error("cancelled")]
+    Cancelled,
+    /// Something that must not happen (an answer that does not check out).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// One solved scramble.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedSolution {
+    /// The moves, named as the definition (or its plan) names them.
+    pub solution: String,
+    /// Its length (the plan's costs for a phased solution).
+    pub length: usize,
+    /// Whether it is a shortest solution (exact tables).
+    pub optimal: bool,
+    /// Whether it is at most the `max_length` asked (always, when none was asked).
+    pub within_max_length: bool,
+}
+
+/// A definition opened for serving.
+pub struct ServedPuzzle {
+    puzzle: PermPuzzle,
+    solver: PuzzleSolver,
+}
+
+impl ServedPuzzle {
+    /// Opens the definition at `path` with the plan beside it (building missing tables
+    /// into `store` within `budget_mb`): an exact table when one fits, else the plan.
+    pub fn open(
+        path: &Path,
+        store: &TableStore,
+        budget_mb: u64,
+        progress: &Progress,
+    ) -> Result<Self, ServedError> {
+        let mut puzzle = load_puzzle(path, PuzzleMetric::Htm, None)?;
+        let plan = plan_beside(path)
+            .map(|p| load_plan(&p, &puzzle))
+            .transpose()?;
+        if let Some(plan) = &plan {
+            accept_plan_names(&mut puzzle, plan);
+        }
+        let source = path.display().to_string();
+        let has_plan = plan.is_some();
+        let solver = match PuzzleSolver::open_with_plan(
+            &puzzle,
+            plan,
+            store,
+            &source,
+            budget_mb,
+            if has_plan {
+                PuzzleEngine::Auto
+            } else {
+                PuzzleEngine::Table
+            },
+            progress,
+            false,
+        ) {
+            Ok(solver) => solver,
+            Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) if !has_plan => {
+                return Err(ServedError::Unbounded(puzzle.name.clone()))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        Ok(Self { puzzle, solver })
+    }
+
+    /// The definition's name.
+    pub fn name(&self) -> &str {
+        &self.puzzle.name
+    }
+
+    /// How it answers: "exact table" or "plan NAME".
+    pub fn method(&self) -> String {
+        match self.solver.phased() {
+            Some(phased) => format!("plan {}", phased.plan().name),
+            None => "exact table".into(),
+        }
+    }
+
+    /// Solves the state `scramble` reaches: optimal from an exact table, else by the
+    /// plan's phases within `stop` (stopping at the first total of at most `max_length`
+    /// when given, else returning the best of the first pass). Checked by applying it.
+    pub fn solve(
+        &self,
+        scramble: &str,
+        max_length: Option<usize>,
+        stop: Stop,
+    ) -> Result<ServedSolution, ServedError> {
+        let state = self
+            .puzzle
+            .scrambled(scramble)
+            .map_err(|e| ServedError::Scramble(e.to_string()))?;
+        let (moves, length, optimal) = match &self.solver {
+            PuzzleSolver::Phased(phased) => {
+                let limits = Limits {
+                    max_length,
+                    stop,
+                    until_stop: false,
+                };
+                let solution = phased.solve(&state, &limits).map_err(|e| match e {
+                    PhasedError::Unreachable => ServedError::Unreachable,
+                    PhasedError::TimedOut => ServedError::TimedOut,
+                    PhasedError::Cancelled => ServedError::Cancelled,
+                    other => ServedError::Internal(other.to_string()),
+                })?;
+                (solution.moves, solution.cost, false)
+            }
+            solver => {
+                let moves = solver
+                    .solve(&state, usize::MAX)
+                    .map_err(|_| ServedError::Unreachable)?;
+                let length = moves.len();
+                (moves, length, true)
+            }
+        };
+        let solution = self.solver.format(&self.puzzle, &moves);
+        let end = self
+            .puzzle
+            .scrambled(&format!("{scramble} {solution}"))
+            .map_err(|e| ServedError::Internal(format!("its own solution: {e}")))?;
+        if !self.puzzle.is_solved(&end) {
+            return Err(ServedError::Internal(
+                "a solution that does not solve".into(),
+            ));
+        }
+        Ok(ServedSolution {
+            solution,
+            length,
+            optimal,
+            within_max_length: max_length.is_none_or(|limit| length <= limit),
+        })
+    }
+
+    /// Scramble `index` (from 0) of the random states `seed` draws: uniformly random over
+    /// the states the moves reach, solved and inverted; checked to reach its state. The
+    /// same seed and index give the same scramble. `stop` bounds a phased solve (the best
+    /// found by then is used).
+    pub fn scramble(&self, seed: u64, index: u64, stop: Stop) -> Result<String, ServedError> {
+        match &self.solver {
+            PuzzleSolver::Phased(phased) => {
+                let (state, text) =
+                    phased
+                        .random_scramble(seed, index, stop)
+                        .map_err(|e| match e {
+                            PhasedError::TimedOut => ServedError::TimedOut,
+                            PhasedError::Cancelled => ServedError::Cancelled,
+                            other => ServedError::Internal(other.to_string()),
+                        })?;
+                let reached = self
+                    .puzzle
+                    .scrambled(&text)
+                    .map_err(|e| ServedError::Internal(format!("its own scramble: {e}")))?;
+                if reached != state {
+                    return Err(ServedError::Internal(
+                        "a scramble that does not reach its state".into(),
+                    ));
+                }
+                Ok(text)
+            }
+            solver => {
+                let table = solver
+                    .exact()
+                    .ok_or_else(|| ServedError::Internal("no exact table".into()))?;
+                let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                let moves = table.random_scramble(&mut rng).ok_or_else(|| {
+                    ServedError::Internal("no scramble reaching a random position".into())
+                })?;
+                Ok(self.puzzle.format_path(&moves))
+            }
+        }
+    }
+}
