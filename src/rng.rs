@@ -10,6 +10,12 @@ impl SplitMix64 {
         Self(seed)
     }
 
+    /// Generator number `index` of `seed`: one per item of a batch, so that item `i` is
+    /// the same however many items are made, in whatever order, on however many cores.
+    pub fn stream(seed: u64, index: u64) -> Self {
+        Self(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);

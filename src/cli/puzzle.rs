@@ -567,39 +567,43 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
         }
         Err(e) => return Err(e),
     };
-    if let Some(table) = exact {
-        let mut rng = SplitMix64::new(seed);
-        for _ in 0..args.count {
+    // Scramble `index` of the seed, from its own generator: made in batches on every
+    // core, printed in order.
+    let opened;
+    let one: Box<dyn Fn(u64) -> Result<String> + Sync + '_> = match &exact {
+        Some(table) => Box::new(|index: u64| {
             // Checked by the table: the scramble reaches the position it was made for.
             let moves = table
-                .random_scramble(&mut rng)
+                .random_scramble(&mut SplitMix64::stream(seed, index))
                 .context("internal error: no scramble reaching a random position")?;
-            writeln!(out, "{}", puzzle.format_path(&moves)).context(crate::WRITING)?;
+            Ok(puzzle.format_path(&moves))
+        }),
+        None => {
+            opened = solver(&args.file, &puzzle, plan, &args.tables, "phased")?;
+            let phased = opened
+                .phased()
+                .context("internal error: no phased solver")?;
+            Box::new(move |index: u64| {
+                let (state, text) = phased
+                    .random_scramble(seed, index, cubedb::limits::Stop::default())
+                    .map_err(|e| {
+                        anyhow::anyhow!("internal error: random state {}: {e}", index + 1)
+                    })?;
+                // Checked: the scramble reaches the state drawn.
+                anyhow::ensure!(
+                    puzzle
+                        .scrambled(&text)
+                        .is_ok_and(|reached| reached == state),
+                    "internal error: the scramble does not reach the state drawn"
+                );
+                Ok(text)
+            })
         }
-        return out.flush().context(crate::WRITING);
-    }
-    let solver = solver(&args.file, &puzzle, plan, &args.tables, "phased")?;
-    let phased = solver
-        .phased()
-        .context("internal error: no phased solver")?;
-    // Made in batches on every core, printed in order.
-    let one = |index: u64| -> Result<String> {
-        let (state, text) = phased
-            .random_scramble(seed, index, cubedb::limits::Stop::default())
-            .map_err(|e| anyhow::anyhow!("internal error: random state {}: {e}", index + 1))?;
-        // Checked: the scramble reaches the state drawn.
-        anyhow::ensure!(
-            puzzle
-                .scrambled(&text)
-                .is_ok_and(|reached| reached == state),
-            "internal error: the scramble does not reach the state drawn"
-        );
-        Ok(text)
     };
     let mut next = 0u64;
     while next < args.count {
-        let end = (next + 256).min(args.count);
-        let batch: Vec<Result<String>> = (next..end).into_par_iter().map(one).collect();
+        let end = (next + 1024).min(args.count);
+        let batch: Vec<Result<String>> = (next..end).into_par_iter().map(&one).collect();
         for line in batch {
             writeln!(out, "{}", line?).context(crate::WRITING)?;
         }

@@ -610,3 +610,115 @@ fn four_by_four_short_scrambles_are_optimal() {
         assert_eq!(Some(path.len()), shortest);
     }
 }
+
+/// A state's distance, from its table (the length of an optimal solution).
+fn distance(table: &ExactTable, state: &Element) -> usize {
+    let mut length = None;
+    table
+        .each_solution_of(state, |path| {
+            length = Some(path.len());
+            false
+        })
+        .expect("reachable");
+    length.expect("a solution")
+}
+
+/// The 0.999 quantile of the chi-square distribution with `df` degrees of freedom
+/// (Wilson–Hilferty: within a few percent from 3 degrees on).
+fn chi_square_999(df: usize) -> f64 {
+    let k = df as f64;
+    let z = 3.090_232;
+    k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
+}
+
+/// Pearson's statistic of `observed` counts per distance against God's algorithm's
+/// `histogram` (states per distance), distances whose expected count is below 20 merged
+/// into their neighbours; with its degrees of freedom.
+fn chi_square(observed: &[u64], histogram: &[u64]) -> (f64, usize) {
+    let draws: u64 = observed.iter().sum();
+    let states: u64 = histogram.iter().sum();
+    let mut bins: Vec<(f64, f64)> = Vec::new();
+    let (mut seen, mut expected) = (0f64, 0f64);
+    for (d, &count) in histogram.iter().enumerate() {
+        seen += observed.get(d).copied().unwrap_or(0) as f64;
+        expected += count as f64 * draws as f64 / states as f64;
+        if expected >= 20.0 {
+            bins.push((seen, expected));
+            (seen, expected) = (0.0, 0.0);
+        }
+    }
+    if let Some(last) = bins.last_mut() {
+        last.0 += seen;
+        last.1 += expected;
+    }
+    let statistic = bins.iter().map(|(o, e)| (o - e) * (o - e) / e).sum();
+    (statistic, bins.len() - 1)
+}
+
+/// Issue 53: `cubedb puzzle scramble` draws uniformly random states. The lengths of
+/// 100,000 scrambles of the 2x2x2 and of the pyraminx (each optimal: checked on a sample
+/// against the table's distance of the state it reaches) follow God's algorithm's
+/// distribution (chi-square, p = 0.001); scrambles of random moves instead fail the same
+/// test, so the test can fail.
+#[test]
+fn scramble_lengths_follow_gods_algorithm() {
+    let data = fresh_dir("scramble-chi-square");
+    let data_arg = data.display().to_string();
+    for file in ["2x2x2.tws", "pyraminx.tws"] {
+        let path = definition(file).display().to_string();
+        let out = cubedb(
+            &[
+                "puzzle", "scramble", &path, "--count", "100000", "--seed", "53", "--data",
+                &data_arg, "-q",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 100_000);
+        let puzzle = load(file, PuzzleMetric::Htm);
+        let store = TableStore::new(&data);
+        let table =
+            ExactTable::load_or_build(&puzzle, &store, "test", 1024, &Progress::hidden()).unwrap();
+        let mut observed = vec![0u64; table.histogram.len() + 1];
+        for (i, line) in lines.iter().enumerate() {
+            let length = line.split_whitespace().count();
+            observed[length.min(table.histogram.len())] += 1;
+            if i % 97 == 0 {
+                let state = puzzle
+                    .scrambled(line)
+                    .expect("a scramble in the puzzle's moves");
+                let distance = distance(&table, &state);
+                assert_eq!(distance, length, "{file}: {line} is not optimal");
+            }
+        }
+        assert_eq!(
+            *observed.last().unwrap(),
+            0,
+            "{file}: longer than God's number"
+        );
+        let (statistic, df) = chi_square(&observed, &table.histogram);
+        assert!(
+            statistic < chi_square_999(df),
+            "{file}: chi-square {statistic:.1} with {df} degrees of freedom"
+        );
+
+        // The control: states from 8 random moves are not uniform, and the test says so.
+        let mut rng = SplitMix64::new(7);
+        let mut biased = vec![0u64; table.histogram.len() + 1];
+        for _ in 0..20_000 {
+            let mut state = puzzle.solved.clone();
+            for _ in 0..8 {
+                let m = (rng.next_u64() % puzzle.moves.len() as u64) as usize;
+                state = puzzle.apply_path(&state, &[m]);
+            }
+            biased[distance(&table, &state)] += 1;
+        }
+        let (statistic, df) = chi_square(&biased, &table.histogram);
+        assert!(
+            statistic > chi_square_999(df),
+            "{file}: random moves passed, chi-square {statistic:.1}"
+        );
+    }
+}

@@ -208,7 +208,7 @@ impl ServedPuzzle {
                 let table = solver
                     .exact()
                     .ok_or_else(|| ServedError::Internal("no exact table".into()))?;
-                let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                let mut rng = SplitMix64::stream(seed, index);
                 let moves = table.random_scramble(&mut rng).ok_or_else(|| {
                     ServedError::Internal("no scramble reaching a random position".into())
                 })?;

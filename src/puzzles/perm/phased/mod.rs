@@ -1267,7 +1267,7 @@ impl PhasedSolver {
         index: u64,
         stop: Stop,
     ) -> Result<(Element, String), PhasedError> {
-        let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = SplitMix64::stream(seed, index);
         let state = self
             .random_state(&mut rng)
             .ok_or(PhasedError::NoRandomState)?;
