@@ -281,17 +281,22 @@ impl Puzzle {
                      scrambles need one",
                 )
             })?;
-            let mut rng = SplitMix64::new(seed);
-            // Without the GIL, looking for Ctrl-C between two scrambles.
+            // Scramble `i` from its own generator, as `cubedb puzzle scramble` makes it
+            // (the same seed gives the same scrambles), on every core, in order; Ctrl-C
+            // stops between two.
             interrupt::run(py, |cancel| {
-                let mut scrambles = Vec::with_capacity(wanted);
-                while scrambles.len() < wanted && !cancel.is_cancelled() {
-                    match table.random_scramble(&mut rng) {
-                        Some(moves) => scrambles.push(self.puzzle.format_path(&moves)),
-                        None => return Err("no random position found"),
-                    }
-                }
-                Ok(scrambles)
+                (0..wanted as u64)
+                    .into_par_iter()
+                    .map(|index| {
+                        if cancel.is_cancelled() {
+                            return Err("interrupted");
+                        }
+                        table
+                            .random_scramble(&mut SplitMix64::stream(seed, index))
+                            .map(|moves| self.puzzle.format_path(&moves))
+                            .ok_or("no random position found")
+                    })
+                    .collect::<Result<Vec<_>, _>>()
             })?
             .map_err(cube_error)?
         };

@@ -761,7 +761,10 @@ fn table_reads_benchmark_times_every_row() {
 /// within one prefix's search, not at the end of the iteration: the subtree below one
 /// prefix there is often smaller than the 4096 calls between a search's checks of its
 /// limit, so a search checks it at its first call too (without that, the cancelled
-/// iteration here ran on for seconds, and a Python solve ignored Ctrl-C as long).
+/// iteration here ran on for seconds, and a Python solve ignored Ctrl-C as long). The
+/// solve runs on a pool of its own: on the global pool, other tests' builds running at
+/// the same time held its prefix searches back for 17 s (a CI run, 2026-11-28), which
+/// measured them, not the cancel.
 #[test]
 fn a_cancel_during_a_big_iteration_stops_the_small_preset_at_once() {
     use cubedb::limits::{Cancel, Stop};
@@ -786,7 +789,11 @@ fn a_cancel_during_a_big_iteration_stops_the_small_preset_at_once() {
     };
     let korf = KorfSolver::new(&pdbs, None).with_observer(&observer);
     let stop = Stop::never().or_cancel(Some(cancel.clone()));
-    let solved = korf.solve_until(&cube, 30, &stop);
+    let own = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a thread pool");
+    let solved = own.install(|| korf.solve_until(&cube, 30, &stop));
     let ended = Instant::now();
     assert!(
         solved.is_none(),
