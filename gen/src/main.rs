@@ -206,9 +206,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 /// Builds (with `--force`: rebuilds) the tables of a definition-driven puzzle.
 fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode> {
     use cubedb::puzzles::perm::{
-        load_puzzle,
-        solver::{load_plan, plan_beside},
-        PuzzleEngine, PuzzleMetric, PuzzleSolver,
+        load_puzzle, solver::plan_for, PuzzleEngine, PuzzleMetric, PuzzleSolver,
     };
     let metric = if args.metric == "qtm" {
         PuzzleMetric::Qtm
@@ -216,15 +214,12 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
         PuzzleMetric::Htm
     };
     let puzzle = load_puzzle(&args.file, metric, args.moves.as_deref())?;
-    let plan_path = match &args.plan {
-        Some(path) => Some(path.clone()),
-        None if args.moves.is_none() => plan_beside(&args.file),
-        None => None,
-    };
-    let plan = match plan_path {
-        Some(path) => Some(load_plan(&path, &puzzle)?),
-        None => None,
-    };
+    let plan = plan_for(
+        &args.file,
+        args.plan.as_deref(),
+        args.moves.is_some(),
+        &puzzle,
+    )?;
     let engine = match args.engine.as_str() {
         "table" => PuzzleEngine::Table,
         "search" => PuzzleEngine::Search,

@@ -9,7 +9,7 @@ use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
 use cubedb::puzzles::perm::phased::{Limits, PhasedError, Plan};
 use cubedb::puzzles::perm::solver::{
-    accept_plan_names, load_plan, plan_beside, read_text_file, STATES_FILE_LIMIT,
+    accept_plan_names, plan_for, read_text_file, STATES_FILE_LIMIT,
 };
 use cubedb::puzzles::perm::target::{check_invariants, retarget, Retarget};
 use cubedb::puzzles::perm::{
@@ -183,15 +183,12 @@ impl FileArgs {
     /// `--moves` searches a subset), the plan's compound move names accepted in input.
     fn puzzle_and_plan(&self) -> Result<(PermPuzzle, Option<Plan>)> {
         let mut puzzle = self.puzzle()?;
-        let path = match &self.plan {
-            Some(path) => Some(path.clone()),
-            None if self.moves.is_none() => plan_beside(&self.file),
-            None => None,
-        };
-        let plan = match path {
-            Some(path) => Some(load_plan(&path, &puzzle)?),
-            None => None,
-        };
+        let plan = plan_for(
+            &self.file,
+            self.plan.as_deref(),
+            self.moves.is_some(),
+            &puzzle,
+        )?;
         if let Some(plan) = &plan {
             accept_plan_names(&mut puzzle, plan);
         }

@@ -681,13 +681,15 @@ const SCRAMBLE_PARAMETERS: [(&str, Kind); 2] = [
     ("seed", Kind::Whole(WholeRange::SEED)),
 ];
 
-async fn scramble(
-    State(service): State<Arc<Service>>,
+/// The `count` (default 1) and `seed` (drawn when not given) of a scramble route whose
+/// `parameters` are those two, in that order, with their ranges.
+fn count_and_seed(
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let map = query_fields(query, &SCRAMBLE_PARAMETERS)?;
+    parameters: &[(&str, Kind); 2],
+) -> Result<(u64, u64), ApiError> {
+    let map = query_fields(query, parameters)?;
     let number = |index: usize| -> Result<Option<u64>, ApiError> {
-        let (name, Kind::Whole(range)) = SCRAMBLE_PARAMETERS[index] else {
+        let (name, Kind::Whole(range)) = parameters[index] else {
             return Err(ApiError::internal("internal error: a parameter's kind"));
         };
         map.get(name).map(|v| whole(name, range, v)).transpose()
@@ -697,6 +699,14 @@ async fn scramble(
         Some(seed) => seed,
         None => random_seed(),
     };
+    Ok((count, seed))
+}
+
+async fn scramble(
+    State(service): State<Arc<Service>>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let (count, seed) = count_and_seed(query, &SCRAMBLE_PARAMETERS)?;
     let mut rng = SplitMix64::new(seed);
     let positions: Vec<Cube> = (0..count).map(|_| Cube::random(&mut rng)).collect();
     let facelets: Vec<String> = positions.iter().map(facelet_string).collect();
@@ -862,18 +872,7 @@ async fn puzzle_scramble(
     Path(name): Path<String>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let map = query_fields(query, &PUZZLE_SCRAMBLE_PARAMETERS)?;
-    let number = |index: usize| -> Result<Option<u64>, ApiError> {
-        let (name, Kind::Whole(range)) = PUZZLE_SCRAMBLE_PARAMETERS[index] else {
-            return Err(ApiError::internal("internal error: a parameter's kind"));
-        };
-        map.get(name).map(|v| whole(name, range, v)).transpose()
-    };
-    let count = number(0)?.unwrap_or(1);
-    let seed = match number(1)? {
-        Some(seed) => seed,
-        None => random_seed(),
-    };
+    let (count, seed) = count_and_seed(query, &PUZZLE_SCRAMBLE_PARAMETERS)?;
     let answer = service.puzzle_scrambles(name.clone(), seed, count).await;
     service.count_answer();
     Ok(Json(serde_json::json!({

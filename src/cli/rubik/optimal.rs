@@ -12,7 +12,7 @@ use cubedb::engine::Engine;
 use cubedb::limits::Stop;
 use cubedb::machine::bytes_text;
 use cubedb::progress::Progress;
-use cubedb::puzzles::rubik::api::{OptimalSolver, Outlook, PresetOffer};
+use cubedb::puzzles::rubik::api::{Advice, OptimalSolver, Outlook, PresetOffer};
 use cubedb::puzzles::rubik::{format_moves, merge_quarter_pairs, IterationStart, Metric, Preset};
 use cubedb::table::TableStore;
 use std::io::Write;
@@ -124,6 +124,13 @@ fn announce_first_use(progress: &Progress, store: &TableStore, metric: Metric, p
     ));
     let seconds = figures.random_median_seconds.unwrap_or(f64::INFINITY);
     let advice = OptimalSolver::advice(store, metric, Some(preset), seconds);
+    note_faster(progress, &advice, metric, false);
+}
+
+/// What would be faster than the optimal solve foretold: the presets this machine can
+/// build (or, with `out_of_reach`, the next one and what it would need), then the
+/// near-optimal search.
+fn note_faster(progress: &Progress, advice: &Advice, metric: Metric, out_of_reach: bool) {
     let offer = |o: &PresetOffer| format!("--tables {}: {}", o.preset.name(), o.summary());
     if !advice.offers.is_empty() {
         let offers: Vec<String> = advice.offers.iter().map(offer).collect();
@@ -131,6 +138,15 @@ fn announce_first_use(progress: &Progress, store: &TableStore, metric: Metric, p
             "faster (this machine has {}): {}",
             advice.room,
             offers.join("; ")
+        ));
+    } else if let Some(o) = advice.out_of_reach.as_ref().filter(|_| out_of_reach) {
+        progress.note(format!(
+            "no faster preset fits this machine ({}): {} needs {} of memory and {} of disk \
+             to build",
+            advice.room,
+            o.preset.name(),
+            bytes_text(o.build_memory),
+            bytes_text(o.bytes)
         ));
     }
     let quick = match metric {
@@ -158,29 +174,5 @@ fn announce(
         outlook.summary(metric, tables)
     ));
     let advice = OptimalSolver::advice(store, metric, current, outlook.seconds);
-    let offer = |o: &PresetOffer| format!("--tables {}: {}", o.preset.name(), o.summary());
-    if !advice.offers.is_empty() {
-        let offers: Vec<String> = advice.offers.iter().map(offer).collect();
-        progress.note(format!(
-            "faster (this machine has {}): {}",
-            advice.room,
-            offers.join("; ")
-        ));
-    } else if let Some(o) = &advice.out_of_reach {
-        progress.note(format!(
-            "no faster preset fits this machine ({}): {} needs {} of memory and {} of disk \
-             to build",
-            advice.room,
-            o.preset.name(),
-            bytes_text(o.build_memory),
-            bytes_text(o.bytes)
-        ));
-    }
-    let quick = match metric {
-        Metric::Htm => 20,
-        Metric::Qtm => 26,
-    };
-    progress.note(format!(
-        "or, near-optimal: --max-length {quick} answers in milliseconds"
-    ));
+    note_faster(progress, &advice, metric, true);
 }

@@ -9,8 +9,7 @@ use super::exact::ExactError;
 use super::phased::{Limits, PhasedError};
 use super::puzzle::PermPuzzle;
 use super::solver::{
-    accept_plan_names, load_plan, load_puzzle, plan_beside, DefinitionFileError, PuzzleEngine,
-    PuzzleSolver,
+    accept_plan_names, load_puzzle, plan_for, DefinitionFileError, PuzzleEngine, PuzzleSolver,
 };
 use super::PuzzleMetric;
 use crate::limits::Stop;
@@ -80,9 +79,7 @@ impl ServedPuzzle {
         progress: &Progress,
     ) -> Result<Self, ServedError> {
         let mut puzzle = load_puzzle(path, PuzzleMetric::Htm, None)?;
-        let plan = plan_beside(path)
-            .map(|p| load_plan(&p, &puzzle))
-            .transpose()?;
+        let plan = plan_for(path, None, false, &puzzle)?;
         if let Some(plan) = &plan {
             accept_plan_names(&mut puzzle, plan);
         }

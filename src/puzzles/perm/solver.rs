@@ -305,6 +305,23 @@ pub fn plan_beside(definition: &std::path::Path) -> Option<std::path::PathBuf> {
     path.is_file().then_some(path)
 }
 
+/// The plan a command follows: `explicit` (`--plan`) if given, else the one beside
+/// `definition` unless `subset` (a search over some moves only, which a plan's phases
+/// would not keep to); read and compiled against `puzzle`.
+pub fn plan_for(
+    definition: &std::path::Path,
+    explicit: Option<&std::path::Path>,
+    subset: bool,
+    puzzle: &PermPuzzle,
+) -> Result<Option<Plan>, DefinitionFileError> {
+    let path = match explicit {
+        Some(path) => Some(path.to_path_buf()),
+        None if !subset => plan_beside(definition),
+        None => None,
+    };
+    path.map(|p| load_plan(&p, puzzle)).transpose()
+}
+
 /// Makes `puzzle` accept the plan's compound move names (and their powers) in input.
 pub fn accept_plan_names(puzzle: &mut PermPuzzle, plan: &Plan) {
     for (name, element) in &plan.names {
