@@ -83,6 +83,22 @@ fn kociemba_plan_solves_random_states() {
     let solution = phased.solve(&state, &limits).expect("solved");
     assert!(solution.cost <= 21, "{}", solution.cost);
     assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)));
+    // A generous --max-length is met by the quick first pass (a few candidates per
+    // phase), in fewer nodes than the plan's full first pass.
+    let mut quicker = 0;
+    for i in 0..10 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let full = phased.solve(&state, &Limits::default()).expect("solved");
+        let limits = Limits {
+            max_length: Some(40),
+            ..Limits::default()
+        };
+        let quick = phased.solve(&state, &limits).expect("solved");
+        assert!(quick.cost <= 40, "state {i}: {}", quick.cost);
+        assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &quick.moves)));
+        quicker += usize::from(quick.nodes < full.nodes);
+    }
+    assert_eq!(quicker, 10, "the quick pass was not quicker");
 }
 
 /// A two-phase plan on the 2x2x2 (<U, R, F> to <U, R2, F2>, then solved) against the
@@ -173,4 +189,47 @@ fn bad_plans_are_named_by_file_and_line() {
     }
     let built = std::fs::read_dir(&data).expect("data dir").count();
     assert_eq!(built, 0, "tables were built for a bad plan");
+}
+
+/// `Through NAME` releases a target after the phase it names: the 4x4x4's centres phase
+/// may also ask for each wing in the pairs phase's orbit of its home slot (which the
+/// reduced cube's quarter turns of R and L then undo); without `Through pairs` the plan
+/// does not chain, and `Through` must name a later phase.
+#[test]
+fn through_releases_a_target_after_the_phase_it_names() {
+    let puzzle = load("4x4x4.tws");
+    let shipped = std::fs::read_to_string(definition("4x4x4.plan")).expect("plan");
+    let centres = "4 4 4 4 4 4 4 4\nParity EDGE\nEnd\n";
+    assert!(
+        shipped.contains(centres),
+        "the shipped centres target changed"
+    );
+    let with_wings = |through: &str| {
+        shipped.replace(
+            centres,
+            &format!(
+                "4 4 4 4 4 4 4 4\nEDGE\n1 2 2 1 1 2 2 1 2 1 1 2 2 1 1 2 2 1 2 1 2 1 2 1\n\
+                 Parity EDGE\nEnd\n{through}"
+            ),
+        )
+    };
+    let dir = fresh_dir("phased-through");
+    let compile = |text: String| {
+        let path = dir.join("split.plan");
+        std::fs::write(&path, text).expect("write plan");
+        load_plan(&path, &puzzle)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let refused = compile(with_wings("")).expect_err("the wings' orbits are not kept");
+    assert!(
+        refused.contains("move L of phase orient undoes the target of phase centres"),
+        "{refused}"
+    );
+    compile(with_wings("Through pairs\n")).expect("released after the pairs phase");
+    let early = compile(with_wings("Through centres-rl\n")).expect_err("an earlier phase");
+    assert!(
+        early.contains("line 36") && early.contains("not a later phase"),
+        "{early}"
+    );
 }

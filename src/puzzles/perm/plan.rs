@@ -21,7 +21,9 @@
 //! phase: `Moves NAME...` (required), `Target ...` (required), `Upto NAME...` (states
 //! those moves reach from the target count as reaching it: the next phase's moves finish
 //! the job), `Keep N` (how many of the phase's best solutions the next phase tries),
-//! `Cost NAME VALUE...` (a move's cost in the count: Square-1 counts only its twists).
+//! `Cost NAME VALUE...` (a move's cost in the count: Square-1 counts only its twists),
+//! `Through NAME` (the target must be kept only up to the end of the later phase NAME:
+//! the phases after it may undo it, as a 3x3x3 phase undoes the 4x4x4's wing split).
 //! Targets:
 //!
 //! - `Target Solved`: the solved state;
@@ -106,6 +108,9 @@ pub struct PhaseSpec {
     /// `Upto NAME...`: states these moves reach from the target count as the target too
     /// (the next phase's moves finish the job), with the line.
     pub upto: Option<(usize, Vec<String>)>,
+    /// `Through NAME`: the later phase after which the target need no longer hold, with
+    /// the line.
+    pub through: Option<(usize, String)>,
 }
 
 /// A whole plan file.
@@ -222,6 +227,19 @@ impl PlanSpec {
         if phases.is_empty() {
             return Err(error(0, "no Phase"));
         }
+        for (k, phase) in phases.iter().enumerate() {
+            if let Some((line, through)) = &phase.through {
+                if !phases[k + 1..].iter().any(|later| &later.name == through) {
+                    return Err(error(
+                        *line,
+                        format!(
+                            "Through names {}, which is not a later phase",
+                            crate::text::quote(through)
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(Self {
             name,
             compounds,
@@ -236,6 +254,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
     let mut keep = None;
     let mut costs = Vec::new();
     let mut upto = None;
+    let mut through = None;
     loop {
         let Some((line, tokens)) = lines.next() else {
             return Err(error(start, format!("Phase {name} without End")));
@@ -280,6 +299,15 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 }
                 upto = Some((line, tokens[1..].iter().map(|t| t.to_string()).collect()));
             }
+            "Through" => {
+                if through.is_some() {
+                    return Err(error(line, "Through is given twice in this phase"));
+                }
+                if tokens.len() != 2 {
+                    return Err(error(line, "Through takes the name of one later phase"));
+                }
+                through = Some((line, tokens[1].to_string()));
+            }
             "Keep" => {
                 let n = tokens
                     .get(1)
@@ -323,8 +351,8 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 return Err(error(
                     line,
                     format!(
-                        "unexpected {} in phase {name}: expected Moves, Target, Upto, Keep, Cost \
-                         or End",
+                        "unexpected {} in phase {name}: expected Moves, Target, Upto, Keep, Cost, \
+                         Through or End",
                         crate::text::quote(other)
                     ),
                 ))
@@ -339,6 +367,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
         keep,
         costs,
         upto,
+        through,
     })
 }
 

@@ -42,6 +42,17 @@ const SLACK: usize = 6;
 /// well below the true distance (a pattern database's) still finds one in the first pass.
 const LAST_SLACK: usize = 20;
 
+/// Most solutions a phase hands on in the quick first pass (with a deadline or a length
+/// to reach): enough that the last phase's cheapest is short, few enough for
+/// milliseconds.
+const QUICK_KEEP: usize = 4;
+
+/// Most nodes the quick first pass generates in its middle phases (neither the first,
+/// whose solutions every pass needs, nor the last, which answers); past them it gives up
+/// (to the full passes): a plan whose middle phases find little from few candidates
+/// (the 4x4x4's pairs phase) gets nothing from it, and must not pay much for trying.
+const QUICK_NODES: u64 = 1 << 20;
+
 /// One phase, compiled.
 #[derive(Debug, Clone)]
 pub struct Phase {
@@ -335,8 +346,15 @@ impl Plan {
                 }
             }
             // The chain: this phase's moves keep every earlier target (or are among the
-            // moves its `Upto` allows).
-            for earlier in &phases {
+            // moves its `Upto` allows), up to the phase its `Through` names.
+            for (e, earlier) in phases.iter().enumerate() {
+                let released = spec.phases[e]
+                    .through
+                    .as_ref()
+                    .is_some_and(|(_, last)| spec.phases[e + 1..k].iter().any(|p| &p.name == last));
+                if released {
+                    continue;
+                }
                 let home = earlier.view.apply(&puzzle.solved, &puzzle.sets);
                 for m in &local {
                     if earlier.upto.contains(&m.element) {
@@ -1008,18 +1026,28 @@ impl PhasedSolver {
     }
 
     /// Solves `state` phase by phase. Without limits: one pass with the plan's widths
-    /// (deterministic). With `max_length`: passes four times wider each until a
-    /// solution that short is found (or time runs out, or the widest pass is done: the
-    /// best found is returned, longer than asked; the caller compares). With a deadline
-    /// only: wider passes until it, the best solution found kept. Every solution is
-    /// checked by applying it (and, with `Illegal` rules, every state on the way).
+    /// (deterministic). With `max_length` or `until_stop`: first a quick pass that hands
+    /// on a few solutions per phase (an answer within milliseconds), then passes four
+    /// times wider each until a solution that short is found (or time runs out, or the
+    /// widest pass is done: the best found is returned, longer than asked; the caller
+    /// compares). With a deadline only: wider passes until it, the best solution found
+    /// kept. Every solution is checked by applying it (and, with `Illegal` rules, every
+    /// state on the way).
     pub fn solve(&self, state: &Element, limits: &Limits) -> Result<PhasedSolution, PhasedError> {
         if !self.reachable(state) {
             return Err(PhasedError::Unreachable);
         }
         let mut best: Option<PhasedSolution> = None;
         let mut nodes = 0u64;
-        let mut widen = 1usize;
+        // With a deadline or a length to reach, a first pass hands on a few solutions per
+        // phase: an answer within milliseconds (as two-phase's first solution), which
+        // the full passes then improve; without it a deadline inside the first full
+        // pass would leave nothing to answer.
+        let mut widen = if limits.max_length.is_some() || limits.until_stop {
+            0
+        } else {
+            1
+        };
         loop {
             let outcome = self.pass(
                 state,
@@ -1043,7 +1071,7 @@ impl PhasedSolver {
             if good_enough || outcome.halted || hopeless || widen >= 1 << 12 {
                 break;
             }
-            widen *= 4;
+            widen = (widen * 4).max(1);
         }
         match best {
             Some(mut solution) => {
@@ -1073,7 +1101,9 @@ impl PhasedSolver {
         }
     }
 
-    /// One pass through the phases with widths `widen` times the plan's; solutions that
+    /// One pass through the phases with widths `widen` times the plan's (`0`: a quick
+    /// pass, at most [`QUICK_KEEP`] solutions handed on per phase, [`QUICK_NODES`] nodes
+    /// in its middle phases, no limit on the last phase's length); solutions that
     /// cannot beat `bound` are not looked for.
     fn pass(
         &self,
@@ -1091,8 +1121,12 @@ impl PhasedSolver {
             phase_costs: Vec::new(),
         }];
         let mut halted = false;
+        let mut nodes_before = *nodes;
         let last = self.plan.phases.len() - 1;
         for (k, (phase, tables)) in self.plan.phases.iter().zip(&self.tables).enumerate() {
+            if k == 1 {
+                nodes_before = *nodes;
+            }
             let elements: Vec<&Element> = phase
                 .moves
                 .iter()
@@ -1121,10 +1155,10 @@ impl PhasedSolver {
                     halted,
                 };
             };
-            let keep = if k == last {
-                1
-            } else {
-                phase.keep.saturating_mul(widen)
+            let keep = match (k == last, widen) {
+                (true, _) => 1,
+                (false, 0) => phase.keep.min(QUICK_KEEP),
+                (false, _) => phase.keep.saturating_mul(widen),
             };
             let mut next: Vec<(usize, Candidate)> = Vec::new();
             let cap = bound.map_or(usize::MAX, |b| b.saturating_sub(1));
@@ -1145,12 +1179,13 @@ impl PhasedSolver {
             let mut rejected = 0usize;
             let mut total = cheapest;
             // Wider passes also look further past the cheapest start.
-            let slack = if k == last {
-                LAST_SLACK
-            } else {
-                SLACK + widen.trailing_zeros() as usize / 2 * 2
+            // The quick pass's last phase looks as far as it must: it is there to answer.
+            let slack = match (k == last, widen) {
+                (true, 0) => usize::MAX,
+                (true, _) => LAST_SLACK,
+                (false, _) => SLACK + widen.max(1).trailing_zeros() as usize / 2 * 2,
             };
-            'totals: while total <= cap && total <= cheapest + slack {
+            'totals: while total <= cap && total <= cheapest.saturating_add(slack) {
                 for (i, run, distance) in runs.iter_mut() {
                     let c = &candidates[*i];
                     if c.cost + *distance > total {
@@ -1182,10 +1217,20 @@ impl PhasedSolver {
                         ));
                         next.len() < keep
                     };
+                    if widen == 0 && k != 0 && k != last {
+                        run.budget = QUICK_NODES.saturating_sub(*nodes - nodes_before);
+                    }
                     let result = run.solutions(own, &mut visit);
                     *nodes += std::mem::take(&mut run.nodes);
                     match result {
                         Err(Halt::Enough) => break 'totals,
+                        // The quick pass gives up: the full passes follow.
+                        Err(Halt::Budget) => {
+                            return PassOutcome {
+                                found: None,
+                                halted: false,
+                            }
+                        }
                         Err(Halt::Stopped) => {
                             halted = true;
                             break 'totals;

@@ -29,6 +29,8 @@ pub enum Halt {
     Enough,
     /// The deadline passed or the search was cancelled.
     Stopped,
+    /// The run generated the nodes it was allowed ([`PhaseRun::budget`]).
+    Budget,
 }
 
 /// One run of a phase's search from one state.
@@ -48,6 +50,9 @@ pub struct PhaseRun<'a> {
     path: Vec<usize>,
     /// Nodes generated.
     pub nodes: u64,
+    /// Nodes it may generate before it halts with [`Halt::Budget`] (deterministic,
+    /// unlike a deadline).
+    pub budget: u64,
     stop: &'a Stop,
 }
 
@@ -83,6 +88,7 @@ impl<'a> PhaseRun<'a> {
             },
             path: Vec::new(),
             nodes: 0,
+            budget: u64::MAX,
             stop,
         };
         run.stack.reserve(width * 32);
@@ -135,6 +141,9 @@ impl<'a> PhaseRun<'a> {
         }
         if self.nodes & 0xFFF == 0 && self.stop.reached() {
             return Err(Halt::Stopped);
+        }
+        if self.nodes >= self.budget {
+            return Err(Halt::Budget);
         }
         let allowed = tables.ranked.follows[last];
         let moves = tables.ranked.moves.len();
