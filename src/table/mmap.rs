@@ -107,8 +107,8 @@ pub fn prefetch<T>(items: &[T], index: usize) {
 /// first-level miss slots than the second level has (Intel's), a line on its way from
 /// memory then holds a second-level slot instead of a first-level one, and more lines
 /// are in flight at once: 10-13% less time per random line of the `8g` table on this
-/// machine's Xeon, 1-4% less in its search (`docs/rubik-optimal.md`, "Measured effect
-/// of each trick").
+/// machine's Xeon, 1-4% less in its search (`cubedb bench table-reads --tables 8g`, and
+/// `bench/ab-optimal.sh` with builds before and after).
 #[inline(always)]
 pub fn prefetch_to_l2<T>(items: &[T], index: usize) {
     hint::<T, SECOND_LEVEL_CACHE>(items, index);
