@@ -233,3 +233,92 @@ fn through_releases_a_target_after_the_phase_it_names() {
         "{early}"
     );
 }
+
+/// A subgroup target that fixes a few pieces of a set and twists the others (the 2x2x2's
+/// `<U, R>` fixes two corners; on the megaminx and the FTO every phase is of this kind)
+/// gets an exact table over where those pieces are and how they are twisted, and its
+/// first phase's part of every solution is never shorter than a brute-force BFS over
+/// those two pieces says.
+#[test]
+fn a_target_fixing_a_few_twisted_pieces_gets_an_exact_table() {
+    let dir = fresh_dir("phased-tracked");
+    let puzzle = load("2x2x2.tws");
+    let plan = dir.join("ur.plan");
+    std::fs::write(
+        &plan,
+        "Plan ur\nPhase fix\nMoves U R F D L B\nTarget Subgroup U R\nKeep 20\nEnd\n\
+         Phase finish\nMoves U R\nTarget Solved\nEnd\n",
+    )
+    .expect("write plan");
+    let phased = open(&puzzle, &plan, &dir);
+    assert!(
+        phased.tables()[0].is_exact(),
+        "{:?}",
+        phased.tables()[0].sizes()
+    );
+    // The pieces <U, R> never moves, and the BFS over their places and twists.
+    let turn = |name: &str| {
+        &puzzle
+            .moves
+            .iter()
+            .find(|m| m.name == name)
+            .expect("move")
+            .element
+            .orbits[0]
+    };
+    let (u, r) = (turn("U"), turn("R"));
+    let still: Vec<u8> = (0..8)
+        .filter(|&j| {
+            [u, r]
+                .iter()
+                .all(|o| o.perm[j] as usize == j && o.ori[j] == 0)
+        })
+        .map(|j| puzzle.solved.orbits[0].perm[j])
+        .collect();
+    assert_eq!(still.len(), 2);
+    let key = |state: &Element| -> Vec<(usize, u8)> {
+        let orbit = &state.orbits[0];
+        still
+            .iter()
+            .map(|&label| {
+                let slot = orbit.perm.iter().position(|&l| l == label).expect("piece");
+                (slot, orbit.ori[slot])
+            })
+            .collect()
+    };
+    let mut depth = std::collections::HashMap::new();
+    depth.insert(key(&puzzle.solved), 0usize);
+    let mut frontier = vec![puzzle.solved.clone()];
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for state in &frontier {
+            for m in &puzzle.moves {
+                let there = state.then(&m.element, &puzzle.sets);
+                if let std::collections::hash_map::Entry::Vacant(e) = depth.entry(key(&there)) {
+                    e.insert(d);
+                    next.push(there);
+                }
+            }
+        }
+        frontier = next;
+    }
+    assert_eq!(
+        depth.len() as u64,
+        phased.tables()[0].sizes().iter().product::<u64>()
+    );
+    let (first, tables) = (&phased.plan().phases[0], &phased.tables()[0]);
+    let mut rng = SplitMix64::new(11);
+    for i in 0..200 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let view = first.view.apply(&state, &puzzle.sets).expect("a view");
+        let mut values = vec![0u64; tables.width];
+        tables.encode(&view, &state, &mut values).expect("encodes");
+        let least = depth[&key(&state)];
+        assert_eq!(tables.start_distance(&values), Some(least), "state {i}");
+        let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)));
+        assert!(solution.phase_costs[0] >= least, "state {i}: {solution:?}");
+    }
+}

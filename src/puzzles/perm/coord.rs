@@ -1015,8 +1015,10 @@ impl Coord {
             let twists = if drop_ori {
                 1
             } else {
+                // Orientations `?` are not kept: only the others count.
+                let kept = solved.ori.iter().filter(|&&o| o != WILD).count();
                 (puzzle.sets[s].omod as u128)
-                    .checked_pow(solved.ori.len() as u32)
+                    .checked_pow(kept as u32)
                     .unwrap_or(u128::MAX)
             };
             bound = bound

@@ -10,7 +10,8 @@
 //! (God's algorithm reads it back without a search).
 
 use super::coord::{
-    arrangements, set_facts, Coord, CoordError, Projection, Reachable, REACHABLE_LIMIT,
+    arrangements, set_facts, Coord, CoordError, Projection, Reachable, TrackedCache,
+    REACHABLE_LIMIT,
 };
 use super::element::{Element, WILD};
 use super::puzzle::{PermPuzzle, Restriction};
@@ -106,10 +107,24 @@ pub fn exact_projection_with(
         .into_iter()
         .map(|(_, r)| Coord::Reachable(r))
         .collect();
+    let mut tracked_cache = TrackedCache::new();
     for &s in active.iter().filter(|s| !enumerated.contains(s)) {
         let fact = &facts[s];
         let def = &puzzle.sets[s];
         if fact.partly_wild {
+            if let Some(labels) =
+                tracked_labels(&puzzle.solved.orbits[s].perm, &puzzle.solved.orbits[s].ori)
+            {
+                let omod = if fact.twisted { def.omod as u64 } else { 1 };
+                coords.push(Coord::tracked(
+                    puzzle,
+                    s,
+                    &labels,
+                    omod,
+                    &mut tracked_cache,
+                )?);
+                continue;
+            }
             return Err(CoordError(format!(
                 "set {}: orientation `?` on some pieces but not all, in a set too big to enumerate",
                 def.name
@@ -1053,6 +1068,29 @@ fn inverse_moves(puzzle: &PermPuzzle) -> Vec<usize> {
         .collect()
 }
 
+/// The labels of the pieces a partly wild set follows, in slot order, when they are
+/// distinct pieces among one blank class: every slot of orientation `?` holds the blank
+/// label, every other slot a label of its own (a phase target that places a few pieces
+/// of a big set, the megaminx's, with their twists). `None` otherwise.
+fn tracked_labels(perm: &[u8], ori: &[u8]) -> Option<Vec<u8>> {
+    let mut blank = None;
+    let mut labels = Vec::new();
+    for (&label, &o) in perm.iter().zip(ori) {
+        if o == WILD {
+            if *blank.get_or_insert(label) != label {
+                return None;
+            }
+        } else {
+            labels.push(label);
+        }
+    }
+    let blank = blank?;
+    let mut seen = labels.clone();
+    seen.sort_unstable();
+    seen.dedup();
+    (seen.len() == labels.len() && !labels.contains(&blank)).then_some(labels)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1074,6 +1112,58 @@ mod tests {
             steps += 1;
         }
         steps
+    }
+
+    /// A target that places one megaminx corner and two edges, twists included, the rest
+    /// any piece in any orientation (what a phase target that fixes a few pieces asks
+    /// for): the sets are too big to enumerate, so their coordinates follow the placed
+    /// pieces; every state a BFS of the pieces themselves reaches is numbered, each move
+    /// numbered as the pieces move, and the count is the BFS's.
+    #[test]
+    fn a_few_placed_pieces_of_a_big_set_get_coordinates() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/megaminx.tws");
+        let text = std::fs::read_to_string(path).expect("definition");
+        let mut puzzle = PermPuzzle::new(
+            &Definition::parse(&text).expect("parses"),
+            PuzzleMetric::Htm,
+        )
+        .expect("compiles");
+        // Corner slot 3 and edge slots 5 and 17 keep their pieces; the rest one class.
+        let placed = [(0usize, vec![3usize]), (1, vec![5, 17])];
+        for (s, slots) in &placed {
+            let orbit = &mut puzzle.solved.orbits[*s];
+            for i in 0..orbit.perm.len() {
+                if let Some(k) = slots.iter().position(|&j| j == i) {
+                    orbit.perm[i] = k as u8 + 1;
+                } else {
+                    orbit.perm[i] = 0;
+                    orbit.ori[i] = WILD;
+                }
+            }
+        }
+        let (projection, _) = exact_projection_with(&puzzle, None, true).expect("coordinates");
+        assert_eq!(projection.size, (20 * 3) * (30 * 29 * 4));
+        let mut seen = std::collections::HashMap::new();
+        seen.insert(
+            projection.encode(&puzzle.solved).expect("numbered"),
+            puzzle.solved.clone(),
+        );
+        let mut frontier = vec![puzzle.solved.clone()];
+        let mut values = vec![0u64; projection.radix.len()];
+        while let Some(state) = frontier.pop() {
+            let rank = projection.encode(&state).expect("numbered");
+            projection.values(rank, &mut values);
+            for (m, mv) in puzzle.moves.iter().enumerate() {
+                let there = state.then(&mv.element, &puzzle.sets);
+                let number = projection.encode(&there).expect("numbered");
+                assert_eq!(projection.after(&values, m), number, "move {}", mv.name);
+                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(number) {
+                    e.insert(there.clone());
+                    frontier.push(there);
+                }
+            }
+        }
+        assert_eq!(seen.len() as u64, projection.size);
     }
 
     /// The 2x2x2 with every corner free (24 rotations; 8 keep the orientation reference):

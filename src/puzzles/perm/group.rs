@@ -234,9 +234,12 @@ fn stabilizer_chain(puzzle: &PermPuzzle, budget: usize) -> Option<Chain> {
         strong: Vec::new(),
         levels: Vec::new(),
     };
-    for g in gens {
-        chain.add_generator(g);
+    for g in &gens {
+        chain.add_generator(g.clone());
     }
+    chain.add_random_elements(&gens);
+    // Then the deterministic check: every Schreier generator sifts through (a chain the
+    // random elements completed passes it without a restart).
     let mut work = 0usize;
     let mut i = chain.levels.len() as isize - 1;
     'levels: while i >= 0 {
@@ -355,6 +358,56 @@ impl Chain {
             }
         }
         g
+    }
+
+    /// Sifts random elements of the group (products of the generators, by product
+    /// replacement) and adds each residue as a strong generator, until 40 in a row sift
+    /// through: the chain is then complete with high probability, and the deterministic
+    /// check after it is one pass instead of a restart at every new generator (the
+    /// megaminx: 0.3 s instead of 12). Deterministic: a fixed seed.
+    fn add_random_elements(&mut self, gens: &[Perm]) {
+        if gens.is_empty() {
+            return;
+        }
+        let mut rng = crate::rng::SplitMix64::new(0x5eed);
+        let mut pool: Vec<Perm> = (0..10).map(|i| gens[i % gens.len()].clone()).collect();
+        let mut product: Perm = (0..self.degree as u16).collect();
+        // Mix the pool first.
+        for _ in 0..50 {
+            self.replace(&mut pool, &mut product, &mut rng);
+        }
+        let mut quiet = 0;
+        while quiet < 40 {
+            let g = self.replace(&mut pool, &mut product, &mut rng);
+            let (residue, at) = self.strip(g, 0);
+            if is_identity(&residue) {
+                quiet += 1;
+            } else {
+                self.add_strong(residue, at);
+                quiet = 0;
+            }
+        }
+    }
+
+    /// One product-replacement step: a pool element times another (or its inverse), the
+    /// running product times it; returns the running product.
+    fn replace(
+        &self,
+        pool: &mut [Perm],
+        product: &mut Perm,
+        rng: &mut crate::rng::SplitMix64,
+    ) -> Perm {
+        let n = pool.len() as u64;
+        let i = rng.below(n) as usize;
+        let j = (i + 1 + rng.below(n - 1) as usize) % pool.len();
+        let other = if rng.below(2) == 0 {
+            pool[j].clone()
+        } else {
+            invert(&pool[j])
+        };
+        pool[i] = compose(&pool[i], &other);
+        *product = compose(product, &pool[i]);
+        product.clone()
     }
 
     /// Sifts `g` through the levels from `from`: the residue and the level where it
