@@ -322,3 +322,48 @@ fn a_target_fixing_a_few_twisted_pieces_gets_an_exact_table() {
         assert!(solution.phase_costs[0] >= least, "state {i}: {solution:?}");
     }
 }
+
+/// A deadline alone (the service's solves) gets the quick pass first, so that a deadline
+/// inside the plan's first full pass still has an answer; a deadline the first full pass
+/// ends before gives that pass's length (or shorter), not the quick pass's.
+#[test]
+fn a_deadline_alone_answers_as_the_first_full_pass() {
+    let dir = fresh_dir("phased-deadline");
+    let puzzle = load("3x3x3.tws");
+    let phased = open(&puzzle, &definition("3x3x3.plan"), &dir);
+    let mut rng = SplitMix64::new(97);
+    let mut shorter_than_quick = 0;
+    for i in 0..10 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let full = phased.solve(&state, &Limits::default()).expect("solved");
+        let limits = Limits {
+            stop: cubedb::limits::Stop {
+                deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(600)),
+                cancel: None,
+            },
+            ..Limits::default()
+        };
+        let timed = phased.solve(&state, &limits).expect("solved");
+        // The quick pass's total bounds the full pass: the same length or shorter.
+        assert!(
+            timed.cost <= full.cost,
+            "state {i}: {} > {}",
+            timed.cost,
+            full.cost
+        );
+        assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &timed.moves)));
+        // The quick pass alone (a generous length) is what a deadline inside the first
+        // full pass answers: often longer.
+        let quick = phased
+            .solve(
+                &state,
+                &Limits {
+                    max_length: Some(40),
+                    ..Limits::default()
+                },
+            )
+            .expect("solved");
+        shorter_than_quick += usize::from(full.cost < quick.cost);
+    }
+    assert!(shorter_than_quick > 0);
+}

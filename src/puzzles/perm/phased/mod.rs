@@ -1026,12 +1026,13 @@ impl PhasedSolver {
     }
 
     /// Solves `state` phase by phase. Without limits: one pass with the plan's widths
-    /// (deterministic). With `max_length` or `until_stop`: first a quick pass that hands
+    /// (deterministic). With `max_length`, `until_stop` or a deadline: first a quick pass that hands
     /// on a few solutions per phase (an answer within milliseconds), then passes four
     /// times wider each until a solution that short is found (or time runs out, or the
     /// widest pass is done: the best found is returned, longer than asked; the caller
-    /// compares). With a deadline only: wider passes until it, the best solution found
-    /// kept. Every solution is checked by applying it (and, with `Illegal` rules, every
+    /// compares). With `until_stop`: wider passes until the deadline, the best solution
+    /// found kept. With a deadline alone (the service): the quick pass, then the plan's
+    /// first full pass, whose best is the answer unless the deadline falls inside it. Every solution is checked by applying it (and, with `Illegal` rules, every
     /// state on the way).
     pub fn solve(&self, state: &Element, limits: &Limits) -> Result<PhasedSolution, PhasedError> {
         if !self.reachable(state) {
@@ -1043,11 +1044,9 @@ impl PhasedSolver {
         // phase: an answer within milliseconds (as two-phase's first solution), which
         // the full passes then improve; without it a deadline inside the first full
         // pass would leave nothing to answer.
-        let mut widen = if limits.max_length.is_some() || limits.until_stop {
-            0
-        } else {
-            1
-        };
+        let quick_first =
+            limits.max_length.is_some() || limits.until_stop || limits.stop.deadline.is_some();
+        let mut widen = if quick_first { 0 } else { 1 };
         loop {
             let outcome = self.pass(
                 state,
@@ -1064,7 +1063,9 @@ impl PhasedSolver {
             let good_enough = match (limits.max_length, &best) {
                 (Some(limit), Some(b)) => b.cost <= limit,
                 (_, None) => false,
-                (None, Some(_)) => !limits.until_stop,
+                // Without a length to reach: the first full pass's best (the quick
+                // pass only answers a deadline that falls inside it).
+                (None, Some(_)) => !limits.until_stop && widen >= 1,
             };
             // Nothing at all from a pass and its wider retry: the plan cannot solve it.
             let hopeless = best.is_none() && widen >= 4;

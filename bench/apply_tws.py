@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Checks solutions against a .tws definition, independently of cubedb: each input line is
+`SCRAMBLE<TAB>SOLUTION` (move names of the definition, a power and `'` allowed: `U2'`);
+the scramble then the solution, applied from the definition's solved state, must give the
+solved state back (identical pieces compared by label). Prints the count checked and the
+mean and largest solution length (every move counts one); exits 1 naming the first line
+that fails.
+
+    python3 bench/apply_tws.py puzzles/megaminx.tws < pairs.tsv
+"""
+import re
+import sys
+
+
+def parse(path):
+    sets, order, solved, moves = {}, [], None, {}
+    lines = [l.split("#")[0].split() for l in open(path)]
+    i = 0
+
+    def block(i):
+        state = {}
+        while lines[i][:1] != ["End"]:
+            if not lines[i]:
+                i += 1
+                continue
+            name = lines[i][0]
+            n = sets[name][0]
+            perm = [int(x) - 1 for x in lines[i + 1]]
+            ori = [0] * n
+            i += 2
+            if i < len(lines) and lines[i] and lines[i][0].isdigit():
+                ori = [int(x) for x in lines[i]]
+                i += 1
+            state[name] = (perm, ori)
+        return state, i + 1
+
+    while i < len(lines):
+        t = lines[i]
+        if t and t[0] == "Set":
+            sets[t[1]] = (int(t[2]), int(t[3]))
+            order.append(t[1])
+        if t and t[0] == "Solved":
+            solved, i = block(i + 1)
+            continue
+        if t and t[0] == "Move":
+            moves[t[1]], i = block(i + 1)
+            continue
+        i += 1
+    for name in order:  # sets a block leaves out stay put
+        n = sets[name][0]
+        for m in moves.values():
+            m.setdefault(name, (list(range(n)), [0] * n))
+    return sets, solved, moves
+
+
+def apply(sets, state, move):
+    out = {}
+    for name, (perm, ori) in state.items():
+        mperm, mori = move[name]
+        omod = sets[name][1]
+        out[name] = (
+            [perm[mperm[j]] for j in range(len(perm))],
+            [(ori[mperm[j]] + mori[j]) % omod for j in range(len(perm))],
+        )
+    return out
+
+
+def main():
+    sets, solved, moves = parse(sys.argv[1])
+    token = re.compile(r"^(.*?)(\d*)('?)$")
+    count, total, longest = 0, 0, 0
+    for number, line in enumerate(sys.stdin, 1):
+        scramble, _, solution = line.rstrip("\n").partition("\t")
+        state = solved
+        for word in scramble.split() + solution.split():
+            name, power, prime = token.match(word).groups()
+            if name not in moves:
+                sys.exit(f"line {number}: unknown move {word}")
+            times = int(power or 1)
+            if prime:
+                times = -times
+            move = moves[name]
+            # The move's order: apply until back to the identity.
+            k, here = 1, apply(sets, solved, move)
+            while here != solved and k < 1000:
+                here, k = apply(sets, here, move), k + 1
+            for _ in range(times % k):
+                state = apply(sets, state, move)
+        if state != solved:
+            sys.exit(f"line {number}: the solution does not solve its scramble")
+        count += 1
+        length = len(solution.split())
+        total += length
+        longest = max(longest, length)
+    print(f"checked {count} mean_len {total / max(count, 1):.2f} max_len {longest}")
+
+
+main()
