@@ -50,13 +50,19 @@ fn open(puzzle: &PermPuzzle, plan: &Path, dir: &Path) -> PhasedSolver {
     .expect("phase tables")
 }
 
+/// The 3x3x3 with its shipped Kociemba plan, tables in a fresh folder named `name`.
+fn kociemba(name: &str) -> (PermPuzzle, PhasedSolver) {
+    let dir = fresh_dir(name);
+    let puzzle = load("3x3x3.tws");
+    let phased = open(&puzzle, &definition("3x3x3.plan"), &dir);
+    (puzzle, phased)
+}
+
 /// The shipped Kociemba plan solves uniformly random 3x3x3 states (from the stabilizer
 /// chain), every solution applied and checked, in about the two-phase solver's lengths.
 #[test]
 fn kociemba_plan_solves_random_states() {
-    let dir = fresh_dir("phased-333");
-    let puzzle = load("3x3x3.tws");
-    let phased = open(&puzzle, &definition("3x3x3.plan"), &dir);
+    let (puzzle, phased) = kociemba("phased-333");
     let mut rng = SplitMix64::new(53);
     let mut total = 0;
     let count = 40;
@@ -328,9 +334,7 @@ fn a_target_fixing_a_few_twisted_pieces_gets_an_exact_table() {
 /// ends before gives that pass's length (or shorter), not the quick pass's.
 #[test]
 fn a_deadline_alone_answers_as_the_first_full_pass() {
-    let dir = fresh_dir("phased-deadline");
-    let puzzle = load("3x3x3.tws");
-    let phased = open(&puzzle, &definition("3x3x3.plan"), &dir);
+    let (puzzle, phased) = kociemba("phased-deadline");
     let mut rng = SplitMix64::new(97);
     let mut shorter_than_quick = 0;
     for i in 0..10 {

@@ -1026,14 +1026,14 @@ impl PhasedSolver {
     }
 
     /// Solves `state` phase by phase. Without limits: one pass with the plan's widths
-    /// (deterministic). With `max_length`, `until_stop` or a deadline: first a quick pass that hands
-    /// on a few solutions per phase (an answer within milliseconds), then passes four
-    /// times wider each until a solution that short is found (or time runs out, or the
-    /// widest pass is done: the best found is returned, longer than asked; the caller
-    /// compares). With `until_stop`: wider passes until the deadline, the best solution
-    /// found kept. With a deadline alone (the service): the quick pass, then the plan's
-    /// first full pass, whose best is the answer unless the deadline falls inside it. Every solution is checked by applying it (and, with `Illegal` rules, every
-    /// state on the way).
+    /// (deterministic). With `max_length`, `until_stop` or a deadline: first a quick pass
+    /// that hands on a few solutions per phase (an answer within milliseconds). Then, with
+    /// `max_length`: passes four times wider each until a solution that short is found (or
+    /// time runs out, or the widest pass is done: the best found is returned, longer than
+    /// asked; the caller compares); with `until_stop`: wider passes until the deadline,
+    /// the best kept; with a deadline alone (the service): the plan's first full pass,
+    /// whose best is the answer unless the deadline falls inside it. Every solution is
+    /// checked by applying it (and, with `Illegal` rules, every state on the way).
     pub fn solve(&self, state: &Element, limits: &Limits) -> Result<PhasedSolution, PhasedError> {
         if !self.reachable(state) {
             return Err(PhasedError::Unreachable);
