@@ -2,7 +2,8 @@
 """Checks solutions against a .tws definition, independently of cubedb: each input line is
 `SCRAMBLE<TAB>SOLUTION` (move names of the definition, a power and `'` allowed: `U2'`);
 the scramble then the solution, applied from the definition's solved state, must give the
-solved state back (identical pieces compared by label). Prints the count checked and the
+solved state back (identical pieces compared by label), and no move may leave a state an
+`Illegal SET SLOT LABEL` line forbids (Square-1: a corner across the slash). Prints the count checked and the
 mean and largest solution length (every move counts one); exits 1 naming the first line
 that fails.
 
@@ -13,7 +14,7 @@ import sys
 
 
 def parse(path):
-    sets, order, solved, moves = {}, [], None, {}
+    sets, order, solved, moves, illegal = {}, [], None, {}, []
     lines = [l.split("#")[0].split() for l in open(path)]
     i = 0
 
@@ -39,6 +40,8 @@ def parse(path):
         if t and t[0] == "Set":
             sets[t[1]] = (int(t[2]), int(t[3]))
             order.append(t[1])
+        if t and t[0] == "Illegal":
+            illegal.append((t[1], int(t[2]) - 1, int(t[3]) - 1))
         if t and t[0] == "Solved":
             solved, i = block(i + 1)
             continue
@@ -50,7 +53,7 @@ def parse(path):
         n = sets[name][0]
         for m in moves.values():
             m.setdefault(name, (list(range(n)), [0] * n))
-    return sets, solved, moves
+    return sets, solved, moves, illegal
 
 
 def apply(sets, state, move):
@@ -66,7 +69,7 @@ def apply(sets, state, move):
 
 
 def main():
-    sets, solved, moves = parse(sys.argv[1])
+    sets, solved, moves, illegal = parse(sys.argv[1])
     token = re.compile(r"^(.*?)(\d*)('?)$")
     count, total, longest = 0, 0, 0
     for number, line in enumerate(sys.stdin, 1):
@@ -86,6 +89,9 @@ def main():
                 here, k = apply(sets, here, move), k + 1
             for _ in range(times % k):
                 state = apply(sets, state, move)
+            for name, slot, label in illegal:
+                if state[name][0][slot] == label:
+                    sys.exit(f"line {number}: {word} leaves a state an Illegal rule forbids")
         if state != solved:
             sys.exit(f"line {number}: the solution does not solve its scramble")
         count += 1

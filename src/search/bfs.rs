@@ -949,3 +949,89 @@ pub(crate) mod tests {
         assert_eq!(result.reached(), n * n);
     }
 }
+
+/// Breadth-first search by cost where moves cost 0 or 1 (Square-1's layer turns cost
+/// nothing in its twist metric, its slashes one), from `sources` over `size` ranks:
+/// each layer is first closed under the cost-0 moves, then the cost-1 moves open the
+/// next. `neighbour(rank, m)` is the rank one move `m` away. One core and a byte per
+/// rank: for the small spaces whose moves have such costs. The moves of each cost must
+/// be closed under inverses.
+pub fn costed_bfs(
+    size: u64,
+    sources: &[u64],
+    costs: &[u8],
+    neighbour: impl Fn(u64, usize) -> u64,
+) -> BfsResult {
+    let mut depths = vec![UNREACHED; size as usize];
+    let mut layer: Vec<u64> = Vec::new();
+    for &s in sources {
+        if depths[s as usize] == UNREACHED {
+            depths[s as usize] = 0;
+            layer.push(s);
+        }
+    }
+    let free: Vec<usize> = (0..costs.len()).filter(|&m| costs[m] == 0).collect();
+    let paid: Vec<usize> = (0..costs.len()).filter(|&m| costs[m] != 0).collect();
+    let mut histogram = Vec::new();
+    let mut depth = 0u8;
+    while !layer.is_empty() {
+        // Close the layer under the free moves.
+        let mut at = 0;
+        while at < layer.len() {
+            let rank = layer[at];
+            for &m in &free {
+                let n = neighbour(rank, m);
+                if depths[n as usize] == UNREACHED {
+                    depths[n as usize] = depth;
+                    layer.push(n);
+                }
+            }
+            at += 1;
+        }
+        histogram.push(layer.len() as u64);
+        if depth == UNREACHED - 1 {
+            break;
+        }
+        let mut next = Vec::new();
+        for &rank in &layer {
+            for &m in &paid {
+                let n = neighbour(rank, m);
+                if depths[n as usize] == UNREACHED {
+                    depths[n as usize] = depth + 1;
+                    next.push(n);
+                }
+            }
+        }
+        layer = next;
+        depth += 1;
+    }
+    BfsResult { depths, histogram }
+}
+
+#[cfg(test)]
+mod costed_tests {
+    use super::*;
+
+    /// A ring of 12 ranks turned by a free move (one step) and a paid one (six steps),
+    /// and a paid jump from rank 0 to 12..24: every rank of the ring costs 0 or 1 from
+    /// rank 0, as brute force over move sequences says.
+    #[test]
+    fn free_moves_close_a_layer_and_paid_ones_open_the_next() {
+        let neighbour = |r: u64, m: usize| -> u64 {
+            let (ring, offset) = (r / 12, r % 12);
+            match m {
+                0 => ring * 12 + (offset + 1) % 12,
+                1 => ring * 12 + (offset + 11) % 12,
+                _ => (1 - ring) * 12 + offset,
+            }
+        };
+        let result = costed_bfs(24, &[0], &[0, 0, 1], neighbour);
+        assert_eq!(result.histogram, vec![12, 12]);
+        assert!(result.depths[..12].iter().all(|&d| d == 0));
+        assert!(result.depths[12..].iter().all(|&d| d == 1));
+        // Without free moves the ring costs its steps.
+        let plain = costed_bfs(24, &[0], &[1, 1, 1], neighbour);
+        assert_eq!(plain.depths[6], 6);
+        assert_eq!(plain.depths[18], 7);
+    }
+}

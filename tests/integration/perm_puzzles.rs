@@ -722,3 +722,64 @@ fn scramble_lengths_follow_gods_algorithm() {
         );
     }
 }
+
+/// Square-1's random states (`Illegal` rules: drawn as a random loop at the solved shape
+/// times a random shape's path) are legal and uniform over the legal shapes, which hold
+/// equally many states each: the shapes (where the corners' second halves lie) of 10 draws
+/// per shape follow the uniform distribution (chi-square, p = 0.001) over the shapes a
+/// breadth-first search by legal moves finds here, and no draw lies outside them.
+#[test]
+fn square_one_random_states_are_uniform_over_its_shapes() {
+    let puzzle = load("square-1.tws", PuzzleMetric::Htm);
+    let slice = puzzle
+        .sets
+        .iter()
+        .position(|s| s.name == "SLICE")
+        .expect("set SLICE");
+    let halves: Vec<u8> = puzzle
+        .illegal
+        .iter()
+        .flat_map(|r| r.labels.clone())
+        .collect();
+    let shape = |state: &Element| -> Vec<bool> {
+        state.orbits[slice]
+            .perm
+            .iter()
+            .map(|l| halves.contains(l))
+            .collect()
+    };
+    // The legal shapes, by legal moves from the solved one.
+    let mut index: HashMap<Vec<bool>, usize> = HashMap::new();
+    let mut queue = vec![puzzle.solved.clone()];
+    index.insert(shape(&puzzle.solved), 0);
+    while let Some(here) = queue.pop() {
+        for m in &puzzle.moves {
+            let next = here.then(&m.element, &puzzle.sets);
+            if puzzle.is_legal(&next) && !index.contains_key(&shape(&next)) {
+                index.insert(shape(&next), index.len());
+                queue.push(next);
+            }
+        }
+    }
+    let shapes = index.len();
+    let mut observed = vec![0u64; shapes];
+    let mut rng = SplitMix64::new(1);
+    for _ in 0..10 * shapes {
+        let state = cubedb::puzzles::perm::group::random_state(&puzzle, &mut rng)
+            .expect("a random legal state");
+        assert!(puzzle.is_legal(&state));
+        let at = index
+            .get(&shape(&state))
+            .expect("a shape legal moves reach");
+        observed[*at] += 1;
+    }
+    let expected = 10.0;
+    let statistic: f64 = observed
+        .iter()
+        .map(|&o| (o as f64 - expected).powi(2) / expected)
+        .sum();
+    assert!(
+        statistic < chi_square_999(shapes - 1),
+        "chi-square {statistic:.0} over {shapes} shapes"
+    );
+}

@@ -1064,7 +1064,7 @@ fn puzzles_are_solved_and_scrambled_over_http() {
             400,
             "count must be a whole number from 1",
         ),
-        ("GET", "/api/puzzle/square-1/scramble", None, 422, "no plan"),
+        ("GET", "/api/puzzle/topspin/scramble", None, 422, "no plan"),
     ];
     for (method, path, body, want, words) in cases {
         let (status, text, _) = call(&agent, method, &url(path), body);

@@ -490,11 +490,22 @@ impl Tracked {
 /// Every state some sets can reach together (places and orientations), numbered
 /// densely: constraints inside a set (parities, orientation sums) and between the sets
 /// (the pyraminx's centres and tips both turn with the whole puzzle) cost no unused ranks.
+/// With `Illegal` rules on those sets, only the states legal moves reach are numbered, and
+/// a move into a forbidden state leaves the number as it is (the search never takes it).
 #[derive(Debug, Clone)]
 pub struct Reachable {
     /// The sets, and per set whether its orientations are dropped (never twisted, or
     /// "any" in the solved state).
     sets: Vec<(usize, bool)>,
+    /// Bits per packed byte: 8, or 4 when a state's bytes do not fit 16 but every value is
+    /// below 16 (Square-1's shape: 24 slots of three classes).
+    width: u32,
+    /// The `Illegal` rules on these sets: the packed byte they watch and the values it may
+    /// not hold.
+    rules: Vec<(usize, Vec<u8>)>,
+    /// A reading parity among these sets: the packed bytes of the set read (start, size),
+    /// the byte of its parity set, and per value whether it is counted.
+    reading: Option<(usize, usize, usize, Vec<bool>)>,
     /// The number of each state, by its bytes (labels, then kept orientations, set by
     /// set) packed in a `u128`.
     index: std::collections::HashMap<u128, u32, PackedHash>,
@@ -543,15 +554,114 @@ impl Reachable {
         for &(s, drop_ori) in &self.sets {
             let orbit = &state.orbits[s];
             for &b in &orbit.perm {
-                key = key << 8 | b as u128;
+                key = key << self.width | b as u128;
             }
             if !drop_ori {
                 for &b in &orbit.ori {
-                    key = key << 8 | b as u128;
+                    key = key << self.width | b as u128;
                 }
             }
         }
         key
+    }
+
+    /// A coordinate over `group` with no states yet: the packing that fits its sets (8
+    /// bits a byte, or 4 when only that fits) and its `Illegal` rules as packed bytes;
+    /// `None` when the states fit no packing.
+    fn empty(puzzle: &PermPuzzle, group: &[usize], facts: &[SetFacts]) -> Option<Self> {
+        let sets: Vec<(usize, bool)> = group
+            .iter()
+            .map(|&s| (s, facts[s].wild || !facts[s].twisted))
+            .collect();
+        let mut total = 0usize;
+        let mut small_values = true;
+        let mut offsets = Vec::with_capacity(sets.len());
+        for &(s, drop_ori) in &sets {
+            let solved = &puzzle.solved.orbits[s];
+            offsets.push(total);
+            total += solved.perm.len() * if drop_ori { 1 } else { 2 };
+            small_values &= solved.perm.iter().all(|&l| l < 16)
+                && (drop_ori || (puzzle.sets[s].omod < 16 && !solved.ori.contains(&WILD)));
+        }
+        let width = if total <= REACHABLE_BYTES {
+            8
+        } else if small_values && total <= 2 * REACHABLE_BYTES {
+            4
+        } else {
+            return None;
+        };
+        let rules = puzzle
+            .illegal
+            .iter()
+            .filter_map(|rule| {
+                let k = sets.iter().position(|&(s, _)| s == rule.set)?;
+                Some((offsets[k] + rule.slot, rule.labels.clone()))
+            })
+            .collect();
+        let reading = puzzle.readings.iter().find_map(|r| {
+            let k = sets.iter().position(|&(s, _)| s == r.set)?;
+            let b = sets.iter().position(|&(s, _)| s == r.bit)?;
+            Some((
+                offsets[k],
+                puzzle.sets[r.set].size,
+                offsets[b],
+                r.counted.clone(),
+            ))
+        });
+        Some(Reachable {
+            sets,
+            width,
+            rules,
+            reading,
+            index: std::collections::HashMap::default(),
+            keys: Vec::new(),
+            table: Vec::new(),
+        })
+    }
+
+    /// `pm` applied to packed state `here`, the reading parity worked out from where the
+    /// counted pieces were and where the move takes them.
+    fn step(&self, pm: &PackedMove, here: &[u8], there: &mut [u8]) {
+        pm.apply(here, there);
+        let Some((at, size, bit, counted)) = &self.reading else {
+            return;
+        };
+        let mut place = [u8::MAX; 256];
+        let mut next = 0u8;
+        for i in 0..*size {
+            if counted[here[at + i] as usize] {
+                place[i] = next;
+                next += 1;
+            }
+        }
+        let order: Vec<u8> = (0..*size)
+            .map(|j| place[pm.from[at + j] - at])
+            .filter(|&p| p != u8::MAX)
+            .collect();
+        let odd = (here[*bit] == 1) != (crate::puzzles::perm::element::parity(&order) == 1);
+        there[*bit] = u8::from(odd);
+        there[bit + 1] = u8::from(!odd);
+    }
+
+    /// Whether packed state `bytes` breaks none of the coordinate's `Illegal` rules.
+    fn legal(&self, bytes: &[u8]) -> bool {
+        self.rules
+            .iter()
+            .all(|(at, labels)| !labels.contains(&bytes[*at]))
+    }
+
+    fn pack(&self, bytes: &[u8]) -> u128 {
+        bytes
+            .iter()
+            .fold(0u128, |k, &b| k << self.width | b as u128)
+    }
+
+    fn unpack(&self, key: u128, out: &mut [u8]) {
+        let len = out.len();
+        let mask = (1u128 << self.width) - 1;
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = (key >> (self.width as usize * (len - 1 - i)) & mask) as u8;
+        }
     }
 
     /// Number of states.
@@ -615,13 +725,6 @@ impl Reachable {
     }
 }
 
-fn unpack_bytes(key: u128, out: &mut [u8]) {
-    let len = out.len();
-    for (i, b) in out.iter_mut().enumerate() {
-        *b = (key >> (8 * (len - 1 - i))) as u8;
-    }
-}
-
 /// A move acting on packed states: byte `i` of the result comes from byte `from[i]`,
 /// plus `twist[i]` modulo `omod[i]` (orientation bytes; "any" stays any).
 struct PackedMove {
@@ -641,10 +744,6 @@ impl PackedMove {
             };
         }
     }
-}
-
-fn pack_bytes(bytes: &[u8]) -> u128 {
-    bytes.iter().fold(0u128, |k, &b| k << 8 | b as u128)
 }
 
 /// One coordinate of a projection.
@@ -757,7 +856,7 @@ impl Coord {
                     .map(|&(s, drop)| out.orbits[s].perm.len() * if drop { 1 } else { 2 })
                     .sum();
                 let mut bytes = vec![0u8; total];
-                unpack_bytes(key, &mut bytes);
+                r.unpack(key, &mut bytes);
                 let mut at = 0;
                 for &(s, drop_ori) in &r.sets {
                     let orbit = &mut out.orbits[s];
@@ -987,8 +1086,9 @@ fn fill_table<D>(
 pub const REACHABLE_LIMIT: u64 = 1 << 25;
 
 impl Coord {
-    /// The states the sets `group` reach together (by a BFS of those sets alone), or
-    /// `None` when there are too many for a table ([`REACHABLE_LIMIT`]).
+    /// The states the sets `group` reach together (by a BFS of those sets alone, by legal
+    /// moves when the definition has `Illegal` rules on them), or `None` when there are
+    /// too many for a table ([`REACHABLE_LIMIT`]).
     pub fn reachable(
         puzzle: &PermPuzzle,
         group: &[usize],
@@ -996,16 +1096,9 @@ impl Coord {
     ) -> Option<Reachable> {
         let moves = puzzle.moves.len();
         let limit = (REACHABLE_LIMIT / moves as u64) as usize;
-        let mut coord = Reachable {
-            sets: group
-                .iter()
-                .map(|&s| (s, facts[s].wild || !facts[s].twisted))
-                .collect(),
-            index: std::collections::HashMap::default(),
-            keys: Vec::new(),
-            table: Vec::new(),
-        };
-        // A cheap bound first: arrangements of the labels times orientations.
+        let mut coord = Reachable::empty(puzzle, group, facts)?;
+        // A cheap bound first: arrangements of the labels times orientations (which
+        // `Illegal` rules may cut far down: then only the search tells).
         let mut bound = 1u128;
         for &(s, drop_ori) in &coord.sets {
             let solved = &puzzle.solved.orbits[s];
@@ -1025,14 +1118,13 @@ impl Coord {
                 .saturating_mul(arrangements(&counts))
                 .saturating_mul(twists);
         }
-        if bound.saturating_mul(moves as u128) > 4 * REACHABLE_LIMIT as u128 {
+        if coord.rules.is_empty()
+            && bound.saturating_mul(moves as u128) > 4 * REACHABLE_LIMIT as u128
+        {
             return None;
         }
         // Packed layout: per set, its labels, then its orientations if kept.
         let (total, packed_moves) = coord.layout(puzzle);
-        if total > REACHABLE_BYTES {
-            return None;
-        }
         let mut solved = Vec::with_capacity(total);
         for &(s, drop_ori) in &coord.sets {
             solved.extend_from_slice(&puzzle.solved.orbits[s].perm);
@@ -1040,22 +1132,27 @@ impl Coord {
                 solved.extend_from_slice(&puzzle.solved.orbits[s].ori);
             }
         }
-        coord.index.insert(pack_bytes(&solved), 0);
-        coord.keys.push(pack_bytes(&solved));
+        coord.index.insert(coord.pack(&solved), 0);
+        coord.keys.push(coord.pack(&solved));
         let mut states: Vec<u8> = solved;
         let mut there = vec![0u8; total];
         let mut next = 0;
         while next * total < states.len() {
             for pm in &packed_moves {
-                pm.apply(&states[next * total..][..total], &mut there);
+                coord.step(pm, &states[next * total..][..total], &mut there);
+                if !coord.legal(&there) {
+                    coord.table.push(next as u32);
+                    continue;
+                }
                 let fresh = coord.index.len() as u32;
-                let id = *coord.index.entry(pack_bytes(&there)).or_insert(fresh);
+                let key = coord.pack(&there);
+                let id = *coord.index.entry(key).or_insert(fresh);
                 if id == fresh {
                     if fresh as usize >= limit {
                         return None;
                     }
                     states.extend_from_slice(&there);
-                    coord.keys.push(pack_bytes(&there));
+                    coord.keys.push(key);
                 }
                 coord.table.push(id);
             }
@@ -1077,33 +1174,28 @@ impl Coord {
         if group.iter().any(|&s| s >= puzzle.sets.len()) {
             return None;
         }
-        let mut coord = Reachable {
-            sets: group
-                .iter()
-                .map(|&s| (s, facts[s].wild || !facts[s].twisted))
-                .collect(),
-            index: std::collections::HashMap::with_capacity_and_hasher(keys.len(), PackedHash),
-            keys,
-            table: Vec::new(),
-        };
+        let mut coord = Reachable::empty(puzzle, group, facts)?;
+        coord.index = std::collections::HashMap::with_capacity_and_hasher(keys.len(), PackedHash);
+        coord.keys = keys;
         for (id, &key) in coord.keys.iter().enumerate() {
             if coord.index.insert(key, id as u32).is_some() {
                 return None;
             }
         }
         let (total, packed_moves) = coord.layout(puzzle);
-        if total > REACHABLE_BYTES {
-            return None;
-        }
         if tables {
             let mut here = vec![0u8; total];
             let mut there = vec![0u8; total];
             coord.table.reserve(coord.keys.len() * packed_moves.len());
-            for &key in &coord.keys {
-                unpack_bytes(key, &mut here);
+            for (id, &key) in coord.keys.iter().enumerate() {
+                coord.unpack(key, &mut here);
                 for pm in &packed_moves {
-                    pm.apply(&here, &mut there);
-                    coord.table.push(*coord.index.get(&pack_bytes(&there))?);
+                    coord.step(pm, &here, &mut there);
+                    coord.table.push(if coord.legal(&there) {
+                        *coord.index.get(&coord.pack(&there))?
+                    } else {
+                        id as u32
+                    });
                 }
             }
         }

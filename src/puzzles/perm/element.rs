@@ -92,6 +92,28 @@ impl Element {
         }
     }
 
+    /// [`Element::then`] written into `out` (same shape as `self`), reusing its memory:
+    /// for searches that follow full states node by node.
+    pub fn then_into(&self, m: &Element, sets: &[SetDef], out: &mut Element) {
+        for (((s, m), def), o) in self
+            .orbits
+            .iter()
+            .zip(&m.orbits)
+            .zip(sets)
+            .zip(&mut out.orbits)
+        {
+            for (slot, &from) in m.perm.iter().enumerate() {
+                o.perm[slot] = s.perm[from as usize];
+                let before = s.ori[from as usize];
+                o.ori[slot] = if before == WILD {
+                    WILD
+                } else {
+                    ((before as u16 + m.ori[slot] as u16) % def.omod as u16) as u8
+                };
+            }
+        }
+    }
+
     /// Whether this move does nothing.
     pub fn is_identity(&self) -> bool {
         self.orbits.iter().all(|o| {

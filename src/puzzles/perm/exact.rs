@@ -49,11 +49,6 @@ pub fn exact_projection_with(
     known: Option<Groups>,
     tables: bool,
 ) -> Result<(Projection, Groups), CoordError> {
-    if !puzzle.illegal.is_empty() {
-        return Err(CoordError(
-            "the definition has Illegal rules, which exact tables do not support yet".into(),
-        ));
-    }
     let facts = set_facts(puzzle);
     let active: Vec<usize> = (0..puzzle.sets.len())
         .filter(|&s| facts[s].moved || (facts[s].twisted && !facts[s].wild))
@@ -96,9 +91,38 @@ pub fn exact_projection_with(
                 Ok((sets, coord))
             })
             .collect::<Result<_, CoordError>>()?,
-        None => enumerate_groups(puzzle, &facts, &active, usual_size),
+        None => {
+            // A reading parity is enumerated with the set it reads: its changes come from
+            // that set's states.
+            let mut groups = Vec::new();
+            for r in &puzzle.readings {
+                let group = vec![r.set, r.bit];
+                let coord = Coord::reachable(puzzle, &group, &facts).ok_or_else(|| {
+                    CoordError(format!(
+                        "set {}: too many states to follow the order of its pieces",
+                        puzzle.sets[r.set].name
+                    ))
+                })?;
+                groups.push((group, coord));
+            }
+            let rest: Vec<usize> = active
+                .iter()
+                .copied()
+                .filter(|&s| !puzzle.readings.iter().any(|r| r.set == s || r.bit == s))
+                .collect();
+            groups.extend(enumerate_groups(puzzle, &facts, &rest, usual_size));
+            groups
+        }
     };
     let enumerated: Vec<usize> = groups.iter().flat_map(|(g, _)| g.clone()).collect();
+    // `Illegal` rules are kept by enumerating their sets' legal states: a set they watch
+    // must have been enumerated.
+    if let Some(rule) = puzzle.illegal.iter().find(|r| !enumerated.contains(&r.set)) {
+        return Err(CoordError(format!(
+            "set {} has Illegal rules and more legal states than can be enumerated",
+            puzzle.sets[rule.set].name
+        )));
+    }
     let found: Groups = groups
         .iter()
         .map(|(sets, r)| (sets.clone(), r.keys().to_vec()))
@@ -163,7 +187,7 @@ fn enumerate_groups(
 ) -> Vec<(Vec<usize>, Reachable)> {
     let mut small: Vec<(usize, Reachable)> = active
         .iter()
-        .filter(|&&s| usual_size(s) <= 1 << 20)
+        .filter(|&&s| usual_size(s) <= 1 << 20 || puzzle.illegal.iter().any(|r| r.set == s))
         .filter_map(|&s| Coord::reachable(puzzle, &[s], facts).map(|r| (s, r)))
         .collect();
     small.sort_by_key(|(_, r)| r.len());

@@ -228,6 +228,13 @@ fn stabilizer_chain(puzzle: &PermPuzzle, budget: usize) -> Option<Chain> {
         .map(|m| sticker_perm(puzzle, &m.element))
         .filter(|p| !is_identity(p))
         .collect();
+    chain_of(&gens, budget)
+}
+
+/// The stabilizer chain of the group `gens` generate (none: the trivial group on no
+/// points), or `None` past `budget` steps.
+fn chain_of(gens: &[Perm], budget: usize) -> Option<Chain> {
+    let gens = gens.to_vec();
     let degree = gens.first().map_or(0, Vec::len);
     let mut chain = Chain {
         degree,
@@ -522,7 +529,23 @@ fn gf2_rank(mut vectors: Vec<u64>) -> usize {
 /// states it reaches (each state is reached by as many elements: identical pieces count
 /// once). `None` when Schreier–Sims gives up.
 pub fn random_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> Option<Element> {
+    if !puzzle.illegal.is_empty() {
+        return random_legal_state(puzzle, rng);
+    }
     let chain = cached_chain(puzzle)?;
+    Some(
+        puzzle
+            .solved
+            .then(&random_element(&chain, puzzle, rng)?, &puzzle.sets),
+    )
+}
+
+/// A uniformly random element of `chain`'s group, as a move of `puzzle`.
+fn random_element(
+    chain: &Chain,
+    puzzle: &PermPuzzle,
+    rng: &mut crate::rng::SplitMix64,
+) -> Option<Element> {
     let degree = chain.degree;
     let mut g: Perm = (0..degree as u16).collect();
     for level in chain.levels.iter().rev() {
@@ -549,7 +572,151 @@ pub fn random_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> Op
         }
         orbits.push(super::element::Orbit { perm, ori });
     }
-    Some(puzzle.solved.then(&Element { orbits }, &puzzle.sets))
+    Some(Element { orbits })
+}
+
+/// What drawing uniformly among the states legal moves reach takes, for a definition
+/// with `Illegal` rules (Square-1), where the moves' group also holds states no legal
+/// sequence reaches.
+///
+/// Legality depends only on the *shape*: each set's pieces seen as the rules that name
+/// them (Square-1: where the corners' second halves are). A BFS by legal moves lists the
+/// reachable shapes, each with a path from the solved shape. The loops at the solved shape
+/// (a path out, a legal move, the path back) generate a group `V`; for any shape `p`
+/// with path `t`, `x -> x * t` maps the states of the solved shape onto those of `p`
+/// (legality follows the shape, so `t` stays legal), so every shape holds `|V|`-many
+/// states' worth, and a state drawn as `solved * v * t` with `v` uniform in `V` and the
+/// shape uniform is uniform among all reachable states.
+struct LegalSampler {
+    chain: Chain,
+    /// Per reachable shape, a legal path from the solved shape, as one element.
+    paths: Vec<Element>,
+}
+
+/// Most shapes [`LegalSampler`] lists.
+const MAX_SHAPES: usize = 1 << 20;
+
+impl LegalSampler {
+    fn new(puzzle: &PermPuzzle) -> Option<Self> {
+        use std::collections::HashMap;
+        let sets = &puzzle.sets;
+        // A label's class: the rules naming it (0: none).
+        let class: Vec<Vec<u8>> = sets
+            .iter()
+            .enumerate()
+            .map(|(s, _)| {
+                let mut signatures: Vec<Vec<usize>> = vec![Vec::new()];
+                (0..256)
+                    .map(|label| {
+                        let named: Vec<usize> = (0..puzzle.illegal.len())
+                            .filter(|&r| {
+                                puzzle.illegal[r].set == s
+                                    && puzzle.illegal[r].labels.contains(&(label as u8))
+                            })
+                            .collect();
+                        match signatures.iter().position(|x| *x == named) {
+                            Some(i) => i as u8,
+                            None => {
+                                signatures.push(named);
+                                (signatures.len() - 1) as u8
+                            }
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let class = &class;
+        let shape = |state: &Element| -> Vec<u8> {
+            state
+                .orbits
+                .iter()
+                .enumerate()
+                .flat_map(|(s, o)| o.perm.iter().map(move |&l| class[s][l as usize]))
+                .collect()
+        };
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let identity = Element::identity(sets);
+        index.insert(shape(&puzzle.solved), 0);
+        let mut paths = vec![identity];
+        let mut loops: Vec<Perm> = Vec::new();
+        let mut seen: std::collections::HashSet<Perm> = std::collections::HashSet::new();
+        let mut next = 0;
+        while next < paths.len() {
+            let here = puzzle.solved.then(&paths[next], sets);
+            for m in &puzzle.moves {
+                let there = here.then(&m.element, sets);
+                if !puzzle.is_legal(&there) {
+                    continue;
+                }
+                let path = paths[next].then(&m.element, sets);
+                match index.get(&shape(&there)) {
+                    Some(&q) => {
+                        // A loop at the solved shape: out by `path`, back by `paths[q]`.
+                        let g = sticker_perm(puzzle, &path.then(&paths[q].inverse(sets), sets));
+                        if !is_identity(&g) && seen.insert(g.clone()) {
+                            loops.push(g);
+                        }
+                    }
+                    None => {
+                        if paths.len() == MAX_SHAPES {
+                            return None;
+                        }
+                        index.insert(shape(&there), paths.len());
+                        paths.push(path);
+                    }
+                }
+            }
+            next += 1;
+        }
+        // The loops generate V: a chain from a few, then every loop sifted through it;
+        // one that does not is added and the chain made again.
+        let mut gens: Vec<Perm> = loops.iter().take(16).cloned().collect();
+        let mut chain = chain_of(&gens, 50_000_000)?;
+        loop {
+            let outside: Vec<Perm> = loops
+                .iter()
+                .filter(|g| !is_identity(&chain.sift((*g).clone())))
+                .take(8)
+                .cloned()
+                .collect();
+            if outside.is_empty() {
+                break;
+            }
+            gens.extend(outside);
+            chain = chain_of(&gens, 50_000_000)?;
+        }
+        if chain.degree == 0 {
+            chain.degree = sticker_perm(puzzle, &Element::identity(sets)).len();
+        }
+        Some(Self { chain, paths })
+    }
+}
+
+/// A uniformly random state among those legal moves reach ([`LegalSampler`]); `None`
+/// when there are too many shapes or Schreier–Sims gives up.
+fn random_legal_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> Option<Element> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, LazyLock, Mutex};
+    static SAMPLERS: LazyLock<Mutex<HashMap<u64, Option<Arc<LegalSampler>>>>> =
+        LazyLock::new(Default::default);
+    let key = puzzle.hash ^ xxhash_rust::xxh3::xxh3_64(format!("{:?}", puzzle.illegal).as_bytes());
+    let found = SAMPLERS.lock().ok()?.get(&key).cloned();
+    let sampler = match found {
+        Some(sampler) => sampler?,
+        None => {
+            let made = LegalSampler::new(puzzle).map(Arc::new);
+            SAMPLERS.lock().ok()?.insert(key, made.clone());
+            made?
+        }
+    };
+    let v = random_element(&sampler.chain, puzzle, rng)?;
+    let shape = &sampler.paths[rng.below(sampler.paths.len() as u64) as usize];
+    Some(
+        puzzle
+            .solved
+            .then(&v, &puzzle.sets)
+            .then(shape, &puzzle.sets),
+    )
 }
 
 /// Stabilizer chains already made, by puzzle hash (Schreier–Sims on the megaminx takes a

@@ -21,20 +21,31 @@ use rayon::prelude::*;
 pub const PDB_ENTRIES: u64 = 1 << 28;
 
 /// Builds the pattern database of `projection` (a BFS from its solved value, distances
-/// capped at 15, two entries a byte) and writes it to `store` as `spec`.
+/// capped at 15, two entries a byte; by cost when `costs`, one per move, is not empty)
+/// and writes it to `store` as `spec`.
 pub fn write_pattern_database(
     projection: &Projection,
+    costs: &[u8],
     spec: &TableSpec,
     store: &TableStore,
     progress: &Progress,
     label: &str,
 ) -> Result<(), ExactError> {
-    let result = layered_bfs(
-        &Space::new(projection),
-        &[projection.solved],
-        progress,
-        label,
-    );
+    let result = if costs.is_empty() {
+        layered_bfs(
+            &Space::new(projection),
+            &[projection.solved],
+            progress,
+            label,
+        )
+    } else {
+        let width = projection.radix.len();
+        crate::search::bfs::costed_bfs(projection.size, &[projection.solved], costs, |rank, m| {
+            let mut values = [0u64; 32];
+            projection.values(rank, &mut values[..width]);
+            projection.after(&values[..width], m)
+        })
+    };
     let payload: Vec<u8> = result
         .depths
         .par_chunks(2)
@@ -55,11 +66,16 @@ pub const CHECK_FROM: usize = 11;
 
 /// The projections of a puzzle's pattern databases: per set, the whole set when its
 /// places and twists fit in `cap` entries, otherwise its pieces in groups of as many as
-/// fit, each group with its twists.
-pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projection>, CoordError> {
+/// fit, each group with its twists; `join` as a plan's `Join` line (0: none).
+pub fn pattern_projections(
+    puzzle: &PermPuzzle,
+    cap: u64,
+    join: usize,
+) -> Result<Vec<Projection>, CoordError> {
     let facts = set_facts(puzzle);
     let mut cache = TrackedCache::new();
     let mut projections = Vec::new();
+    let mut wholes: Vec<(usize, usize)> = Vec::new();
     for (s, fact) in facts.iter().enumerate() {
         let def = &puzzle.sets[s];
         let follow_twist = fact.twisted && !fact.wild && !fact.partly_wild;
@@ -67,6 +83,7 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
             continue;
         }
         if let Some(whole) = whole_set(puzzle, s, fact, cap)? {
+            wholes.push((s, projections.len()));
             projections.push(Projection::new(puzzle, whole)?);
             continue;
         }
@@ -175,7 +192,60 @@ pub fn pattern_projections(puzzle: &PermPuzzle, cap: u64) -> Result<Vec<Projecti
     if projections.is_empty() {
         return Err(CoordError("no piece moves".into()));
     }
+    if join > 0 {
+        join_pieces(puzzle, &mut projections, &wholes, join, cap, &mut cache)?;
+    }
     merge_small(puzzle, projections, cap)
+}
+
+/// `Join N`: each pattern database over a whole set of distinct pieces also follows the
+/// first `join` pieces of the next such set (Square-1's pieces phase: the corners with
+/// two edges and the edges with two corners), a bound that sees both kinds of piece.
+fn join_pieces(
+    puzzle: &PermPuzzle,
+    projections: &mut [Projection],
+    wholes: &[(usize, usize)],
+    join: usize,
+    cap: u64,
+    cache: &mut TrackedCache,
+) -> Result<(), CoordError> {
+    let distinct: Vec<(usize, usize)> = wholes
+        .iter()
+        .copied()
+        .filter(|&(s, _)| {
+            let perm = &puzzle.solved.orbits[s].perm;
+            perm.len() > join
+                && perm
+                    .iter()
+                    .all(|&l| perm.iter().filter(|&&m| m == l).count() == 1)
+        })
+        .collect();
+    if distinct.len() < 2 {
+        return Err(CoordError(format!(
+            "Join {join} needs two sets of more than {join} distinct pieces, each whole in one \
+             pattern database; this phase has {}",
+            distinct.len()
+        )));
+    }
+    for (i, &(_, at)) in distinct.iter().enumerate() {
+        let (other, _) = distinct[(i + 1) % distinct.len()];
+        let labels = &puzzle.solved.orbits[other].perm[..join];
+        let mut coords = projections[at].coords.clone();
+        coords.push(Coord::tracked(puzzle, other, labels, 1, cache)?);
+        let joined = Projection::new(puzzle, coords)?;
+        if joined.size > cap {
+            return Err(CoordError(format!(
+                "Join {join}: set {} with {join} pieces of set {} makes a pattern database of \
+                 {} entries, over the {} allowed",
+                puzzle.sets[wholes.iter().find(|w| w.1 == at).map_or(0, |w| w.0)].name,
+                puzzle.sets[other].name,
+                crate::text::count(joined.size as u128),
+                crate::text::count(cap as u128)
+            )));
+        }
+        projections[at] = joined;
+    }
+    Ok(())
 }
 
 /// Projections of at most this many states are worth joining to others.
@@ -339,11 +409,11 @@ impl PatternSearch {
                 / (1 << 20) as f64,
             budget_mb,
         };
-        let projections = match pattern_projections(&ranked, cap) {
+        let projections = match pattern_projections(&ranked, cap, 0) {
             Ok(projections) => projections,
             // Nothing fits the budget, though something would fit the usual cap: the
             // budget is to blame, and the message says so.
-            Err(e) => match pattern_projections(&ranked, PDB_ENTRIES) {
+            Err(e) => match pattern_projections(&ranked, PDB_ENTRIES, 0) {
                 Ok(usual) if cap < PDB_ENTRIES => return Err(too_big(&usual)),
                 _ => return Err(ExactError::NoPatternDatabases(e)),
             },
@@ -364,7 +434,7 @@ impl PatternSearch {
                     projection.size,
                     spec.payload_len() as f64 / 1e6
                 ));
-                write_pattern_database(&projection, &spec, store, progress, "pattern BFS")?;
+                write_pattern_database(&projection, &[], &spec, store, progress, "pattern BFS")?;
             }
             let table = store.open(&spec)?;
             pdbs.push(Pdb { projection, table });
@@ -582,7 +652,7 @@ mod tests {
             PuzzleMetric::Htm,
         )
         .expect("compiles");
-        let projections = pattern_projections(&puzzle, 1 << 19).expect("projections");
+        let projections = pattern_projections(&puzzle, 1 << 19, 0).expect("projections");
         let mut state = puzzle.solved.clone();
         let mut rng = crate::rng::SplitMix64::new(3);
         for _ in 0..500 {

@@ -51,6 +51,21 @@ pub struct PlanError {
     pub problem: String,
 }
 
+/// The one number after a line's word (`Keep 300`), from 1 to `most`.
+fn whole_number(tokens: &[&str], line: usize, most: usize) -> Result<usize, PlanError> {
+    tokens
+        .get(1)
+        .filter(|_| tokens.len() == 2)
+        .and_then(|t| t.parse::<usize>().ok())
+        .filter(|n| (1..=most).contains(n))
+        .ok_or_else(|| {
+            error(
+                line,
+                format!("{} takes a whole number from 1 to {most}", tokens[0]),
+            )
+        })
+}
+
 fn error(line: usize, problem: impl Into<String>) -> PlanError {
     PlanError {
         line,
@@ -103,6 +118,9 @@ pub struct PhaseSpec {
     pub target: (usize, TargetSpec),
     /// How many of its solutions the next phase tries.
     pub keep: Option<usize>,
+    /// `Join N`: each pattern database over a whole set of distinct pieces also follows
+    /// N pieces of the next such set.
+    pub join: Option<usize>,
     /// Moves whose cost is not 1: name, cost (0 or 1), line.
     pub costs: Vec<(String, u8, usize)>,
     /// `Upto NAME...`: states these moves reach from the target count as the target too
@@ -120,6 +138,9 @@ pub struct PlanSpec {
     pub name: String,
     /// Compound moves: name, steps, line.
     pub compounds: Vec<(String, Vec<String>, usize)>,
+    /// `Expand NAME...`: compound moves written out as their steps in answers, with the
+    /// line.
+    pub expand: Vec<(String, usize)>,
     /// The phases, in order.
     pub phases: Vec<PhaseSpec>,
 }
@@ -129,6 +150,9 @@ pub const MAX_PHASES: usize = 16;
 
 /// Most solutions a phase may hand on.
 pub const MAX_KEEP: usize = 1_000_000;
+
+/// The most pieces a `Join` line may add to a pattern database.
+pub const MAX_JOIN: usize = 8;
 
 /// Longest name in a plan.
 const NAME_LIMIT: usize = 64;
@@ -179,6 +203,7 @@ impl PlanSpec {
         };
         let mut name = "plan".to_string();
         let mut compounds: Vec<(String, Vec<String>, usize)> = Vec::new();
+        let mut expand: Vec<(String, usize)> = Vec::new();
         let mut phases: Vec<PhaseSpec> = Vec::new();
         while let Some((line, tokens)) = lines.next() {
             match tokens[0] {
@@ -202,6 +227,12 @@ impl PlanSpec {
                     let steps = tokens[2..].iter().map(|t| t.to_string()).collect();
                     compounds.push((move_name.to_string(), steps, line));
                 }
+                "Expand" => {
+                    if tokens.len() < 2 {
+                        return Err(error(line, "Expand takes the names of compound moves"));
+                    }
+                    expand.extend(tokens[1..].iter().map(|t| (t.to_string(), line)));
+                }
                 "Phase" => {
                     if tokens.len() != 2 {
                         return Err(error(line, "Phase takes exactly one name"));
@@ -217,7 +248,7 @@ impl PlanSpec {
                     return Err(error(
                         line,
                         format!(
-                            "unexpected {}: expected Plan, Move or Phase",
+                            "unexpected {}: expected Plan, Move, Expand or Phase",
                             crate::text::quote(other)
                         ),
                     ))
@@ -243,6 +274,7 @@ impl PlanSpec {
         Ok(Self {
             name,
             compounds,
+            expand,
             phases,
         })
     }
@@ -252,6 +284,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
     let mut moves: Option<(usize, Vec<String>)> = None;
     let mut target: Option<(usize, TargetSpec)> = None;
     let mut keep = None;
+    let mut join = None;
     let mut costs = Vec::new();
     let mut upto = None;
     let mut through = None;
@@ -308,20 +341,8 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 }
                 through = Some((line, tokens[1].to_string()));
             }
-            "Keep" => {
-                let n = tokens
-                    .get(1)
-                    .filter(|_| tokens.len() == 2)
-                    .and_then(|t| t.parse::<usize>().ok())
-                    .filter(|n| (1..=MAX_KEEP).contains(n))
-                    .ok_or_else(|| {
-                        error(
-                            line,
-                            format!("Keep takes a whole number from 1 to {MAX_KEEP}"),
-                        )
-                    })?;
-                keep = Some(n);
-            }
+            "Keep" => keep = Some(whole_number(&tokens, line, MAX_KEEP)?),
+            "Join" => join = Some(whole_number(&tokens, line, MAX_JOIN)?),
             "Cost" => {
                 if tokens.len() < 3 || tokens.len() % 2 == 0 {
                     return Err(error(
@@ -351,8 +372,8 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 return Err(error(
                     line,
                     format!(
-                        "unexpected {} in phase {name}: expected Moves, Target, Upto, Keep, Cost, \
-                         Through or End",
+                        "unexpected {} in phase {name}: expected Moves, Target, Upto, Keep, Join, \
+                         Cost, Through or End",
                         crate::text::quote(other)
                     ),
                 ))
@@ -365,6 +386,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
         moves: moves.ok_or_else(|| error(start, format!("phase {name} has no Moves line")))?,
         target: target.ok_or_else(|| error(start, format!("phase {name} has no Target line")))?,
         keep,
+        join,
         costs,
         upto,
         through,
@@ -531,6 +553,11 @@ mod tests {
                 "Phase a\nMoves U\nTarget Solved\nKeep 0\nEnd\n",
                 4,
                 "from 1 to",
+            ),
+            (
+                "Phase a\nMoves U\nTarget Solved\nJoin 9\nEnd\n",
+                4,
+                "Join takes a whole number from 1 to 8",
             ),
             ("Phase a\nMoves U\nTarget Solved\n", 1, "without End"),
             ("Bogus\n", 1, "unexpected `Bogus`"),

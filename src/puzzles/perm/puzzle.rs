@@ -58,6 +58,22 @@ pub enum InputError {
     BadState(String),
 }
 
+/// The parity of the order in which a set's counted pieces lie, read slot by slot, kept
+/// as a two-slot set of its own (`[0, 1]`: even, `[1, 0]`: odd). Unlike a permutation's
+/// parity, a move changes it by an amount that depends on where the pieces are (Square-1:
+/// its 16 pieces, each corner counted once though it fills two slots), so the moves of
+/// the puzzle only stand in for it (they swap its slots); coordinates that follow it work
+/// the change out from the set ([`Reachable`](super::coord::Reachable)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reading {
+    /// The set read.
+    pub set: usize,
+    /// The two-slot set holding the parity.
+    pub bit: usize,
+    /// Per label of the set: whether its pieces are counted.
+    pub counted: Vec<bool>,
+}
+
 /// A puzzle from a definition, ready to search.
 #[derive(Debug, Clone)]
 pub struct PermPuzzle {
@@ -79,6 +95,9 @@ pub struct PermPuzzle {
     pub follows: Vec<u128>,
     /// States not allowed.
     pub illegal: Vec<Illegal>,
+    /// Reading parities a phase's pattern follows (see [`Reading`]); none in a puzzle
+    /// read from a definition.
+    pub readings: Vec<Reading>,
     /// The metric.
     pub metric: PuzzleMetric,
     /// A hash of everything that defines the puzzle and the metric (for table names).
@@ -176,6 +195,7 @@ impl PermPuzzle {
             names,
             follows,
             illegal: definition.illegal.clone(),
+            readings: Vec::new(),
             metric,
             hash,
         })
@@ -543,6 +563,7 @@ impl PermPuzzle {
             moves,
             names: HashMap::new(),
             illegal: Vec::new(),
+            readings: Vec::new(),
             ..self.clone()
         };
         Some((puzzle, restriction))
@@ -690,6 +711,7 @@ impl PermPuzzle {
             moves,
             names: HashMap::new(),
             illegal: Vec::new(),
+            readings: Vec::new(),
             ..self.clone()
         };
         (puzzle, splitter)

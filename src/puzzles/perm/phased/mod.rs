@@ -64,6 +64,8 @@ pub struct Phase {
     pub costs: Vec<u8>,
     /// How many of its solutions the next phase tries.
     pub keep: usize,
+    /// `Join N`: pieces of another set each whole-set pattern database follows (0: none).
+    pub join: usize,
     /// How full states look to its target.
     pub view: View,
     /// Its target as a puzzle: the pattern, searched with the phase's moves.
@@ -88,6 +90,9 @@ pub struct Plan {
     pub moves: Vec<PuzzleMove>,
     /// Every name the plan adds for input (compound moves and their powers).
     pub names: HashMap<String, Element>,
+    /// Compound moves (and their powers) that answers write out as the definition's
+    /// moves (`Expand`): name -> steps.
+    pub expand: HashMap<String, Vec<String>>,
     /// The phases, in order.
     pub phases: Vec<Phase>,
 }
@@ -216,6 +221,49 @@ impl Plan {
                 names.insert(power.clone(), e.clone());
             }
         }
+        let mut expand: HashMap<String, Vec<String>> = HashMap::new();
+        for (name, line) in &spec.expand {
+            let Some((_, steps, _)) = spec.compounds.iter().find(|(n, _, _)| n == name) else {
+                return Err(error(
+                    *line,
+                    format!(
+                        "Expand names {}, which is not a Move of this plan",
+                        crate::text::quote(name)
+                    ),
+                ));
+            };
+            // Power k: the steps k times, or past half the order the steps undone in
+            // reverse (`X'` of `Move X D2 S D` is `D' S D2'`).
+            let inverse: Vec<String> = steps
+                .iter()
+                .rev()
+                .map(|step| {
+                    puzzle
+                        .bases
+                        .iter()
+                        .find_map(|(base, order)| {
+                            let names = power_names(base, *order);
+                            let k = names.iter().find(|(_, n)| n == step)?.0;
+                            names
+                                .into_iter()
+                                .find(|(p, _)| *p == order - k)
+                                .map(|(_, n)| n)
+                        })
+                        .unwrap_or_else(|| format!("{step}'"))
+                })
+                .collect();
+            let powers = &vocabulary.bases[name];
+            let order = powers.len() + 1;
+            for (i, (power, _)) in powers.iter().enumerate() {
+                let k = i + 1;
+                let written: Vec<String> = if 2 * k <= order {
+                    (0..k).flat_map(|_| steps.clone()).collect()
+                } else {
+                    (0..order - k).flat_map(|_| inverse.clone()).collect()
+                };
+                expand.insert(power.clone(), written);
+            }
+        }
         let mut moves: Vec<PuzzleMove> = Vec::new();
         let mut plan_bases: Vec<String> = Vec::new();
         let mut phases: Vec<Phase> = Vec::new();
@@ -310,8 +358,30 @@ impl Plan {
                     costs[i] = c;
                 }
             }
-            if costs.iter().all(|&c| c == 0) {
-                return Err(error(*moves_line, "every move of the phase costs 0"));
+            // A search turns moves that cost nothing as long as it likes: only moves of one
+            // base, or of bases that commute (which it turns in one order), end.
+            let free: Vec<&PuzzleMove> = local
+                .iter()
+                .zip(&costs)
+                .filter(|(_, &c)| c == 0)
+                .map(|(m, _)| m)
+                .collect();
+            for (i, a) in free.iter().enumerate() {
+                for b in &free[i + 1..] {
+                    let sets = &puzzle.sets;
+                    if a.base != b.base
+                        && a.element.then(&b.element, sets) != b.element.then(&a.element, sets)
+                    {
+                        return Err(error(
+                            *moves_line,
+                            format!(
+                                "moves {} and {} cost 0 and do not commute: a search could \
+                                 turn them forever",
+                                a.name, b.name
+                            ),
+                        ));
+                    }
+                }
             }
             let (target_line, target) = &phase.target;
             let phase_elements: Vec<&Element> = local.iter().map(|m| &m.element).collect();
@@ -427,6 +497,7 @@ impl Plan {
                 moves: ids,
                 costs,
                 keep: phase.keep.unwrap_or(DEFAULT_KEEP),
+                join: phase.join.unwrap_or(0),
                 view,
                 pattern,
                 line: phase.line,
@@ -436,6 +507,7 @@ impl Plan {
             name: spec.name.clone(),
             moves,
             names,
+            expand,
             phases,
         })
     }
@@ -854,6 +926,7 @@ fn pattern_view(
         }
     }
     let mut parity_sets = Vec::new();
+    let mut readings = Vec::new();
     for (_, names) in parities {
         let mut group = Vec::new();
         for name in names {
@@ -862,22 +935,44 @@ fn pattern_view(
                 .iter()
                 .position(|d| &d.name == name)
                 .ok_or_else(|| format!("Parity: no set named {}", crate::text::quote(name)))?;
-            if !distinct(puzzle, s) {
-                return Err(format!(
-                    "Parity: set {name} has identical pieces, whose permutation has no parity"
-                ));
-            }
             group.push(s);
         }
-        parity_sets.push(group);
+        match group.as_slice() {
+            // A set with identical pieces: the order of its other pieces, read slot by
+            // slot (Square-1's 16 pieces; each corner's second halves are alike).
+            &[s] if !distinct(puzzle, s) => {
+                let solved = &puzzle.solved.orbits[s].perm;
+                let mut place = vec![u8::MAX; 256];
+                let mut next = 0u8;
+                for &label in solved {
+                    if solved.iter().filter(|&&l| l == label).count() == 1 {
+                        place[label as usize] = next;
+                        next += 1;
+                    }
+                }
+                readings.push((s, place));
+            }
+            _ => {
+                if let Some(&s) = group.iter().find(|&&s| !distinct(puzzle, s)) {
+                    return Err(format!(
+                        "Parity: set {} has identical pieces: its order is read alone, on a \
+                         line of its own",
+                        puzzle.sets[s].name
+                    ));
+                }
+                parity_sets.push(group);
+            }
+        }
     }
-    View::new(
+    let mut view = View::new(
         puzzle,
         &classes,
         &oriented,
         phase_frame(puzzle, phase_moves),
         parity_sets,
-    )
+    )?;
+    view.readings = readings;
+    Ok(view)
 }
 
 /// Why a state has no phased solution.
@@ -976,6 +1071,8 @@ impl PhasedSolver {
             tables.push(PhaseTables::load_or_build(
                 &phase.pattern,
                 &phase.splittable,
+                &phase.costs,
+                phase.join,
                 &upto,
                 matching,
                 &phase.name,
@@ -1006,11 +1103,56 @@ impl PhasedSolver {
 
     /// The names of a solution's moves, separated by spaces.
     pub fn format(&self, moves: &[usize]) -> String {
-        moves
-            .iter()
-            .map(|&m| self.plan.moves[m].name.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.written(moves.iter().map(|&m| self.plan.moves[m].name.clone()))
+    }
+
+    /// Move names as answers write them: compound moves the plan expands written out as
+    /// their steps, and then neighbouring turns of one base of the definition merged
+    /// (`D3 D'` is `D2`; turns that cancel are dropped). Plans that expand nothing are
+    /// written move by move.
+    fn written(&self, names: impl Iterator<Item = String>) -> String {
+        if self.plan.expand.is_empty() {
+            return names.collect::<Vec<_>>().join(" ");
+        }
+        let mut out: Vec<String> = Vec::new();
+        let power_of = |name: &str| -> Option<(&str, u32, u32)> {
+            self.puzzle.bases.iter().find_map(|(base, order)| {
+                let k = power_names(base, *order)
+                    .into_iter()
+                    .find(|(_, n)| n == name)?
+                    .0;
+                Some((base.as_str(), k, *order))
+            })
+        };
+        for name in names {
+            let steps = match self.plan.expand.get(&name) {
+                Some(steps) => steps.clone(),
+                None => vec![name],
+            };
+            for step in steps {
+                let merged = out.last().and_then(|last| {
+                    let (base, k, order) = power_of(last)?;
+                    let (other, j, _) = power_of(&step)?;
+                    (base == other).then_some((base.to_string(), (k + j) % order, order))
+                });
+                match merged {
+                    Some((_, 0, _)) => {
+                        out.pop();
+                    }
+                    Some((base, k, order)) => {
+                        let name = power_names(&base, order)
+                            .into_iter()
+                            .find(|(p, _)| *p == k)
+                            .map(|(_, n)| n);
+                        if let (Some(last), Some(name)) = (out.last_mut(), name) {
+                            *last = name;
+                        }
+                    }
+                    None => out.push(step),
+                }
+            }
+        }
+        out.join(" ")
     }
 
     /// Whether the moves reach `state` (true when no membership test can be made: pieces
@@ -1133,10 +1275,22 @@ impl PhasedSolver {
                 .iter()
                 .map(|&m| &self.plan.moves[m].element)
                 .collect();
+            // Moves that keep every piece an `Illegal` rule names where it is (Square-1's
+            // pieces phase keeps the shape) leave legal states legal: no full states then.
+            let shape_kept = elements.iter().all(|e| {
+                let moved = self.puzzle.solved.then(e, sets);
+                self.puzzle.illegal.iter().all(|rule| {
+                    let watched = |o: &super::element::Orbit| -> Vec<bool> {
+                        o.perm.iter().map(|l| rule.labels.contains(l)).collect()
+                    };
+                    watched(&moved.orbits[rule.set])
+                        == watched(&self.puzzle.solved.orbits[rule.set])
+                })
+            });
             let moves = PhaseMoves {
                 tables,
                 costs: &phase.costs,
-                legality: (!self.puzzle.illegal.is_empty())
+                legality: (!self.puzzle.illegal.is_empty() && !shape_kept)
                     .then(|| (&self.puzzle, elements.clone())),
             };
             // Each candidate's search and its distance to this phase's target.
@@ -1330,32 +1484,28 @@ impl PhasedSolver {
     /// order, each named by the plan or the definition.
     pub fn scramble_of(&self, solution: &[usize]) -> String {
         let sets = &self.puzzle.sets;
-        solution
-            .iter()
-            .rev()
-            .map(|&m| {
-                let inverse = self.plan.moves[m].element.inverse(sets);
-                self.plan
-                    .moves
-                    .iter()
-                    .find(|x| x.element == inverse)
-                    .map(|x| x.name.clone())
-                    .or_else(|| {
-                        let mut names: Vec<&String> = self
-                            .plan
-                            .names
-                            .iter()
-                            .chain(&self.puzzle.names)
-                            .filter(|(_, e)| **e == inverse)
-                            .map(|(n, _)| n)
-                            .collect();
-                        names.sort_by_key(|n| (n.len(), n.to_string()));
-                        names.first().map(|n| n.to_string())
-                    })
-                    .unwrap_or_else(|| format!("{}'", self.plan.moves[m].name))
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        let names = solution.iter().rev().map(|&m| {
+            let inverse = self.plan.moves[m].element.inverse(sets);
+            self.plan
+                .moves
+                .iter()
+                .find(|x| x.element == inverse)
+                .map(|x| x.name.clone())
+                .or_else(|| {
+                    let mut names: Vec<&String> = self
+                        .plan
+                        .names
+                        .iter()
+                        .chain(&self.puzzle.names)
+                        .filter(|(_, e)| **e == inverse)
+                        .map(|(n, _)| n)
+                        .collect();
+                    names.sort_by_key(|n| (n.len(), n.to_string()));
+                    names.first().map(|n| n.to_string())
+                })
+                .unwrap_or_else(|| format!("{}'", self.plan.moves[m].name))
+        });
+        self.written(names)
     }
 }
 

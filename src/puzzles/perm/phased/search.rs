@@ -106,7 +106,6 @@ impl<'a> PhaseRun<'a> {
         self.stack.truncate(self.width);
         self.distance.truncate(1);
         self.pairs.truncate(1);
-        self.full.truncate(1);
         let first = self.moves.tables.ranked.moves.len();
         self.dfs(cost, first, visit)
     }
@@ -124,9 +123,13 @@ impl<'a> PhaseRun<'a> {
             let paired = self.pairs[depth] == 0;
             let done = paired
                 && if exact {
+                    // With moves that cost nothing, cost 0 is also a step or two away.
                     self.distance[depth] == 0
+                        && (tables.costs.is_empty()
+                            || tables.at_target(&self.stack[depth * self.width..][..self.width]))
                 } else {
-                    tables.pdb_bound(&self.stack[depth * self.width..][..self.width]) == 0 && {
+                    let values = &self.stack[depth * self.width..][..self.width];
+                    tables.pdb_bound(values) == 0 && tables.at_solved_values(values) && {
                         let end = tables.ranked.apply_path(&self.start, &self.path);
                         tables.is_target(&end)
                     }
@@ -167,12 +170,16 @@ impl<'a> PhaseRun<'a> {
                     continue;
                 }
                 let d = self.distance[depth];
-                // The neighbour's distance is d - 1, d or d + 1: the one congruent to
-                // its value.
-                let candidate = [d.wrapping_sub(1), d, d + 1]
-                    .into_iter()
-                    .find(|&c| c != usize::MAX && (c % 3) as u8 == value)
-                    .unwrap_or(d + 1);
+                // The neighbour's distance is d - 1, d or d + 1 (d by a move costing
+                // nothing): the one congruent to its value.
+                let candidate = if cost == 0 {
+                    d
+                } else {
+                    [d.wrapping_sub(1), d, d + 1]
+                        .into_iter()
+                        .find(|&c| c != usize::MAX && (c % 3) as u8 == value)
+                        .unwrap_or(d + 1)
+                };
                 // Too far, or the target reached before the end (a detour).
                 if candidate > rest || (candidate == 0 && rest > 0 && cost > 0) {
                     continue;
@@ -197,12 +204,16 @@ impl<'a> PhaseRun<'a> {
                 None => 0,
             };
             if let Some((puzzle, elements)) = &self.moves.legality {
-                let after = self.full[depth].then(elements[m], &puzzle.sets);
-                if !puzzle.is_legal(&after) {
+                // Full states per depth, their memory reused from node to node.
+                if self.full.len() < depth + 2 {
+                    let copy = self.full[depth].clone();
+                    self.full.push(copy);
+                }
+                let (here, next) = self.full.split_at_mut(depth + 1);
+                here[depth].then_into(elements[m], &puzzle.sets, &mut next[0]);
+                if !puzzle.is_legal(&next[0]) {
                     continue;
                 }
-                self.full.truncate(depth + 1);
-                self.full.push(after);
             }
             self.distance.truncate(depth + 1);
             self.distance.push(next_distance);

@@ -14,11 +14,44 @@ use crate::puzzles::perm::exact::{
 };
 use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
-use crate::search::bfs::mod3_bfs;
+use crate::search::bfs::{costed_bfs, mod3_bfs, Mod3Result};
 use crate::table::{intern, packed, Table, TableSpec, TableStore};
 
 /// Most ranks of a phase's exact table (2 bits each: 512 MiB).
 pub const EXACT_RANKS: u64 = 1 << 31;
+
+/// Most ranks of a phase's exact table when some moves cost 0 (its search keeps a byte
+/// per rank, on one core).
+const COSTED_RANKS: u64 = 1 << 28;
+
+/// The costs of every rank of `projection` from `sources` (moves costing `costs`), as
+/// [`mod3_bfs`] keeps depths: modulo 3 in two bits, 3 for unreached.
+fn costed_mod3(projection: &Projection, sources: &[u64], costs: &[u8]) -> Mod3Result {
+    let width = projection.radix.len();
+    let result = costed_bfs(projection.size, sources, costs, |rank, m| {
+        let mut values = [0u64; 32];
+        projection.values(rank, &mut values[..width]);
+        projection.after(&values[..width], m)
+    });
+    let crumbs = result
+        .depths
+        .chunks(4)
+        .map(|four| {
+            four.iter().enumerate().fold(0u8, |byte, (i, &d)| {
+                let v = if d == crate::search::bfs::UNREACHED {
+                    UNREACHABLE
+                } else {
+                    d % 3
+                };
+                byte | v << (2 * i)
+            })
+        })
+        .collect();
+    Mod3Result {
+        crumbs,
+        histogram: result.histogram,
+    }
+}
 
 /// Value of an exact table's rank the BFS never reached.
 const UNREACHABLE: u8 = 3;
@@ -34,6 +67,8 @@ pub enum Heuristic {
         table: Box<Table>,
         /// The deepest distance.
         deepest: usize,
+        /// The ranks of the target states, in order.
+        targets: Vec<u64>,
     },
     /// Pattern databases: each over some coordinates, distances capped at 15; the
     /// largest bounds the phase.
@@ -54,6 +89,9 @@ pub struct PhaseTables {
     pub width: usize,
     /// A matching the target asks for, followed beside the pattern.
     pub matching: Option<MatchingTable>,
+    /// Per move, its cost when some move costs 0 (the tables hold costs); else empty (every
+    /// move costs 1).
+    pub costs: Vec<u8>,
 }
 
 fn spec(
@@ -90,6 +128,8 @@ impl PhaseTables {
     pub fn load_or_build(
         pattern: &PermPuzzle,
         splittable: &[bool],
+        costs: &[u8],
+        join: usize,
         upto: &[Element],
         matching: Option<(&PermPuzzle, &Matching, &[&Element])>,
         name: &str,
@@ -107,14 +147,21 @@ impl PhaseTables {
         };
         let extra = usize::from(matching.is_some());
         let (searched, restriction) = pattern.searched();
-        let (ranked, split) = searched.split_orbits(splittable);
+        let (mut ranked, split) = searched.split_orbits(splittable);
+        // Moves that cost nothing make the tables count costs, not moves: other tables,
+        // under another name.
+        let free = costs.contains(&0);
+        let costs = if free { costs.to_vec() } else { Vec::new() };
+        if free {
+            ranked.hash ^= xxhash_rust::xxh3::xxh3_64(format!("costs {costs:?}").as_bytes());
+        }
         let budget = budget_mb.saturating_mul(1 << 20);
         // States the `Upto` moves reach from the target count as the target: the sources
         // of the table's search.
         let targets = targets_upto(pattern, upto, &restriction, &split);
         // An exact table when the coordinates fit it (2 bits a rank, built in place).
         if let Some(heuristic) = Self::exact(
-            &ranked, &targets, name, store, source, budget, progress, rebuild,
+            &ranked, &targets, &costs, name, store, source, budget, progress, rebuild,
         )? {
             let width = match &heuristic {
                 Heuristic::Exact { projection, .. } => projection.radix.len(),
@@ -127,6 +174,7 @@ impl PhaseTables {
                 heuristic,
                 width: width + extra,
                 matching,
+                costs,
             });
         }
         if targets.len() > 1 {
@@ -137,7 +185,7 @@ impl PhaseTables {
         }
         let cap = PDB_ENTRIES.min(budget / 2);
         let projections =
-            pattern_projections(&ranked, cap).map_err(ExactError::NoPatternDatabases)?;
+            pattern_projections(&ranked, cap, join).map_err(ExactError::NoPatternDatabases)?;
         let total: u64 = projections.iter().map(|p| p.size.div_ceil(2)).sum();
         if total > budget {
             return Err(ExactError::PdbsTooBig {
@@ -166,7 +214,7 @@ impl PhaseTables {
                     projection.size,
                     spec.payload_len() as f64 / 1e6
                 ));
-                write_pattern_database(&projection, &spec, store, progress, "phase BFS")?;
+                write_pattern_database(&projection, &costs, &spec, store, progress, "phase BFS")?;
             }
             pdbs.push((projection, store.open(&spec)?));
         }
@@ -178,6 +226,7 @@ impl PhaseTables {
             heuristic: Heuristic::Pdbs(pdbs),
             width: width + extra,
             matching,
+            costs,
         })
     }
 
@@ -188,6 +237,7 @@ impl PhaseTables {
     fn exact(
         ranked: &PermPuzzle,
         targets: &[Element],
+        costs: &[u8],
         name: &str,
         store: &TableStore,
         source: &str,
@@ -195,9 +245,6 @@ impl PhaseTables {
         progress: &Progress,
         rebuild: bool,
     ) -> Result<Option<Heuristic>, ExactError> {
-        if !ranked.illegal.is_empty() {
-            return Ok(None);
-        }
         // The enumerated coordinates are kept in a side file, so that a second process
         // opens the table without enumerating them again.
         let side =
@@ -220,7 +267,10 @@ impl PhaseTables {
             Ok(found) => found,
             Err(_) => return Ok(None),
         };
-        if encoder.size > EXACT_RANKS || encoder.size.div_ceil(4) > budget {
+        if encoder.size > EXACT_RANKS
+            || encoder.size.div_ceil(4) > budget
+            || (!costs.is_empty() && encoder.size > COSTED_RANKS)
+        {
             return Ok(None);
         }
         let (projection, groups) = exact_projection_with(ranked, known, true)?;
@@ -233,6 +283,12 @@ impl PhaseTables {
             2,
             projection.moves,
         );
+        let mut sources: Vec<u64> = targets
+            .iter()
+            .filter_map(|t| projection.encode(t))
+            .collect();
+        sources.sort_unstable();
+        sources.dedup();
         if rebuild || !store.exists(&spec) {
             store.check_writable()?;
             progress.note(format!(
@@ -241,13 +297,11 @@ impl PhaseTables {
                 projection.size,
                 projection.size.div_ceil(4) as f64 / 1e6
             ));
-            let mut sources: Vec<u64> = targets
-                .iter()
-                .filter_map(|t| projection.encode(t))
-                .collect();
-            sources.sort_unstable();
-            sources.dedup();
-            let result = mod3_bfs(&Space::new(&projection), &sources, progress, "phase BFS");
+            let result = if costs.is_empty() {
+                mod3_bfs(&Space::new(&projection), &sources, progress, "phase BFS")
+            } else {
+                costed_mod3(&projection, &sources, costs)
+            };
             store.write(&spec, &result.crumbs, result.histogram)?;
             let bytes = groups_to_bytes(&groups);
             store.write(&side(bytes.len() as u64), &bytes, Vec::new())?;
@@ -258,6 +312,7 @@ impl PhaseTables {
             projection,
             table: Box::new(table),
             deepest,
+            targets: sources,
         }))
     }
 
@@ -328,6 +383,9 @@ impl PhaseTables {
             return None;
         }
         let moves = projection.moves;
+        if !self.costs.is_empty() {
+            return self.costed_distance(here, value, *deepest);
+        }
         let mut distance = 0;
         // Walk one step closer while a neighbour is (a target, distance 0, has none).
         loop {
@@ -348,6 +406,40 @@ impl PhaseTables {
         }
         // Only a target has no closer neighbour: the value there must read 0.
         (value == 0).then_some(distance)
+    }
+
+    /// [`PhaseTables::exact_distance`] when some moves cost 0: from the values `start`
+    /// (table value `value`), the states its free moves reach share its cost; one of them
+    /// has a paid move to a state one cheaper unless the cost is 0.
+    fn costed_distance(&self, start: Vec<u64>, mut value: u8, deepest: usize) -> Option<usize> {
+        let moves = self.costs.len();
+        let mut next = vec![0u64; start.len()];
+        let mut plateau = vec![start];
+        let mut distance = 0;
+        'walk: loop {
+            if distance > deepest {
+                return None;
+            }
+            let want = (value + 2) % 3;
+            let mut at = 0;
+            while at < plateau.len() {
+                for m in 0..moves {
+                    self.child(&plateau[at], m, &mut next);
+                    let v = self.exact_value(&next);
+                    if self.costs[m] != 0 && v == want {
+                        plateau = vec![next.clone()];
+                        value = want;
+                        distance += 1;
+                        continue 'walk;
+                    }
+                    if self.costs[m] == 0 && v == value && !plateau.contains(&next) {
+                        plateau.push(next.clone());
+                    }
+                }
+                at += 1;
+            }
+            return (value == 0).then_some(distance);
+        }
     }
 
     /// The largest pattern database distance at coordinate values.
@@ -421,6 +513,38 @@ impl PhaseTables {
     pub fn is_target(&self, inner: &Element) -> bool {
         self.ranked.is_solved(inner)
     }
+
+    /// Whether every pattern database's coordinates are at their solved values: necessary
+    /// for a pattern-database phase's target (its solved state), and cheap, so the whole
+    /// state is checked only when it holds (true over an exact table).
+    #[inline]
+    pub fn at_solved_values(&self, values: &[u64]) -> bool {
+        let Heuristic::Pdbs(pdbs) = &self.heuristic else {
+            return true;
+        };
+        let mut at = 0;
+        pdbs.iter().all(|(projection, _)| {
+            let k = projection.radix.len();
+            let rank = rank_of(projection, &values[at..at + k]);
+            at += k;
+            rank == projection.solved
+        })
+    }
+
+    /// Whether coordinate values `values` are a target's, by an exact table's list of
+    /// them (false over pattern databases).
+    pub fn at_target(&self, values: &[u64]) -> bool {
+        match &self.heuristic {
+            Heuristic::Exact {
+                projection,
+                targets,
+                ..
+            } => targets
+                .binary_search(&rank_of(projection, &values[..projection.radix.len()]))
+                .is_ok(),
+            Heuristic::Pdbs(_) => false,
+        }
+    }
 }
 
 #[inline]
@@ -462,7 +586,7 @@ fn targets_upto(
 }
 
 /// What a phase's tables would be, without building them: for `cubedb puzzle info`.
-pub fn describe(pattern: &PermPuzzle, splittable: &[bool], budget_mb: u64) -> String {
+pub fn describe(pattern: &PermPuzzle, splittable: &[bool], join: usize, budget_mb: u64) -> String {
     let (searched, _) = pattern.searched();
     let (ranked, _) = searched.split_orbits(splittable);
     let budget = budget_mb.saturating_mul(1 << 20);
@@ -471,13 +595,9 @@ pub fn describe(pattern: &PermPuzzle, splittable: &[bool], budget_mb: u64) -> St
         .iter()
         .map(|d| format!("{} ({})", d.name, d.size))
         .collect();
-    let exact = if ranked.illegal.is_empty() {
-        exact_projection_with(&ranked, None, false)
-            .ok()
-            .map(|(p, _)| p)
-    } else {
-        None
-    };
+    let exact = exact_projection_with(&ranked, None, false)
+        .ok()
+        .map(|(p, _)| p);
     match exact {
         Some(p) if p.size <= EXACT_RANKS && p.size.div_ceil(4) <= budget => format!(
             "sets {}; exact table of {} entries ({:.1} MB)",
@@ -485,7 +605,7 @@ pub fn describe(pattern: &PermPuzzle, splittable: &[bool], budget_mb: u64) -> St
             crate::text::count(p.size as u128),
             p.size.div_ceil(4) as f64 / 1e6
         ),
-        _ => match pattern_projections(&ranked, PDB_ENTRIES.min(budget / 2)) {
+        _ => match pattern_projections(&ranked, PDB_ENTRIES.min(budget / 2), join) {
             Ok(projections) => format!(
                 "sets {}; pattern databases of {} entries ({:.1} MB)",
                 sets.join(", "),

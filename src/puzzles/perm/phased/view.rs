@@ -45,6 +45,10 @@ pub struct View {
     pub collapse: Option<Collapse>,
     /// The matching's parity in the solved state.
     solved_matching_parity: u8,
+    /// Reading parities (after the parity sets and the matching): per entry, the set and
+    /// each label's place among the counted pieces in the solved state's reading (255:
+    /// not counted).
+    pub readings: Vec<(usize, Vec<u8>)>,
 }
 
 /// Pairs of slots of one set that some moves keep together, each holding two partner
@@ -168,6 +172,7 @@ impl View {
             solved_parity,
             matching: None,
             collapse: None,
+            readings: Vec::new(),
             solved_matching_parity: 0,
         })
     }
@@ -306,6 +311,19 @@ impl View {
                 ori: vec![0, 0],
             });
         }
+        for (s, place) in &self.readings {
+            let order: Vec<u8> = state.orbits[*s]
+                .perm
+                .iter()
+                .map(|&l| place[l as usize])
+                .filter(|&p| p != u8::MAX)
+                .collect();
+            let odd = parity(&order);
+            orbits.push(Orbit {
+                perm: if odd == 1 { vec![1, 0] } else { vec![0, 1] },
+                ori: vec![0, 0],
+            });
+        }
         Some(Element { orbits })
     }
 
@@ -387,6 +405,10 @@ impl View {
                 .fold(parity(&a_perm), |a, b| a ^ b);
             orbits.push(swap(odd));
         }
+        // A reading parity's change depends on the state: the moves only stand in for it.
+        for _ in &self.readings {
+            orbits.push(swap(1));
+        }
         Element { orbits }
     }
 
@@ -409,7 +431,67 @@ impl View {
                 omod: 1,
             });
         }
+        for k in 0..self.readings.len() {
+            out.push(SetDef {
+                name: format!("READING{}", k + 1),
+                size: 2,
+                omod: 1,
+            });
+        }
         out
+    }
+
+    /// The reading parities as the pattern puzzle holds them: each counted class (its
+    /// pieces all counted in `puzzle`), and the two-slot set after the others.
+    fn pattern_readings(&self, puzzle: &PermPuzzle) -> Vec<crate::puzzles::perm::puzzle::Reading> {
+        let first = puzzle.sets.len() + self.parities.len() + usize::from(self.matching.is_some());
+        self.readings
+            .iter()
+            .enumerate()
+            .map(|(k, (s, place))| {
+                let mut counted = vec![false; 256];
+                for &label in &puzzle.solved.orbits[*s].perm {
+                    if place[label as usize] != u8::MAX {
+                        counted[self.classes[*s][label as usize] as usize] = true;
+                    }
+                }
+                crate::puzzles::perm::puzzle::Reading {
+                    set: *s,
+                    bit: first + k,
+                    counted,
+                }
+            })
+            .collect()
+    }
+
+    /// The `Illegal` rules of `puzzle` the view can still tell: a rule on a set the view
+    /// keeps as is, whose pieces fill whole classes (Square-1's corner halves, one class
+    /// in a shape pattern). The others are dropped: the phase search keeps every rule on
+    /// full states, and a table that ignores a rule still bounds the distance from below.
+    fn illegal_rules(&self, puzzle: &PermPuzzle) -> Vec<crate::puzzles::perm::definition::Illegal> {
+        puzzle
+            .illegal
+            .iter()
+            .filter_map(|rule| {
+                let map = &self.classes[rule.set];
+                if self.collapse.as_ref().is_some_and(|c| c.set == rule.set) {
+                    return None;
+                }
+                let solved = &puzzle.solved.orbits[rule.set].perm;
+                let mut labels: Vec<u8> = rule.labels.iter().map(|&l| map[l as usize]).collect();
+                labels.sort_unstable();
+                labels.dedup();
+                // Every piece of those classes must be one the rule forbids.
+                let whole = solved
+                    .iter()
+                    .all(|&l| !labels.contains(&map[l as usize]) || rule.labels.contains(&l));
+                whole.then_some(crate::puzzles::perm::definition::Illegal {
+                    set: rule.set,
+                    slot: rule.slot,
+                    labels,
+                })
+            })
+            .collect()
     }
 
     /// The pattern puzzle of this view searching `moves` (with their bases): its solved
@@ -434,9 +516,8 @@ impl View {
             solved: self
                 .apply(&puzzle.solved, &puzzle.sets)
                 .expect("the solved state is seen by every view"),
-            // Illegal rules name pieces the view may have merged: the phase search keeps
-            // them on full states instead.
-            illegal: Vec::new(),
+            illegal: self.illegal_rules(puzzle),
+            readings: self.pattern_readings(puzzle),
             names: Default::default(),
             ..puzzle.clone()
         };
