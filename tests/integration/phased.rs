@@ -390,7 +390,8 @@ fn walk_legally(puzzle: &PermPuzzle, state: &Element, text: &str) -> Element {
 /// the cube shape): uniformly random legal states, each solved within a deadline (a
 /// parity the shape phase failed to hand on would leave the pieces phase searching),
 /// the answer written in the definition's moves and applied here with every state on the
-/// way legal, and as few twists as sq12phase gives (11.6-11.7 on average, bench/square-1.sh).
+/// way legal, and about as few twists as sq12phase gives (11.6-11.7 on average,
+/// bench/square-1.sh); then the command line on the same tables (built once).
 #[test]
 fn square_one_plan_solves_random_legal_states() {
     let dir = fresh_dir("phased-square-1");
@@ -420,14 +421,13 @@ fn square_one_plan_solves_random_legal_states() {
     }
     let mean = twists as f64 / count as f64;
     assert!(mean <= 12.5, "mean {mean} twists");
+    square_one_from_the_command_line(&dir);
 }
 
-/// `cubedb puzzle scramble` and `solve` on the Square-1, as a user runs them: scrambles of
-/// a seed are the same on every run, each is a legal sequence, and `solve` answers every
-/// one of them with a legal solution.
-#[test]
-fn square_one_scrambles_and_solves_from_the_command_line() {
-    let dir = fresh_dir("phased-square-1-cli");
+/// `cubedb puzzle scramble` and `solve` on the Square-1, as a user runs them (tables in
+/// `dir`): scrambles of a seed are the same on every run, each is a legal sequence, and
+/// `solve` answers every one of them with a legal solution.
+fn square_one_from_the_command_line(dir: &Path) {
     let file = definition("square-1.tws");
     let data = dir.to_str().expect("utf-8 path");
     let args = [
