@@ -66,6 +66,10 @@ pub struct Phase {
     pub keep: usize,
     /// `Join N`: pieces of another set each whole-set pattern database follows (0: none).
     pub join: usize,
+    /// Whether the search must follow full states to refuse forbidden ones: the definition
+    /// has `Illegal` rules and some move of the phase moves a piece a rule names
+    /// (Square-1's pieces phase keeps the shape: legal states stay legal).
+    pub follows_legality: bool,
     /// How full states look to its target.
     pub view: View,
     /// Its target as a puzzle: the pattern, searched with the phase's moves.
@@ -498,6 +502,7 @@ impl Plan {
                 costs,
                 keep: phase.keep.unwrap_or(DEFAULT_KEEP),
                 join: phase.join.unwrap_or(0),
+                follows_legality: !keeps_legal_states(puzzle, &local),
                 view,
                 pattern,
                 line: phase.line,
@@ -975,6 +980,24 @@ fn pattern_view(
     Ok(view)
 }
 
+/// Whether `moves` keep every piece an `Illegal` rule names where it is (true without
+/// rules): legal states then stay legal, and a phase need not check them.
+fn keeps_legal_states(puzzle: &PermPuzzle, moves: &[PuzzleMove]) -> bool {
+    moves.iter().all(|m| {
+        let moved = puzzle.solved.then(&m.element, &puzzle.sets);
+        puzzle.illegal.iter().all(|rule| {
+            let watched = |state: &Element| -> Vec<bool> {
+                state.orbits[rule.set]
+                    .perm
+                    .iter()
+                    .map(|l| rule.labels.contains(l))
+                    .collect()
+            };
+            watched(&moved) == watched(&puzzle.solved)
+        })
+    })
+}
+
 /// Why a state has no phased solution.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PhasedError {
@@ -1275,22 +1298,11 @@ impl PhasedSolver {
                 .iter()
                 .map(|&m| &self.plan.moves[m].element)
                 .collect();
-            // Moves that keep every piece an `Illegal` rule names where it is (Square-1's
-            // pieces phase keeps the shape) leave legal states legal: no full states then.
-            let shape_kept = elements.iter().all(|e| {
-                let moved = self.puzzle.solved.then(e, sets);
-                self.puzzle.illegal.iter().all(|rule| {
-                    let watched = |o: &super::element::Orbit| -> Vec<bool> {
-                        o.perm.iter().map(|l| rule.labels.contains(l)).collect()
-                    };
-                    watched(&moved.orbits[rule.set])
-                        == watched(&self.puzzle.solved.orbits[rule.set])
-                })
-            });
             let moves = PhaseMoves {
                 tables,
                 costs: &phase.costs,
-                legality: (!self.puzzle.illegal.is_empty() && !shape_kept)
+                legality: phase
+                    .follows_legality
                     .then(|| (&self.puzzle, elements.clone())),
             };
             // Each candidate's search and its distance to this phase's target.
