@@ -319,10 +319,9 @@ fn a_target_fixing_a_few_twisted_pieces_gets_an_exact_table() {
     for i in 0..200 {
         let state = phased.random_state(&mut rng).expect("a random state");
         let view = first.view.apply(&state, &puzzle.sets).expect("a view");
-        let mut values = vec![0u64; tables.width];
-        tables.encode(&view, &state, &mut values).expect("encodes");
+        let start = tables.start(&view, &state).expect("encodes");
         let least = depth[&key(&state)];
-        assert_eq!(tables.start_distance(&values), Some(least), "state {i}");
+        assert_eq!(start.bound(), least, "state {i}");
         let solution = phased.solve(&state, &Limits::default()).expect("solved");
         assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)));
         assert!(solution.phase_costs[0] >= least, "state {i}: {solution:?}");
@@ -400,9 +399,24 @@ fn square_one_plan_solves_random_legal_states() {
     let mut rng = SplitMix64::new(61);
     let count = 60;
     let mut twists = 0;
+    // The shape phase tells illegal moves by its shape coordinate alone (no full states
+    // followed): it must forbid exactly the moves into illegal states.
+    let (shape, shape_tables) = (&phased.plan().phases[0], &phased.tables()[0]);
+    let (at, guard) = shape_tables
+        .legality_guard(puzzle.illegal.len())
+        .expect("the shape coordinate keeps every shape rule");
+    let mut forbidden = 0;
     for i in 0..count {
         let state = phased.random_state(&mut rng).expect("a random state");
         assert!(puzzle.is_legal(&state), "state {i} is not legal");
+        let view = shape.view.apply(&state, &puzzle.sets).expect("a view");
+        let value = shape_tables.start(&view, &state).expect("a start").values[at];
+        for (k, &m) in shape.moves.iter().enumerate() {
+            let next = state.then(&phased.plan().moves[m].element, &puzzle.sets);
+            let forbids = guard.forbids(value, k, shape.moves.len());
+            assert_eq!(forbids, !puzzle.is_legal(&next), "state {i}, move {k}");
+            forbidden += usize::from(forbids);
+        }
         let limits = Limits {
             stop: cubedb::limits::Stop::at(Some(
                 std::time::Instant::now() + std::time::Duration::from_secs(60),
@@ -419,6 +433,7 @@ fn square_one_plan_solves_random_legal_states() {
         );
         twists += text.split_whitespace().filter(|&w| w == "S").count();
     }
+    assert!(forbidden > 0, "no move was forbidden: the check above checked nothing");
     let mean = twists as f64 / count as f64;
     assert!(mean <= 12.5, "mean {mean} twists");
     square_one_from_the_command_line(&dir);

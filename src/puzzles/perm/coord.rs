@@ -512,6 +512,9 @@ pub struct Reachable {
     /// The packed states, by number (what a table file keeps to skip the enumeration).
     keys: Vec<u128>,
     table: Vec<u32>,
+    /// Per table entry, whether the move breaks a rule (one bit each; empty without
+    /// rules): the entry itself then keeps the number, so only this tells.
+    forbidden: Vec<u64>,
 }
 
 /// A fast hash for packed states (a multiply and a fold; the keys are not adversarial).
@@ -616,7 +619,32 @@ impl Reachable {
             index: std::collections::HashMap::default(),
             keys: Vec::new(),
             table: Vec::new(),
+            forbidden: Vec::new(),
         })
+    }
+
+    /// Notes the move table's next entry as a move into a forbidden state.
+    fn forbid_next(&mut self) {
+        let at = self.table.len();
+        if self.forbidden.len() <= at / 64 {
+            self.forbidden.resize(at / 64 + 1, 0);
+        }
+        self.forbidden[at / 64] |= 1 << (at % 64);
+    }
+
+    /// Whether move `m` (of `moves`) from state `value` breaks one of the coordinate's
+    /// `Illegal` rules.
+    #[inline]
+    pub fn forbids(&self, value: u64, m: usize, moves: usize) -> bool {
+        let at = value as usize * moves + m;
+        self.forbidden
+            .get(at / 64)
+            .is_some_and(|word| word >> (at % 64) & 1 == 1)
+    }
+
+    /// How many `Illegal` rules the coordinate keeps.
+    pub fn rules(&self) -> usize {
+        self.rules.len()
     }
 
     /// `pm` applied to packed state `here`, the reading parity worked out from where the
@@ -1141,6 +1169,7 @@ impl Coord {
             for pm in &packed_moves {
                 coord.step(pm, &states[next * total..][..total], &mut there);
                 if !coord.legal(&there) {
+                    coord.forbid_next();
                     coord.table.push(next as u32);
                     continue;
                 }
@@ -1187,15 +1216,17 @@ impl Coord {
             let mut here = vec![0u8; total];
             let mut there = vec![0u8; total];
             coord.table.reserve(coord.keys.len() * packed_moves.len());
-            for (id, &key) in coord.keys.iter().enumerate() {
-                coord.unpack(key, &mut here);
+            for id in 0..coord.keys.len() {
+                coord.unpack(coord.keys[id], &mut here);
                 for pm in &packed_moves {
                     coord.step(pm, &here, &mut there);
-                    coord.table.push(if coord.legal(&there) {
+                    let entry = if coord.legal(&there) {
                         *coord.index.get(&coord.pack(&there))?
                     } else {
+                        coord.forbid_next();
                         id as u32
-                    });
+                    };
+                    coord.table.push(entry);
                 }
             }
         }

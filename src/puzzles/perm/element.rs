@@ -41,6 +41,24 @@ pub struct Orbit {
     pub ori: Vec<u8>,
 }
 
+/// Orientation `before` twisted by `twist` modulo `omod` ("any" stays any); a division
+/// only when the sum wraps past twice the modulus (never for reduced values).
+#[inline(always)]
+fn twisted(before: u8, twist: u8, omod: u8) -> u8 {
+    if before == WILD {
+        return WILD;
+    }
+    let sum = before as u16 + twist as u16;
+    let omod = omod as u16;
+    (if sum < omod {
+        sum
+    } else if sum < 2 * omod {
+        sum - omod
+    } else {
+        sum % omod
+    }) as u8
+}
+
 /// A state or a move: one [`Orbit`] per set.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Element {
@@ -77,14 +95,7 @@ impl Element {
                         .perm
                         .iter()
                         .zip(&m.ori)
-                        .map(|(&from, &twist)| {
-                            let o = s.ori[from as usize];
-                            if o == WILD {
-                                WILD
-                            } else {
-                                ((o as u16 + twist as u16) % def.omod as u16) as u8
-                            }
-                        })
+                        .map(|(&from, &twist)| twisted(s.ori[from as usize], twist, def.omod))
                         .collect();
                     Orbit { perm, ori }
                 })
@@ -104,12 +115,7 @@ impl Element {
         {
             for (slot, &from) in m.perm.iter().enumerate() {
                 o.perm[slot] = s.perm[from as usize];
-                let before = s.ori[from as usize];
-                o.ori[slot] = if before == WILD {
-                    WILD
-                } else {
-                    ((before as u16 + m.ori[slot] as u16) % def.omod as u16) as u8
-                };
+                o.ori[slot] = twisted(s.ori[from as usize], m.ori[slot], def.omod);
             }
         }
     }

@@ -28,7 +28,7 @@ use crate::rng::SplitMix64;
 use crate::table::TableStore;
 use search::{Halt, PhaseMoves, PhaseRun};
 use std::collections::HashMap;
-use tables::PhaseTables;
+use tables::{PhaseTables, StartNode};
 use view::{twist_free_gauge, View};
 
 /// How many solutions of a phase the next one tries, when the plan does not say.
@@ -1051,6 +1051,8 @@ struct Candidate {
     moves: Vec<usize>,
     cost: usize,
     phase_costs: Vec<usize>,
+    /// The next phase's start node, worked out when the candidate was scored.
+    start: Option<StartNode>,
 }
 
 /// A plan with its tables open: solves any state the plan handles.
@@ -1285,6 +1287,7 @@ impl PhasedSolver {
             moves: Vec::new(),
             cost: 0,
             phase_costs: Vec::new(),
+            start: None,
         }];
         let mut halted = false;
         let mut nodes_before = *nodes;
@@ -1298,22 +1301,36 @@ impl PhasedSolver {
                 .iter()
                 .map(|&m| &self.plan.moves[m].element)
                 .collect();
+            let guard = phase
+                .follows_legality
+                .then(|| tables.legality_guard(self.puzzle.illegal.len()))
+                .flatten();
             let moves = PhaseMoves {
                 tables,
                 costs: &phase.costs,
-                legality: phase
-                    .follows_legality
+                legality: (phase.follows_legality && guard.is_none())
                     .then(|| (&self.puzzle, elements.clone())),
+                guard,
             };
             // Each candidate's search and its distance to this phase's target.
             let mut runs: Vec<(usize, PhaseRun<'_>, usize)> = Vec::new();
-            for (i, c) in candidates.iter().enumerate() {
-                let Some(view) = phase.view.apply(&c.full, sets) else {
-                    continue;
+            for (i, c) in candidates.iter_mut().enumerate() {
+                // Worked out by the previous phase when it scored this candidate.
+                let start = match c.start.take() {
+                    Some(start) => start,
+                    None => {
+                        let Some(start) = phase
+                            .view
+                            .apply(&c.full, sets)
+                            .and_then(|view| tables.start(&view, &c.full))
+                        else {
+                            continue;
+                        };
+                        start
+                    }
                 };
-                if let Some((run, distance)) = PhaseRun::new(&moves, &view, &c.full, stop) {
-                    runs.push((i, run, distance));
-                }
+                let (run, distance) = PhaseRun::new(&moves, start, &c.full, stop);
+                runs.push((i, run, distance));
             }
             runs.sort_by_key(|(i, _, d)| (candidates[*i].cost + d, *i));
             let Some(cheapest) = runs.first().map(|(i, _, d)| candidates[*i].cost + d) else {
@@ -1333,15 +1350,15 @@ impl PhasedSolver {
             // the state, and it is not unreachable for them): the estimate is its total
             // plus the next phase's distance.
             let following = self.plan.phases.get(k + 1).zip(self.tables.get(k + 1));
-            let estimate = |full: &Element, total: usize| -> Option<usize> {
+            let estimate = |full: &Element, total: usize| -> Option<(usize, Option<StartNode>)> {
                 let Some((phase, tables)) = following else {
-                    return Some(total);
+                    return Some((total, None));
                 };
-                let view = phase.view.apply(full, sets)?;
-                let mut values = vec![0u64; tables.width];
-                tables.encode(&view, full, &mut values)?;
-                Some(total + tables.start_distance(&values)?)
+                let start = tables.start(&phase.view.apply(full, sets)?, full)?;
+                Some((total + start.bound(), Some(start)))
             };
+            // The state a solution reaches, built in place (no allocation per move).
+            let mut scratch = state.clone();
             let mut visited = 0usize;
             let mut rejected = 0usize;
             let mut total = cheapest;
@@ -1363,9 +1380,10 @@ impl PhasedSolver {
                         visited += 1;
                         let mut full = c.full.clone();
                         for &m in path {
-                            full = full.then(elements[m], sets);
+                            full.then_into(elements[m], sets, &mut scratch);
+                            std::mem::swap(&mut full, &mut scratch);
                         }
-                        let Some(score) = estimate(&full, total) else {
+                        let Some((score, start)) = estimate(&full, total) else {
                             rejected += 1;
                             return true;
                         };
@@ -1380,6 +1398,7 @@ impl PhasedSolver {
                                 moves,
                                 cost: total,
                                 phase_costs,
+                                start,
                             },
                         ));
                         next.len() < keep

@@ -6,8 +6,9 @@
 //! is a shorter solution with a detour). With pattern databases the largest one bounds
 //! the rest, and a node that reaches the bound is checked against the whole pattern.
 
-use super::tables::PhaseTables;
+use super::tables::{PhaseTables, StartNode};
 use crate::limits::Stop;
+use crate::puzzles::perm::coord::Reachable;
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::puzzle::PermPuzzle;
 
@@ -17,9 +18,13 @@ pub struct PhaseMoves<'a> {
     pub tables: &'a PhaseTables,
     /// Cost of each phase move (0 or 1).
     pub costs: &'a [u8],
-    /// The full puzzle and each phase move as it acts on full states, when the
-    /// definition has `Illegal` rules (states along the path are then kept and checked).
+    /// The full puzzle and each phase move as it acts on full states, when the phase's
+    /// moves can break the definition's `Illegal` rules and no coordinate tells which
+    /// do (states along the path are then kept and checked).
     pub legality: Option<(&'a PermPuzzle, Vec<&'a Element>)>,
+    /// The coordinate that tells which moves break the rules, and its place among a
+    /// node's values ([`PhaseTables::legality_guard`]).
+    pub guard: Option<(usize, &'a Reachable)>,
 }
 
 /// Why a search stopped early.
@@ -39,6 +44,9 @@ pub struct PhaseRun<'a> {
     width: usize,
     /// Coordinate values per depth.
     stack: Vec<u64>,
+    /// Per depth, every child's coordinate values (worked out, and their database
+    /// entries asked for, before any is read).
+    children: Vec<u64>,
     /// Exact distance per depth (exact tables).
     distance: Vec<usize>,
     /// The matching's distance per depth (exact within its table's depth, else one more).
@@ -57,30 +65,26 @@ pub struct PhaseRun<'a> {
 }
 
 impl<'a> PhaseRun<'a> {
-    /// A search from the view `view` of the full state `full`; `None` when the phase cannot
-    /// start there (not a state its tables rank, or an exact distance of "unreachable").
+    /// A search from `start` (see [`PhaseTables::start`]) of the full state `full`;
+    /// returns it with its bound.
     pub fn new(
         moves: &'a PhaseMoves<'a>,
-        view: &Element,
+        start: StartNode,
         full: &Element,
         stop: &'a Stop,
-    ) -> Option<(Self, usize)> {
-        let tables = moves.tables;
-        let width = tables.width;
-        let mut values = vec![0u64; width];
-        let start = tables.encode(view, full, &mut values)?;
-        let distance = tables.exact_distance(&values)?;
-        let pairs = tables
-            .matching
-            .as_ref()
-            .map_or(0, |m| m.distance(values[width - 1]));
-        let mut run = Self {
+    ) -> (Self, usize) {
+        let width = moves.tables.width;
+        let bound = start.bound();
+        let mut stack = start.values;
+        stack.reserve(width * 32);
+        let run = Self {
             moves,
             width,
-            stack: values,
-            distance: vec![distance],
-            pairs: vec![pairs],
-            start,
+            stack,
+            children: Vec::new(),
+            distance: vec![start.pattern],
+            pairs: vec![start.pairs],
+            start: start.inner,
             full: if moves.legality.is_some() {
                 vec![full.clone()]
             } else {
@@ -91,8 +95,7 @@ impl<'a> PhaseRun<'a> {
             budget: u64::MAX,
             stop,
         };
-        run.stack.reserve(width * 32);
-        Some((run, distance.max(pairs)))
+        (run, bound)
     }
 
     /// Calls `visit` with every solution of cost exactly `cost` (phase move indices, in
@@ -150,20 +153,29 @@ impl<'a> PhaseRun<'a> {
         }
         let allowed = tables.ranked.follows[last];
         let moves = tables.ranked.moves.len();
+        let width = self.width;
+        let taken = |m: usize| allowed >> m & 1 == 1 && self.moves.costs[m] as usize <= left;
+        // Every child first, its database entries asked for: the reads below then overlap.
+        let block = moves * width;
+        self.children.resize((depth + 1) * block, 0);
+        let here = &self.stack[depth * width..][..width];
+        let kids = &mut self.children[depth * block..][..block];
+        for m in (0..moves).filter(|&m| taken(m)) {
+            let kid = &mut kids[m * width..][..width];
+            tables.child(here, m, kid);
+            tables.prefetch(kid);
+        }
+        self.stack.resize((depth + 2) * width, 0);
         for m in 0..moves {
-            if allowed >> m & 1 == 0 {
+            if !taken(m) {
                 continue;
             }
             let cost = self.moves.costs[m] as usize;
-            if cost > left {
-                continue;
-            }
             let rest = left - cost;
-            self.stack.resize((depth + 2) * self.width, 0);
-            let (here, next) = self.stack.split_at_mut((depth + 1) * self.width);
-            tables.child(&here[depth * self.width..], m, &mut next[..self.width]);
+            self.stack[(depth + 1) * width..][..width]
+                .copy_from_slice(&self.children[depth * block + m * width..][..width]);
             self.nodes += 1;
-            let next = &self.stack[(depth + 1) * self.width..][..self.width];
+            let next = &self.stack[(depth + 1) * width..][..width];
             let next_distance = if exact {
                 let value = tables.exact_value(next);
                 if value == 3 {
@@ -192,6 +204,11 @@ impl<'a> PhaseRun<'a> {
                 }
                 h
             };
+            if let Some((at, coord)) = self.moves.guard {
+                if coord.forbids(self.stack[depth * self.width + at], m, moves) {
+                    continue;
+                }
+            }
             let next_pairs = match &tables.matching {
                 Some(matching) => {
                     let d = matching

@@ -7,7 +7,7 @@
 use super::matching::MatchingTable;
 use super::view::Matching;
 use crate::progress::Progress;
-use crate::puzzles::perm::coord::{CoordError, Projection};
+use crate::puzzles::perm::coord::{Coord, CoordError, Projection, Reachable};
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::exact::{
     exact_projection_with, groups_from_bytes, groups_to_bytes, table_prefix, ExactError, Space,
@@ -333,13 +333,22 @@ impl PhaseTables {
         Some(inner)
     }
 
-    /// The bound of a start node: the pattern's distance (walked down an exact table, or
-    /// the largest database value) and the matching's, the larger (`None`: unreachable).
-    pub fn start_distance(&self, values: &[u64]) -> Option<usize> {
-        let pattern = self.exact_distance(values)?;
-        Some(match &self.matching {
-            Some(m) => pattern.max(m.distance(values[self.width - 1])),
-            None => pattern,
+    /// Where a search of this phase starts from the view `view` of the full state `full`:
+    /// its coordinate values and distances (`None`: the phase cannot start there, or its
+    /// exact table says unreachable).
+    pub fn start(&self, view: &Element, full: &Element) -> Option<StartNode> {
+        let mut values = vec![0u64; self.width];
+        let inner = self.encode(view, full, &mut values)?;
+        let pattern = self.exact_distance(&values)?;
+        let pairs = self
+            .matching
+            .as_ref()
+            .map_or(0, |m| m.distance(values[self.width - 1]));
+        Some(StartNode {
+            values,
+            inner,
+            pattern,
+            pairs,
         })
     }
 
@@ -459,6 +468,22 @@ impl PhaseTables {
         h
     }
 
+    /// Asks for the pattern databases' entries at coordinate values `values` (read a
+    /// little later: the search works out every child of a node first).
+    #[inline]
+    pub fn prefetch(&self, values: &[u64]) {
+        let Heuristic::Pdbs(pdbs) = &self.heuristic else {
+            return;
+        };
+        let mut at = 0;
+        for (projection, table) in pdbs {
+            let k = projection.radix.len();
+            let rank = rank_of(projection, &values[at..at + k]);
+            crate::table::prefetch(table.payload(), (rank / 2) as usize);
+            at += k;
+        }
+    }
+
     /// The coordinate values after phase move `m`.
     #[inline]
     pub fn child(&self, here: &[u64], m: usize, next: &mut [u64]) {
@@ -481,6 +506,29 @@ impl PhaseTables {
             Heuristic::Pdbs(pdbs) => (None, pdbs),
         };
         one.into_iter().chain(many.iter().map(|(p, _)| p))
+    }
+
+    /// The coordinate that keeps every one of the full puzzle's `rules` `Illegal` rules,
+    /// and its place among a node's values: the pattern keeps each rule whole (a class
+    /// holds only pieces the rule forbids), so a phase move is illegal on a full state
+    /// exactly when this coordinate forbids it, and the search need not follow full
+    /// states. `None` when some rule is not kept there (or there are none).
+    pub fn legality_guard(&self, rules: usize) -> Option<(usize, &Reachable)> {
+        if rules == 0 || self.ranked.illegal.len() != rules {
+            return None;
+        }
+        let mut at = 0;
+        for projection in self.projections_iter() {
+            for coord in &projection.coords {
+                if let Coord::Reachable(r) = coord {
+                    if r.rules() == rules {
+                        return Some((at, r));
+                    }
+                }
+                at += 1;
+            }
+        }
+        None
     }
 
     /// Whether the bound is an exact distance (one table over everything).
@@ -544,6 +592,27 @@ impl PhaseTables {
                 .is_ok(),
             Heuristic::Pdbs(_) => false,
         }
+    }
+}
+
+/// A phase's start node, worked out once: by the previous phase to score a solution it
+/// hands on, then by this phase's search.
+#[derive(Clone)]
+pub struct StartNode {
+    /// Coordinate values.
+    pub values: Vec<u64>,
+    /// The ranked pattern state (for the final check over pattern databases).
+    pub inner: Element,
+    /// The pattern's distance (exact) or bound (largest database value).
+    pub pattern: usize,
+    /// The matching's distance (0 without one).
+    pub pairs: usize,
+}
+
+impl StartNode {
+    /// The bound on the phase's cost from here: the larger of the two distances.
+    pub fn bound(&self) -> usize {
+        self.pattern.max(self.pairs)
     }
 }
 
