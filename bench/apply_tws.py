@@ -46,7 +46,13 @@ def parse(path):
             solved, i = block(i + 1)
             continue
         if t and t[0] == "Move":
-            moves[t[1]], i = block(i + 1)
+            # A move's orientation line is indexed by the slot a piece leaves (KSolve):
+            # kept here by the slot it arrives in.
+            move, i = block(i + 1)
+            moves[t[1]] = {
+                name: (perm, [ori[perm[j]] for j in range(len(perm))])
+                for name, (perm, ori) in move.items()
+            }
             continue
         i += 1
     for name in order:  # sets a block leaves out stay put
