@@ -433,7 +433,10 @@ fn square_one_plan_solves_random_legal_states() {
         );
         twists += text.split_whitespace().filter(|&w| w == "S").count();
     }
-    assert!(forbidden > 0, "no move was forbidden: the check above checked nothing");
+    assert!(
+        forbidden > 0,
+        "no move was forbidden: the check above checked nothing"
+    );
     let mean = twists as f64 / count as f64;
     assert!(mean <= 12.5, "mean {mean} twists");
     square_one_from_the_command_line(&dir);
@@ -552,4 +555,84 @@ fn moves_that_cost_nothing_give_the_cheapest_solutions() {
         seen[cheapest] += 1;
     }
     assert!(seen[3] + seen[4] > 5, "{seen:?}");
+}
+
+/// A phase table's coordinate file that this version would not make (written by another
+/// version: its groups of states do not fit the puzzle) is named and built again, never
+/// trusted: the plan still opens and solves.
+#[test]
+fn a_coordinate_file_from_another_version_is_built_again() {
+    let dir = fresh_dir("phased-stale-coordinates");
+    let puzzle = load("2x2x2.tws");
+    let plan = dir.join("ur.plan");
+    std::fs::write(
+        &plan,
+        "Plan ur\nPhase fix\nMoves U R F D L B\nTarget Subgroup U R\nKeep 20\nEnd\n\
+         Phase finish\nMoves U R\nTarget Solved\nEnd\n",
+    )
+    .expect("write plan");
+    open(&puzzle, &plan, &dir);
+    let store = TableStore::new(dir.clone());
+    let group = cubedb::table::intern("puzzle test".into());
+    // The same keys twice: no coordinate of any version numbers its states so.
+    let stale = cubedb::puzzles::perm::exact::groups_to_bytes(&vec![(vec![0], vec![5, 5])]);
+    let mut replaced = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("list tables") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        let Some(stem) = name.strip_suffix("-exact-coords.cdb") else {
+            continue;
+        };
+        let (header, _) = cubedb::table::read_header(&path, group).expect("a header");
+        let spec = cubedb::table::TableSpec {
+            name: cubedb::table::intern(format!("{stem}-exact-coords")),
+            group,
+            puzzle: cubedb::table::intern(header.puzzle.clone()),
+            kind: cubedb::table::intern(header.kind.clone()),
+            params: header
+                .params
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        if k == "entries" {
+                            stale.len() as u64
+                        } else {
+                            *v
+                        },
+                    )
+                })
+                .collect(),
+            entries: stale.len() as u64,
+            bits_per_entry: header.bits_per_entry,
+        };
+        store
+            .write(&spec, &stale, Vec::new())
+            .expect("write the stale file");
+        let written = std::fs::read(&path).expect("read the stale file");
+        replaced.push((path, written));
+    }
+    assert!(!replaced.is_empty(), "the plan made no coordinate file");
+    let phased = open(&puzzle, &plan, &dir);
+    for (path, written) in &replaced {
+        assert_ne!(
+            &std::fs::read(path).expect("read"),
+            written,
+            "{} was not built again",
+            path.display()
+        );
+    }
+    let mut rng = SplitMix64::new(5);
+    for i in 0..20 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        assert!(
+            puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)),
+            "state {i}"
+        );
+    }
 }

@@ -80,6 +80,37 @@ pub fn exact_projection_with(
         }
         size
     };
+    // Sets too big to enumerate get coordinates at least their usual size: when those
+    // alone pass the limit, nothing is enumerated (the FTO's start spent 2.5 s on it).
+    if known.is_none() {
+        let unenumerated: u128 = active
+            .iter()
+            .filter(|&&s| {
+                usual_size(s) > ENUMERATED_SIZE
+                    && !facts[s].partly_wild
+                    && !puzzle.illegal.iter().any(|r| r.set == s)
+                    && !puzzle.readings.iter().any(|r| r.set == s || r.bit == s)
+            })
+            .fold(1u128, |acc, &s| acc.saturating_mul(usual_size(s)));
+        // The enumerated sets reach, together, at least as many states as any one of
+        // them: the smallest one's count alone may settle it.
+        let smallest = active
+            .iter()
+            .copied()
+            .filter(|&s| usual_size(s) <= ENUMERATED_SIZE)
+            .min_by_key(|&s| usual_size(s));
+        let least = match smallest {
+            Some(s) if unenumerated.saturating_mul(usual_size(s)) >= 1 << 40 => {
+                Coord::reachable(puzzle, &[s], &facts).map_or(1, |r| r.len() as u128)
+            }
+            _ => 1,
+        };
+        if unenumerated.saturating_mul(least) >= 1 << 40 {
+            return Err(CoordError(
+                "the projection has more than 2^40 states".into(),
+            ));
+        }
+    }
     let groups: Vec<(Vec<usize>, Reachable)> = match known {
         Some(known) => known
             .into_iter()
@@ -177,6 +208,9 @@ pub fn exact_projection_with(
     Ok((Projection::new(puzzle, coords)?, found))
 }
 
+/// Sets whose usual coordinates have at most this many values are enumerated.
+const ENUMERATED_SIZE: u128 = 1 << 20;
+
 /// Sets small enough to enumerate, smallest first, merged while merging pays (the joint
 /// count is below the product: the sets constrain each other).
 fn enumerate_groups(
@@ -187,7 +221,7 @@ fn enumerate_groups(
 ) -> Vec<(Vec<usize>, Reachable)> {
     let mut small: Vec<(usize, Reachable)> = active
         .iter()
-        .filter(|&&s| usual_size(s) <= 1 << 20 || puzzle.illegal.iter().any(|r| r.set == s))
+        .filter(|&&s| usual_size(s) <= ENUMERATED_SIZE || puzzle.illegal.iter().any(|r| r.set == s))
         .filter_map(|&s| Coord::reachable(puzzle, &[s], facts).map(|r| (s, r)))
         .collect();
     small.sort_by_key(|(_, r)| r.len());

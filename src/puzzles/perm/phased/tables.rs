@@ -263,8 +263,21 @@ impl PhaseTables {
         } else {
             None
         };
-        let (encoder, _) = match exact_projection_with(ranked, known.clone(), false) {
-            Ok(found) => found,
+        // Coordinates this build would not make (a side file from another version): named,
+        // then enumerated and the table built again, never trusted.
+        let (encoder, known, stale) = match exact_projection_with(ranked, known.clone(), false) {
+            Ok((encoder, _)) => (encoder, known, false),
+            Err(_) if known.is_some() => match exact_projection_with(ranked, None, false) {
+                Ok((encoder, _)) => {
+                    progress.note(format!(
+                        "{}: coordinates this version does not make; building phase {name}'s \
+                         table again",
+                        side_path.display()
+                    ));
+                    (encoder, None, true)
+                }
+                Err(_) => return Ok(None),
+            },
             Err(_) => return Ok(None),
         };
         if encoder.size > EXACT_RANKS
@@ -289,7 +302,7 @@ impl PhaseTables {
             .collect();
         sources.sort_unstable();
         sources.dedup();
-        if rebuild || !store.exists(&spec) {
+        if rebuild || stale || !store.exists(&spec) {
             store.check_writable()?;
             progress.note(format!(
                 "building phase {name}'s table of {} ({} entries, {:.1} MB) ...",
