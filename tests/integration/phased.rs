@@ -240,6 +240,19 @@ fn through_releases_a_target_after_the_phase_it_names() {
     );
 }
 
+/// A 2x2x2 plan written into `dir`: first into `<U, R>` (two corners placed and
+/// twisted: an exact table over where they are), then solved by `U` and `R`.
+fn two_by_two_ur_plan(dir: &Path) -> PathBuf {
+    let plan = dir.join("ur.plan");
+    std::fs::write(
+        &plan,
+        "Plan ur\nPhase fix\nMoves U R F D L B\nTarget Subgroup U R\nKeep 20\nEnd\n\
+         Phase finish\nMoves U R\nTarget Solved\nEnd\n",
+    )
+    .expect("write plan");
+    plan
+}
+
 /// A subgroup target that fixes a few pieces of a set and twists the others (the 2x2x2's
 /// `<U, R>` fixes two corners; on the megaminx and the FTO every phase is of this kind)
 /// gets an exact table over where those pieces are and how they are twisted, and its
@@ -249,13 +262,7 @@ fn through_releases_a_target_after_the_phase_it_names() {
 fn a_target_fixing_a_few_twisted_pieces_gets_an_exact_table() {
     let dir = fresh_dir("phased-tracked");
     let puzzle = load("2x2x2.tws");
-    let plan = dir.join("ur.plan");
-    std::fs::write(
-        &plan,
-        "Plan ur\nPhase fix\nMoves U R F D L B\nTarget Subgroup U R\nKeep 20\nEnd\n\
-         Phase finish\nMoves U R\nTarget Solved\nEnd\n",
-    )
-    .expect("write plan");
+    let plan = two_by_two_ur_plan(&dir);
     let phased = open(&puzzle, &plan, &dir);
     assert!(
         phased.tables()[0].is_exact(),
@@ -564,13 +571,7 @@ fn moves_that_cost_nothing_give_the_cheapest_solutions() {
 fn a_coordinate_file_from_another_version_is_built_again() {
     let dir = fresh_dir("phased-stale-coordinates");
     let puzzle = load("2x2x2.tws");
-    let plan = dir.join("ur.plan");
-    std::fs::write(
-        &plan,
-        "Plan ur\nPhase fix\nMoves U R F D L B\nTarget Subgroup U R\nKeep 20\nEnd\n\
-         Phase finish\nMoves U R\nTarget Solved\nEnd\n",
-    )
-    .expect("write plan");
+    let plan = two_by_two_ur_plan(&dir);
     open(&puzzle, &plan, &dir);
     let store = TableStore::new(dir.clone());
     let group = cubedb::table::intern("puzzle test".into());
