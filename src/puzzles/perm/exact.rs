@@ -82,7 +82,9 @@ pub fn exact_projection_with(
     };
     // Sets too big to enumerate get coordinates at least their usual size: when those
     // alone pass the limit, nothing is enumerated (the FTO's start spent 2.5 s on it).
-    if known.is_none() {
+    // A set that passes it on its own is left to its coordinate, whose error names it.
+    let one_too_big = active.iter().any(|&s| usual_size(s) >= 1 << 40);
+    if known.is_none() && !one_too_big {
         let unenumerated: u128 = active
             .iter()
             .filter(|&&s| {
