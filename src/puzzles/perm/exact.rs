@@ -83,14 +83,16 @@ pub fn exact_projection_with(
     // Sets too big to enumerate get coordinates at least their usual size: when those
     // alone pass the limit, nothing is enumerated (the FTO's start spent 2.5 s on it).
     // A set that passes it on its own is left to its coordinate, whose error names it.
+    // The sets enumerated (their legal states listed) rather than ranked.
+    let enumerated_set =
+        |s: usize| usual_size(s) <= ENUMERATED_SIZE || puzzle.illegal.iter().any(|r| r.set == s);
     let one_too_big = active.iter().any(|&s| usual_size(s) >= 1 << 40);
     if known.is_none() && !one_too_big {
         let unenumerated: u128 = active
             .iter()
             .filter(|&&s| {
-                usual_size(s) > ENUMERATED_SIZE
+                !enumerated_set(s)
                     && !facts[s].partly_wild
-                    && !puzzle.illegal.iter().any(|r| r.set == s)
                     && !puzzle.readings.iter().any(|r| r.set == s || r.bit == s)
             })
             .fold(1u128, |acc, &s| acc.saturating_mul(usual_size(s)));
@@ -143,7 +145,7 @@ pub fn exact_projection_with(
                 .copied()
                 .filter(|&s| !puzzle.readings.iter().any(|r| r.set == s || r.bit == s))
                 .collect();
-            groups.extend(enumerate_groups(puzzle, &facts, &rest, usual_size));
+            groups.extend(enumerate_groups(puzzle, &facts, &rest, enumerated_set));
             groups
         }
     };
@@ -219,11 +221,11 @@ fn enumerate_groups(
     puzzle: &PermPuzzle,
     facts: &[super::coord::SetFacts],
     active: &[usize],
-    usual_size: impl Fn(usize) -> u128,
+    enumerated_set: impl Fn(usize) -> bool,
 ) -> Vec<(Vec<usize>, Reachable)> {
     let mut small: Vec<(usize, Reachable)> = active
         .iter()
-        .filter(|&&s| usual_size(s) <= ENUMERATED_SIZE || puzzle.illegal.iter().any(|r| r.set == s))
+        .filter(|&&s| enumerated_set(s))
         .filter_map(|&s| Coord::reachable(puzzle, &[s], facts).map(|r| (s, r)))
         .collect();
     small.sort_by_key(|(_, r)| r.len());

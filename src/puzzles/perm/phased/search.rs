@@ -175,6 +175,13 @@ impl<'a> PhaseRun<'a> {
             self.stack[(depth + 1) * width..][..width]
                 .copy_from_slice(&self.children[depth * block + m * width..][..width]);
             self.nodes += 1;
+            // A move into a state the definition forbids, told by the coordinate that
+            // keeps the rules (before any table is read).
+            if let Some((at, coord)) = self.moves.guard {
+                if coord.forbids(self.stack[depth * width + at], m, moves) {
+                    continue;
+                }
+            }
             let next = &self.stack[(depth + 1) * width..][..width];
             let next_distance = if exact {
                 let value = tables.exact_value(next);
@@ -204,11 +211,6 @@ impl<'a> PhaseRun<'a> {
                 }
                 h
             };
-            if let Some((at, coord)) = self.moves.guard {
-                if coord.forbids(self.stack[depth * self.width + at], m, moves) {
-                    continue;
-                }
-            }
             let next_pairs = match &tables.matching {
                 Some(matching) => {
                     let d = matching

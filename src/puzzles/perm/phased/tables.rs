@@ -467,33 +467,38 @@ impl PhaseTables {
     /// The largest pattern database distance at coordinate values.
     #[inline]
     pub fn pdb_bound(&self, values: &[u64]) -> u8 {
-        let Heuristic::Pdbs(pdbs) = &self.heuristic else {
-            return 0;
+        self.database_ranks(values)
+            .map(|(_, table, rank)| packed::Nibbles::new(table.payload()).get(rank as usize))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Each pattern database with its rank at coordinate values `values` (none over an
+    /// exact table).
+    #[inline]
+    fn database_ranks<'s>(
+        &'s self,
+        values: &'s [u64],
+    ) -> impl Iterator<Item = (&'s Projection, &'s Table, u64)> + 's {
+        let pdbs: &[(Projection, Table)] = match &self.heuristic {
+            Heuristic::Pdbs(pdbs) => pdbs,
+            Heuristic::Exact { .. } => &[],
         };
         let mut at = 0;
-        let mut h = 0;
-        for (projection, table) in pdbs {
+        pdbs.iter().map(move |(projection, table)| {
             let k = projection.radix.len();
             let rank = rank_of(projection, &values[at..at + k]);
-            h = h.max(packed::Nibbles::new(table.payload()).get(rank as usize));
             at += k;
-        }
-        h
+            (projection, table, rank)
+        })
     }
 
     /// Asks for the pattern databases' entries at coordinate values `values` (read a
     /// little later: the search works out every child of a node first).
     #[inline]
     pub fn prefetch(&self, values: &[u64]) {
-        let Heuristic::Pdbs(pdbs) = &self.heuristic else {
-            return;
-        };
-        let mut at = 0;
-        for (projection, table) in pdbs {
-            let k = projection.radix.len();
-            let rank = rank_of(projection, &values[at..at + k]);
+        for (_, table, rank) in self.database_ranks(values) {
             crate::table::prefetch(table.payload(), (rank / 2) as usize);
-            at += k;
         }
     }
 
@@ -580,16 +585,8 @@ impl PhaseTables {
     /// state is checked only when it holds (true over an exact table).
     #[inline]
     pub fn at_solved_values(&self, values: &[u64]) -> bool {
-        let Heuristic::Pdbs(pdbs) = &self.heuristic else {
-            return true;
-        };
-        let mut at = 0;
-        pdbs.iter().all(|(projection, _)| {
-            let k = projection.radix.len();
-            let rank = rank_of(projection, &values[at..at + k]);
-            at += k;
-            rank == projection.solved
-        })
+        self.database_ranks(values)
+            .all(|(projection, _, rank)| rank == projection.solved)
     }
 
     /// Whether coordinate values `values` are a target's, by an exact table's list of
