@@ -11,6 +11,9 @@
 //! pairs: every state within 9 moves of its 479 million), 2 bits a permutation: the
 //! distance modulo 3 where the search reached, 3 beyond it (a bound of one more than
 //! its depth).
+//!
+//! A search node holds `t` itself, 4 bits a pair (pair `j`'s value in bits `4j..4j+4`),
+//! not its rank: a move is then twelve nibble lookups, and only the table read ranks it.
 
 use crate::progress::Progress;
 use crate::puzzles::perm::element::Element;
@@ -22,26 +25,26 @@ use std::sync::atomic::AtomicU8;
 
 use super::view::Matching;
 
-/// Lehmer rank of a permutation of `0..n` (`n` at most 16), in `n` steps: a word of 4-bit
-/// counters holds, for each value, how many smaller values are still unused.
+/// Lehmer rank of a permutation of `0..n` (`n` at most 16) packed 4 bits a value, in `n`
+/// steps: a word of 4-bit counters holds, for each value, how many smaller values are
+/// still unused.
 #[inline]
-fn rank_perm(p: &[u8]) -> u64 {
-    let n = p.len();
+fn rank_packed(packed: u64, n: usize) -> u64 {
     let mut smaller: u64 = 0xFEDC_BA98_7654_3210;
     let mut rank = 0u64;
-    for (i, &x) in p.iter().enumerate() {
-        let shift = 4 * x as u32;
+    for i in 0..n {
+        let shift = 4 * ((packed >> (4 * i)) & 0xF) as u32;
         rank = rank * (n - i) as u64 + ((smaller >> shift) & 0xF);
-        // Every value above x has one smaller value fewer left.
+        // Every value above this one has one smaller value fewer left.
         smaller = smaller.wrapping_sub(0x1111_1111_1111_1110u64.wrapping_shl(shift));
     }
     rank
 }
 
-/// The permutation of `0..n` (`n` at most 16) with Lehmer rank `rank`: each digit picks
-/// among the values left, kept in order in the nibbles of a word.
+/// The permutation of `0..n` (`n` at most 16) with Lehmer rank `rank`, packed 4 bits a
+/// value: each digit picks among the values left, kept in order in the nibbles of a word.
 #[inline]
-fn unrank_perm(mut rank: u64, n: usize) -> Vec<u8> {
+fn unrank_packed(mut rank: u64, n: usize) -> u64 {
     let mut digits = [0u64; 16];
     for i in (0..n).rev() {
         let radix = (n - i) as u64;
@@ -49,16 +52,40 @@ fn unrank_perm(mut rank: u64, n: usize) -> Vec<u8> {
         rank /= radix;
     }
     let mut left: u64 = 0xFEDC_BA98_7654_3210;
-    let mut out = Vec::with_capacity(n);
-    for &d in &digits[..n] {
+    let mut out = 0u64;
+    for (i, &d) in digits[..n].iter().enumerate() {
         let shift = 4 * d as u32;
-        out.push(((left >> shift) & 0xF) as u8);
+        out |= ((left >> shift) & 0xF) << (4 * i);
         // Remove that nibble: the ones above it move down.
         let low = left & ((1u64 << shift) - 1);
         let high = left.checked_shr(shift + 4).unwrap_or(0) << shift;
         left = low | high;
     }
     out
+}
+
+/// The identity permutation of `0..n`, packed.
+fn identity_packed(n: usize) -> u64 {
+    (0..n as u64).fold(0, |acc, j| acc | (j << (4 * j)))
+}
+
+/// One move on a matching: the A slots' permutation and the inverse of the B slots'.
+struct Step {
+    a: [u8; 16],
+    b_inverse: [u8; 16],
+}
+
+impl Step {
+    /// `b⁻¹ ∘ t ∘ a` for a packed `t` of `n` values.
+    #[inline]
+    fn apply(&self, t: u64, n: usize) -> u64 {
+        let mut next = 0u64;
+        for j in 0..n {
+            let x = (t >> (4 * self.a[j])) & 0xF;
+            next |= u64::from(self.b_inverse[x as usize]) << (4 * j);
+        }
+        next
+    }
 }
 
 /// Most states the search from the identity settles before it stops deepening.
@@ -73,7 +100,7 @@ pub struct MatchingTable {
     /// Per piece label, the label of its partner.
     partner: Vec<u8>,
     /// Per move: the A slots' permutation and the inverse of the B slots'.
-    steps: Vec<(Vec<u8>, Vec<u8>)>,
+    steps: Vec<Step>,
     table: Table,
     /// The depth the search completed: values beyond it read as `depth + 1`.
     pub depth: usize,
@@ -83,7 +110,7 @@ pub struct MatchingTable {
 struct Space<'a> {
     n: usize,
     size: u64,
-    steps: &'a [(Vec<u8>, Vec<u8>)],
+    steps: &'a [Step],
 }
 
 impl RankedSpace for Space<'_> {
@@ -92,13 +119,9 @@ impl RankedSpace for Space<'_> {
     }
 
     fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
-        let t = unrank_perm(rank, self.n);
-        let mut next = vec![0u8; self.n];
-        for (a, b_inverse) in self.steps {
-            for (j, slot) in next.iter_mut().enumerate() {
-                *slot = b_inverse[t[a[j] as usize] as usize];
-            }
-            visit(rank_perm(&next));
+        let t = unrank_packed(rank, self.n);
+        for step in self.steps {
+            visit(rank_packed(step.apply(t, self.n), self.n));
         }
     }
 }
@@ -133,25 +156,21 @@ impl MatchingTable {
         let index_of = |slots: &[usize], slot: usize| -> u8 {
             slots.iter().position(|&x| x == slot).unwrap_or(0) as u8
         };
-        let steps: Vec<(Vec<u8>, Vec<u8>)> = moves
+        let steps: Vec<Step> = moves
             .iter()
             .map(|m| {
                 let perm = &m.orbits[set].perm;
-                let a: Vec<u8> = matching
-                    .a
-                    .iter()
-                    .map(|&slot| index_of(&matching.a, perm[slot] as usize))
-                    .collect();
-                let b: Vec<u8> = matching
-                    .b
-                    .iter()
-                    .map(|&slot| index_of(&matching.b, perm[slot] as usize))
-                    .collect();
-                let mut b_inverse = vec![0u8; n];
-                for (k, &from) in b.iter().enumerate() {
-                    b_inverse[from as usize] = k as u8;
+                let mut step = Step {
+                    a: [0; 16],
+                    b_inverse: [0; 16],
+                };
+                for (j, &slot) in matching.a.iter().enumerate() {
+                    step.a[j] = index_of(&matching.a, perm[slot] as usize);
                 }
-                (a, b_inverse)
+                for (k, &slot) in matching.b.iter().enumerate() {
+                    step.b_inverse[index_of(&matching.b, perm[slot] as usize) as usize] = k as u8;
+                }
+                step
             })
             .collect();
         let solved = &puzzle.solved.orbits[set];
@@ -161,8 +180,14 @@ impl MatchingTable {
             partner[solved.perm[q] as usize] = solved.perm[p];
         }
         let size: u64 = (1..=n as u64).product();
+        // Named by the moves' slot lists (the same names as tables built before the steps
+        // were packed).
+        let lists: Vec<(Vec<u8>, Vec<u8>)> = steps
+            .iter()
+            .map(|s| (s.a[..n].to_vec(), s.b_inverse[..n].to_vec()))
+            .collect();
         let hash =
-            xxhash_rust::xxh3::xxh3_64(format!("{}|matching|{steps:?}", puzzle.hash).as_bytes());
+            xxhash_rust::xxh3::xxh3_64(format!("{}|matching|{lists:?}", puzzle.hash).as_bytes());
         let spec = TableSpec {
             name: intern(format!(
                 "{}-matching-{:016x}",
@@ -192,7 +217,7 @@ impl MatchingTable {
                 size,
                 steps: &steps,
             };
-            let identity = rank_perm(&(0..n as u8).collect::<Vec<_>>());
+            let identity = rank_packed(identity_packed(n), n);
             let mut budget = Budget {
                 limit: SETTLED_LIMIT,
                 depth: 0,
@@ -214,43 +239,45 @@ impl MatchingTable {
         })
     }
 
-    /// The permutation of a full state, ranked; `None` when some pair's pieces are not
+    /// The permutation of a full state, packed; `None` when some pair's pieces are not
     /// split between A and B.
     pub fn encode(&self, state: &Element) -> Option<u64> {
         let orbit = &state.orbits[self.set];
-        let n = self.a.len();
-        let mut where_b = vec![u8::MAX; 256];
+        let mut where_b = [u8::MAX; 256];
         for (k, &slot) in self.b.iter().enumerate() {
             where_b[orbit.perm[slot] as usize] = k as u8;
         }
-        let mut t = Vec::with_capacity(n);
-        for &slot in &self.a {
+        let mut t = 0u64;
+        for (j, &slot) in self.a.iter().enumerate() {
             let partner = self.partner[orbit.perm[slot] as usize];
             let k = *where_b.get(partner as usize)?;
             if k == u8::MAX {
                 return None;
             }
-            t.push(k);
+            t |= u64::from(k) << (4 * j);
         }
-        Some(rank_perm(&t))
+        Some(t)
     }
 
-    /// The rank after move `m`.
+    /// The packed permutation after move `m`.
     #[inline]
-    pub fn child(&self, rank: u64, m: usize) -> u64 {
-        let n = self.a.len();
-        let t = unrank_perm(rank, n);
-        let (a, b_inverse) = &self.steps[m];
-        let next: Vec<u8> = (0..n)
-            .map(|j| b_inverse[t[a[j] as usize] as usize])
-            .collect();
-        rank_perm(&next)
+    pub fn child(&self, t: u64, m: usize) -> u64 {
+        self.steps[m].apply(t, self.a.len())
     }
 
-    /// The table's value: the distance modulo 3, or 3 beyond the searched depth.
+    /// The table's value for a packed permutation: the distance modulo 3, or 3 beyond
+    /// the searched depth.
     #[inline]
-    pub fn value(&self, rank: u64) -> u8 {
+    pub fn value(&self, t: u64) -> u8 {
+        let rank = rank_packed(t, self.a.len());
         packed::Crumbs::new(self.table.payload()).get(rank as usize)
+    }
+
+    /// Asks for the table's byte of a packed permutation (read a little later).
+    #[inline]
+    pub fn prefetch(&self, t: u64) {
+        let rank = rank_packed(t, self.a.len());
+        crate::table::prefetch(self.table.payload(), (rank / 4) as usize);
     }
 
     /// Bytes of the table.
@@ -263,15 +290,15 @@ impl MatchingTable {
         self.table.header().entries
     }
 
-    /// The distance of a start rank: exact within the searched depth (a walk down the
-    /// table), `depth + 1` beyond.
-    pub fn distance(&self, rank: u64) -> usize {
-        let mut value = self.value(rank);
+    /// The distance of a start (a packed permutation): exact within the searched depth
+    /// (a walk down the table), `depth + 1` beyond.
+    pub fn distance(&self, t: u64) -> usize {
+        let mut value = self.value(t);
         if value == 3 {
             return self.depth + 1;
         }
-        let identity = 0u64;
-        let mut here = rank;
+        let identity = identity_packed(self.a.len());
+        let mut here = t;
         let mut distance = 0;
         while here != identity && distance <= self.depth {
             let want = (value + 2) % 3;
@@ -313,16 +340,48 @@ mod tests {
     #[test]
     fn fast_ranks_match_lehmer_ranks() {
         use crate::puzzles::perm::coord;
+        let pack = |p: &[u8]| {
+            p.iter()
+                .enumerate()
+                .fold(0u64, |acc, (j, &x)| acc | (u64::from(x) << (4 * j)))
+        };
         let mut rng = crate::rng::SplitMix64::new(7);
         for n in [1usize, 2, 5, 8, 12, 16] {
             let size: u64 = (1..=n as u64).product();
+            assert_eq!(rank_packed(identity_packed(n), n), 0);
             for _ in 0..200 {
                 let r = rng.below(size);
                 let p = coord::unrank_perm(r, n);
-                assert_eq!(unrank_perm(r, n), p);
-                assert_eq!(rank_perm(&p), coord::rank_perm(&p));
-                assert_eq!(rank_perm(&p), r);
+                assert_eq!(unrank_packed(r, n), pack(&p));
+                assert_eq!(rank_packed(pack(&p), n), coord::rank_perm(&p));
+                assert_eq!(rank_packed(pack(&p), n), r);
             }
+        }
+    }
+
+    #[test]
+    fn a_step_composes_as_the_permutations_do() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let n = 12;
+        let mut step = Step {
+            a: [0; 16],
+            b_inverse: [0; 16],
+        };
+        let a = crate::puzzles::perm::coord::unrank_perm(rng.below(479_001_600), n);
+        let b = crate::puzzles::perm::coord::unrank_perm(rng.below(479_001_600), n);
+        step.a[..n].copy_from_slice(&a);
+        step.b_inverse[..n].copy_from_slice(&b);
+        let t = crate::puzzles::perm::coord::unrank_perm(rng.below(479_001_600), n);
+        let packed: u64 = t
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (j, &x)| acc | (u64::from(x) << (4 * j)));
+        let next = step.apply(packed, n);
+        for j in 0..n {
+            assert_eq!(
+                (next >> (4 * j)) & 0xF,
+                u64::from(b[t[a[j] as usize] as usize])
+            );
         }
     }
 }

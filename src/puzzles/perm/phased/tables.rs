@@ -493,12 +493,15 @@ impl PhaseTables {
         })
     }
 
-    /// Asks for the pattern databases' entries at coordinate values `values` (read a
-    /// little later: the search works out every child of a node first).
+    /// Asks for the pattern databases' and the matching's entries at coordinate values
+    /// `values` (read a little later: the search works out every child of a node first).
     #[inline]
     pub fn prefetch(&self, values: &[u64]) {
         for (_, table, rank) in self.database_ranks(values) {
             crate::table::prefetch(table.payload(), (rank / 2) as usize);
+        }
+        if let Some(matching) = &self.matching {
+            matching.prefetch(values[self.width - 1]);
         }
     }
 
