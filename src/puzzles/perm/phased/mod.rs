@@ -1361,6 +1361,10 @@ impl PhasedSolver {
             let mut scratch = state.clone();
             let mut visited = 0usize;
             let mut rejected = 0usize;
+            // States already handed on: another path to one of them (as cheap or dearer,
+            // since totals only grow) would only make the next phase search it again.
+            let mut reached: std::collections::HashSet<Element> = std::collections::HashSet::new();
+            let mut repeated = 0usize;
             let mut total = cheapest;
             // Wider passes also look further past the cheapest start.
             // The quick pass's last phase looks as far as it must: it is there to answer.
@@ -1383,10 +1387,15 @@ impl PhasedSolver {
                             full.then_into(elements[m], sets, &mut scratch);
                             std::mem::swap(&mut full, &mut scratch);
                         }
+                        if reached.contains(&full) {
+                            repeated += 1;
+                            return true;
+                        }
                         let Some((score, start)) = estimate(&full, total) else {
                             rejected += 1;
                             return true;
                         };
+                        reached.insert(full.clone());
                         let mut moves = c.moves.clone();
                         moves.extend(path.iter().map(|&m| phase.moves[m]));
                         let mut phase_costs = c.phase_costs.clone();
@@ -1432,8 +1441,8 @@ impl PhasedSolver {
             if trace() {
                 crate::output::note(format_args!(
                     "phase {}: {} candidates in, {} start, cheapest total {cheapest}, {} out \
-                     (totals up to {}), {} nodes so far, {visited} solutions seen, {rejected} \
-                     refused by the next phase",
+                     (totals up to {}), {} nodes so far, {visited} solutions seen, {repeated} \
+                     reaching a state already handed on, {rejected} refused by the next phase",
                     phase.name,
                     candidates.len(),
                     runs.len(),
