@@ -1055,6 +1055,57 @@ struct Candidate {
     start: Option<StartNode>,
 }
 
+/// The solutions a phase hands on to the next, with their scores: at most `keep`, each
+/// reaching a different state. Another path to a state already handed on (as cheap or
+/// dearer: totals only grow) would only make the next phase search that state again.
+struct HandedOn<T = Candidate> {
+    keep: usize,
+    kept: Vec<(usize, T)>,
+    reached: std::collections::HashSet<Element>,
+    /// Solutions passed over for reaching a state already handed on.
+    repeated: usize,
+}
+
+/// What [`HandedOn`] needs of a candidate: the state it reaches.
+trait Reaches {
+    fn state(&self) -> &Element;
+}
+
+impl Reaches for Candidate {
+    fn state(&self) -> &Element {
+        &self.full
+    }
+}
+
+impl<T: Reaches> HandedOn<T> {
+    fn new(keep: usize) -> Self {
+        Self {
+            keep,
+            kept: Vec::new(),
+            reached: std::collections::HashSet::new(),
+            repeated: 0,
+        }
+    }
+
+    /// Whether `state` was handed on already (then counted as repeated).
+    fn already(&mut self, state: &Element) -> bool {
+        let seen = self.reached.contains(state);
+        self.repeated += usize::from(seen);
+        seen
+    }
+
+    /// Hands on `candidate` (whose state was not handed on yet); whether more are wanted.
+    fn push(&mut self, score: usize, candidate: T) -> bool {
+        self.reached.insert(candidate.state().clone());
+        self.kept.push((score, candidate));
+        !self.is_full()
+    }
+
+    fn is_full(&self) -> bool {
+        self.kept.len() >= self.keep
+    }
+}
+
 /// A plan with its tables open: solves any state the plan handles.
 pub struct PhasedSolver {
     puzzle: PermPuzzle,
@@ -1344,7 +1395,7 @@ impl PhasedSolver {
                 (false, 0) => phase.keep.min(QUICK_KEEP),
                 (false, _) => phase.keep.saturating_mul(widen),
             };
-            let mut next: Vec<(usize, Candidate)> = Vec::new();
+            let mut handed = HandedOn::new(keep);
             let cap = bound.map_or(usize::MAX, |b| b.saturating_sub(1));
             // A solution counts only when the next phase can start from it (its tables rank
             // the state, and it is not unreachable for them): the estimate is its total
@@ -1361,10 +1412,6 @@ impl PhasedSolver {
             let mut scratch = state.clone();
             let mut visited = 0usize;
             let mut rejected = 0usize;
-            // States already handed on: another path to one of them (as cheap or dearer,
-            // since totals only grow) would only make the next phase search it again.
-            let mut reached: std::collections::HashSet<Element> = std::collections::HashSet::new();
-            let mut repeated = 0usize;
             let mut total = cheapest;
             // Wider passes also look further past the cheapest start.
             // The quick pass's last phase looks as far as it must: it is there to answer.
@@ -1387,20 +1434,18 @@ impl PhasedSolver {
                             full.then_into(elements[m], sets, &mut scratch);
                             std::mem::swap(&mut full, &mut scratch);
                         }
-                        if reached.contains(&full) {
-                            repeated += 1;
+                        if handed.already(&full) {
                             return true;
                         }
                         let Some((score, start)) = estimate(&full, total) else {
                             rejected += 1;
                             return true;
                         };
-                        reached.insert(full.clone());
                         let mut moves = c.moves.clone();
                         moves.extend(path.iter().map(|&m| phase.moves[m]));
                         let mut phase_costs = c.phase_costs.clone();
                         phase_costs.push(own);
-                        next.push((
+                        handed.push(
                             score,
                             Candidate {
                                 full,
@@ -1409,8 +1454,7 @@ impl PhasedSolver {
                                 phase_costs,
                                 start,
                             },
-                        ));
-                        next.len() < keep
+                        )
                     };
                     if widen == 0 && k != 0 && k != last {
                         run.budget = QUICK_NODES.saturating_sub(*nodes - nodes_before);
@@ -1433,7 +1477,7 @@ impl PhasedSolver {
                         Ok(()) => {}
                     }
                 }
-                if next.len() >= keep {
+                if handed.is_full() {
                     break;
                 }
                 total += 1;
@@ -1446,11 +1490,13 @@ impl PhasedSolver {
                     phase.name,
                     candidates.len(),
                     runs.len(),
-                    next.len(),
+                    handed.kept.len(),
                     total,
-                    nodes
+                    nodes,
+                    repeated = handed.repeated,
                 ));
             }
+            let mut next = handed.kept;
             if next.is_empty() {
                 return PassOutcome {
                     found: None,
@@ -1559,4 +1605,46 @@ fn trace() -> bool {
 struct PassOutcome {
     found: Option<PhasedSolution>,
     halted: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::perm::element::Orbit;
+
+    struct Reached(Element, &'static str);
+
+    impl Reaches for Reached {
+        fn state(&self) -> &Element {
+            &self.0
+        }
+    }
+
+    fn state(perm: &[u8]) -> Element {
+        Element {
+            orbits: vec![Orbit {
+                perm: perm.to_vec(),
+                ori: vec![0; perm.len()],
+            }],
+        }
+    }
+
+    /// `Keep 2` counts states: a second path to a state handed on is passed over (and
+    /// counted), so the two kept reach different states.
+    #[test]
+    fn a_phase_hands_on_each_state_once() {
+        let (a, b) = (state(&[1, 0, 2]), state(&[0, 2, 1]));
+        let mut handed = HandedOn::new(2);
+        assert!(!handed.already(&a));
+        assert!(handed.push(5, Reached(a.clone(), "R")));
+        // The same state by another path, dearer: passed over.
+        assert!(handed.already(&a));
+        assert!(!handed.already(&b));
+        assert!(!handed.push(6, Reached(b.clone(), "U R U'")));
+        assert!(handed.is_full());
+        assert_eq!(handed.repeated, 1);
+        let kept: Vec<(usize, &str)> = handed.kept.iter().map(|(s, r)| (*s, r.1)).collect();
+        assert_eq!(kept, [(5, "R"), (6, "U R U'")]);
+        assert_ne!(handed.kept[0].1 .0, handed.kept[1].1 .0);
+    }
 }
