@@ -720,12 +720,13 @@ fn random_legal_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> 
 }
 
 /// Stabilizer chains already made, by puzzle hash (Schreier–Sims on the megaminx takes a
-/// second; scrambles draw many states).
+/// second; scrambles draw many states). Made once: threads asking for one being made wait
+/// for it.
 fn cached_chain(puzzle: &PermPuzzle) -> Option<std::sync::Arc<Chain>> {
     use std::collections::HashMap;
-    use std::sync::{Arc, LazyLock, Mutex};
-    static CHAINS: LazyLock<Mutex<HashMap<u64, Option<Arc<Chain>>>>> =
-        LazyLock::new(Default::default);
+    use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+    type Made = Arc<OnceLock<Option<Arc<Chain>>>>;
+    static CHAINS: LazyLock<Mutex<HashMap<u64, Made>>> = LazyLock::new(Default::default);
     let key = puzzle.hash
         ^ xxhash_rust::xxh3::xxh3_64(
             format!(
@@ -734,12 +735,9 @@ fn cached_chain(puzzle: &PermPuzzle) -> Option<std::sync::Arc<Chain>> {
             )
             .as_bytes(),
         );
-    if let Some(found) = CHAINS.lock().ok()?.get(&key) {
-        return found.clone();
-    }
-    let chain = stabilizer_chain(puzzle, 50_000_000).map(Arc::new);
-    CHAINS.lock().ok()?.insert(key, chain.clone());
-    chain
+    let cell = CHAINS.lock().ok()?.entry(key).or_default().clone();
+    cell.get_or_init(|| stabilizer_chain(puzzle, 50_000_000).map(Arc::new))
+        .clone()
 }
 
 /// Whether `state` keeps every invariant the moves keep: each set's orientation sum
