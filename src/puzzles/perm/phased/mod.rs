@@ -1056,12 +1056,16 @@ struct Candidate {
 }
 
 /// The solutions a phase hands on to the next, with their scores: at most `keep`, each
-/// reaching a different state. Another path to a state already handed on (as cheap or
-/// dearer: totals only grow) would only make the next phase search that state again.
+/// reaching a different state, and a different start of the next phase. Another path to
+/// a state already handed on (as cheap or dearer: totals only grow) would only make the
+/// next phase search that state again; so would a state the next phase sees as one
+/// handed on (the same coordinates: the 4x4x4's pairs phase sees centres and wings, not
+/// corners, and had searched one start over and over).
 struct HandedOn<T = Candidate> {
     keep: usize,
     kept: Vec<(usize, T)>,
     reached: std::collections::HashSet<Element>,
+    started: std::collections::HashSet<Vec<u64>>,
     /// Solutions passed over for reaching a state already handed on.
     repeated: usize,
 }
@@ -1083,6 +1087,7 @@ impl<T: Reaches> HandedOn<T> {
             keep,
             kept: Vec::new(),
             reached: std::collections::HashSet::new(),
+            started: std::collections::HashSet::new(),
             repeated: 0,
         }
     }
@@ -1090,6 +1095,14 @@ impl<T: Reaches> HandedOn<T> {
     /// Whether `state` was handed on already (then counted as repeated).
     fn already(&mut self, state: &Element) -> bool {
         let seen = self.reached.contains(state);
+        self.repeated += usize::from(seen);
+        seen
+    }
+
+    /// Whether the next phase's start `values` (coordinates) was handed on already (then
+    /// counted as repeated); else it is taken.
+    fn already_started(&mut self, values: &[u64]) -> bool {
+        let seen = !self.started.insert(values.to_vec());
         self.repeated += usize::from(seen);
         seen
     }
@@ -1441,6 +1454,12 @@ impl PhasedSolver {
                             rejected += 1;
                             return true;
                         };
+                        if start
+                            .as_ref()
+                            .is_some_and(|s| handed.already_started(&s.values))
+                        {
+                            return true;
+                        }
                         let mut moves = c.moves.clone();
                         moves.extend(path.iter().map(|&m| phase.moves[m]));
                         let mut phase_costs = c.phase_costs.clone();
@@ -1640,9 +1659,12 @@ mod tests {
         // The same state by another path, dearer: passed over.
         assert!(handed.already(&a));
         assert!(!handed.already(&b));
+        // The next phase's start: taken once.
+        assert!(!handed.already_started(&[3, 1]));
+        assert!(handed.already_started(&[3, 1]));
         assert!(!handed.push(6, Reached(b.clone(), "U R U'")));
         assert!(handed.is_full());
-        assert_eq!(handed.repeated, 1);
+        assert_eq!(handed.repeated, 2);
         let kept: Vec<(usize, &str)> = handed.kept.iter().map(|(s, r)| (*s, r.1)).collect();
         assert_eq!(kept, [(5, "R"), (6, "U R U'")]);
         assert_ne!(handed.kept[0].1 .0, handed.kept[1].1 .0);
