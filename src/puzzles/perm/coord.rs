@@ -1810,13 +1810,7 @@ mod split_tests {
     /// (10,626 values; its first phase's table, 735,471, takes the same path).
     #[test]
     fn two_class_move_tables_match_moving_each_arrangement() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/4x4x4.tws");
-        let text = std::fs::read_to_string(path).expect("definition");
-        let puzzle = PermPuzzle::new(
-            &Definition::parse(&text).expect("parses"),
-            PuzzleMetric::Htm,
-        )
-        .expect("compiles");
+        let puzzle = crate::puzzles::perm::shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
         let facts = set_facts(&puzzle);
         let s = puzzle
             .sets

@@ -1234,13 +1234,7 @@ mod tests {
     /// is named.
     #[test]
     fn reduced_table_agrees_with_the_full_bfs() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/2x2x2.tws");
-        let text = std::fs::read_to_string(path).expect("definition");
-        let puzzle = PermPuzzle::new(
-            &Definition::parse(&text).expect("parses"),
-            PuzzleMetric::Qtm,
-        )
-        .expect("compiles");
+        let puzzle = crate::puzzles::perm::shipped_puzzle("2x2x2.tws", PuzzleMetric::Qtm);
         let dir = std::env::temp_dir().join(format!("cubedb-reduced-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let store = TableStore::new(&dir);

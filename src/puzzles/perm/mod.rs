@@ -38,3 +38,13 @@ pub use exact::{ExactError, ExactTable};
 pub use pdb::PatternSearch;
 pub use puzzle::{InputError, PermPuzzle, PuzzleMetric};
 pub use solver::{load_puzzle, DefinitionFileError, PuzzleEngine, PuzzleSolver, UnsolvedError};
+
+/// A definition shipped in `puzzles/`, compiled (for tests).
+#[cfg(test)]
+pub(crate) fn shipped_puzzle(file: &str, metric: PuzzleMetric) -> PermPuzzle {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles")
+        .join(file);
+    let text = std::fs::read_to_string(path).expect("definition");
+    PermPuzzle::new(&Definition::parse(&text).expect("parses"), metric).expect("compiles")
+}

@@ -436,15 +436,9 @@ impl Symmetries {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::perm::{Definition, PuzzleMetric};
+    use crate::puzzles::perm::PuzzleMetric;
 
-    fn puzzle(file: &str, metric: PuzzleMetric) -> PermPuzzle {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("puzzles")
-            .join(file);
-        let text = std::fs::read_to_string(path).expect("definition");
-        PermPuzzle::new(&Definition::parse(&text).expect("parses"), metric).expect("compiles")
-    }
+    use crate::puzzles::perm::shipped_puzzle as puzzle;
 
     /// The cube's 24 rotations carry face turns to face turns; a fixed corner leaves the
     /// 3 rotations about it. Each symmetry keeps distances: a state and its conjugate
