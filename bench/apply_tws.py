@@ -8,6 +8,10 @@ mean and largest solution length (every move counts one); exits 1 naming the fir
 that fails.
 
     python3 bench/apply_tws.py puzzles/megaminx.tws < pairs.tsv
+    python3 bench/apply_tws.py puzzles/4x4x4.tws puzzles/4x4x4.plan < pairs.tsv
+
+With a plan file, its compound moves (`Move Rw R 2R`) are understood, and with its
+`Rotations` line the solution may leave the whole puzzle turned by any product of them.
 """
 import re
 import sys
@@ -74,9 +78,50 @@ def apply(sets, state, move):
     return out
 
 
+def key(state):
+    return tuple((name, tuple(p), tuple(o)) for name, (p, o) in sorted(state.items()))
+
+
+def read_plan(path, sets, solved, moves, token):
+    """Adds the plan's compound moves to `moves`; returns the turned solved states."""
+    identity = {name: (list(range(n)), [0] * n) for name, (n, _) in sets.items()}
+    rotations = []
+    for words in (l.split("#")[0].split() for l in open(path)):
+        if words[:1] == ["Move"]:
+            element = identity
+            for word in words[2:]:
+                name, power, prime = token.match(word).groups()
+                for _ in range(power_of(sets, moves[name], identity, power, prime)):
+                    element = apply(sets, element, moves[name])
+            moves[words[1]] = element
+        elif words[:1] == ["Rotations"]:
+            rotations = [moves[w] for w in words[1:]]
+    turned, todo = {key(solved): solved}, [solved]
+    while todo:
+        here = todo.pop()
+        for r in rotations:
+            there = apply(sets, here, r)
+            if key(there) not in turned:
+                turned[key(there)] = there
+                todo.append(there)
+    return set(turned)
+
+
+def power_of(sets, move, identity, power, prime):
+    """How many times to apply `move` for a power and a prime, modulo its order."""
+    k, here = 1, apply(sets, identity, move)
+    while here != identity and k < 1000:
+        here, k = apply(sets, here, move), k + 1
+    times = int(power or 1)
+    return (-times if prime else times) % k
+
+
 def main():
     sets, solved, moves, illegal = parse(sys.argv[1])
     token = re.compile(r"^(.*?)(\d*)('?)$")
+    ends = {key(solved)}
+    if len(sys.argv) > 2:
+        ends = read_plan(sys.argv[2], sets, solved, moves, token)
     count, total, longest = 0, 0, 0
     for number, line in enumerate(sys.stdin, 1):
         scramble, _, solution = line.rstrip("\n").partition("\t")
@@ -98,7 +143,7 @@ def main():
             for name, slot, label in illegal:
                 if state[name][0][slot] == label:
                     sys.exit(f"line {number}: {word} leaves a state an Illegal rule forbids")
-        if state != solved:
+        if key(state) not in ends:
             sys.exit(f"line {number}: the solution does not solve its scramble")
         count += 1
         length = len(solution.split())

@@ -637,3 +637,111 @@ fn a_coordinate_file_from_another_version_is_built_again() {
         );
     }
 }
+
+/// `Rotations`: a 2x2x2 (no corner fixed) solved with `U`, `R` and `F` only, up to a
+/// turn of the whole cube. Every answer, applied here, leaves the cube solved and turned;
+/// its length is the least over the 24 ways to hold the cube of the optimal fixed-frame
+/// length (IDA* with all six faces); and without the `Rotations` line a state whose DBL
+/// corner has moved is not solved at all.
+#[test]
+fn rotations_solve_up_to_a_turn_of_the_whole_puzzle() {
+    let dir = fresh_dir("phased-rotations");
+    let puzzle = load("2x2x2.tws");
+    let sets = &puzzle.sets;
+    let text = "Plan turned\nMove x R L'\nMove y U D'\nRotations x y\n\
+                Phase all\nMoves U R F\nTarget Solved\nEnd\n";
+    let plan = dir.join("turned.plan");
+    std::fs::write(&plan, text).expect("write plan");
+    let phased = open(&puzzle, &plan, &dir);
+    let fixed_plan = dir.join("fixed.plan");
+    std::fs::write(&fixed_plan, text.replace("Rotations x y\n", "")).expect("write plan");
+    let fixed = open(&puzzle, &fixed_plan, &dir);
+    let store = TableStore::new(dir.clone());
+    let optimal = PuzzleSolver::open(
+        &puzzle,
+        &store,
+        "test",
+        1024,
+        PuzzleEngine::Search,
+        &Progress::hidden(),
+    )
+    .expect("optimal search");
+    let element = |text: &str| {
+        puzzle
+            .parse_sequence(text)
+            .expect("moves")
+            .iter()
+            .fold(Element::identity(sets), |acc, (_, m)| acc.then(m, sets))
+    };
+    // The 24 turns, by a search over x and y.
+    let mut turns = vec![Element::identity(sets)];
+    let mut next = 0;
+    while next < turns.len() {
+        for g in [element("R L'"), element("U D'")] {
+            let product = turns[next].then(&g, sets);
+            if !turns.contains(&product) {
+                turns.push(product);
+            }
+        }
+        next += 1;
+    }
+    assert_eq!(turns.len(), 24);
+    let turned_solved: Vec<Element> = turns.iter().map(|g| puzzle.solved.then(g, sets)).collect();
+    let mut rng = SplitMix64::new(21);
+    let mut refused = 0;
+    for _ in 0..20 {
+        let h = (0..20).fold(Element::identity(sets), |acc, _| {
+            let m = &puzzle.moves[rng.below(puzzle.moves.len() as u64) as usize];
+            acc.then(&m.element, sets)
+        });
+        let state = puzzle.solved.then(&h, sets);
+        let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        let end = apply(&puzzle, &phased, &state, &solution.moves);
+        assert!(turned_solved.contains(&end), "not solved up to a turn");
+        let least = turns
+            .iter()
+            .map(|g| {
+                let seen = puzzle.solved.then(g, sets).then(&h, sets);
+                optimal.solve(&seen, 14).expect("optimal").len()
+            })
+            .min()
+            .expect("24 turns");
+        assert_eq!(solution.cost, least);
+        refused += usize::from(fixed.solve(&state, &Limits::default()).is_err());
+    }
+    assert!(refused > 0, "every state had its DBL corner at home");
+}
+
+/// A `Rotations` line must name moves that turn the whole puzzle: one that takes
+/// identical pieces to different ones (the 4x4x4's inner slice `2U` moves two of the
+/// F centres to L) is refused with its line, as an unknown move is.
+#[test]
+fn rotations_must_turn_the_whole_puzzle() {
+    let dir = fresh_dir("phased-bad-rotations");
+    let puzzle = load("4x4x4.tws");
+    let refused = |rotations: &str| {
+        let path = dir.join("bad.plan");
+        std::fs::write(
+            &path,
+            format!(
+                "Plan bad\nMove y U 2U 2D' D'\n{rotations}\nPhase all\nMoves U R F\n\
+                 Target Solved\nEnd\n"
+            ),
+        )
+        .expect("write plan");
+        load_plan(&path, &puzzle)
+            .map(|_| ())
+            .expect_err("refused")
+            .to_string()
+    };
+    let slice = refused("Rotations y 2U");
+    assert!(
+        slice.contains("line 3") && slice.contains("2U") && slice.contains("CENTER"),
+        "{slice}"
+    );
+    let unknown = refused("Rotations y z");
+    assert!(
+        unknown.contains("line 3") && unknown.contains("unknown move"),
+        "{unknown}"
+    );
+}

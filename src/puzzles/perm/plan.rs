@@ -141,6 +141,9 @@ pub struct PlanSpec {
     /// `Expand NAME...`: compound moves written out as their steps in answers, with the
     /// line.
     pub expand: Vec<(String, usize)>,
+    /// `Rotations NAME...`: moves that turn the whole puzzle, with the line; a solution
+    /// may leave the puzzle turned by any product of them (solved as a cuber holds it).
+    pub rotations: Vec<(String, usize)>,
     /// The phases, in order.
     pub phases: Vec<PhaseSpec>,
 }
@@ -204,6 +207,7 @@ impl PlanSpec {
         let mut name = "plan".to_string();
         let mut compounds: Vec<(String, Vec<String>, usize)> = Vec::new();
         let mut expand: Vec<(String, usize)> = Vec::new();
+        let mut rotations: Vec<(String, usize)> = Vec::new();
         let mut phases: Vec<PhaseSpec> = Vec::new();
         while let Some((line, tokens)) = lines.next() {
             match tokens[0] {
@@ -233,6 +237,12 @@ impl PlanSpec {
                     }
                     expand.extend(tokens[1..].iter().map(|t| (t.to_string(), line)));
                 }
+                "Rotations" => {
+                    if tokens.len() < 2 {
+                        return Err(error(line, "Rotations takes the names of moves"));
+                    }
+                    rotations.extend(tokens[1..].iter().map(|t| (t.to_string(), line)));
+                }
                 "Phase" => {
                     if tokens.len() != 2 {
                         return Err(error(line, "Phase takes exactly one name"));
@@ -248,7 +258,7 @@ impl PlanSpec {
                     return Err(error(
                         line,
                         format!(
-                            "unexpected {}: expected Plan, Move, Expand or Phase",
+                            "unexpected {}: expected Plan, Move, Expand, Rotations or Phase",
                             crate::text::quote(other)
                         ),
                     ))
@@ -275,6 +285,7 @@ impl PlanSpec {
             name,
             compounds,
             expand,
+            rotations,
             phases,
         })
     }

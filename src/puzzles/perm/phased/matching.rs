@@ -12,11 +12,16 @@
 //! distance modulo 3 where the search reached, 3 beyond it (a bound of one more than
 //! its depth).
 //!
+//! When every move permutes the A slots and the B slots with the same parity (the
+//! 4x4x4's pairs phase: a quarter turn of a face moves four of each, a slice half turn
+//! swaps them in twos), `t` keeps its parity, so an odd `t` is never paired: such a
+//! state is refused as a start, as a state the tables cannot rank is.
+//!
 //! A search node holds `t` itself, 4 bits a pair (pair `j`'s value in bits `4j..4j+4`),
 //! not its rank: a move is then twelve nibble lookups, and only the table read ranks it.
 
 use crate::progress::Progress;
-use crate::puzzles::perm::element::Element;
+use crate::puzzles::perm::element::{parity, Element};
 use crate::puzzles::perm::exact::ExactError;
 use crate::puzzles::perm::puzzle::PermPuzzle;
 use crate::search::bfs::{mod3_bfs_observed, Mod3Observer, RankedSpace};
@@ -88,6 +93,39 @@ impl Step {
     }
 }
 
+/// Each move as a [`Step`] on the matching's permutation.
+fn steps_of(matching: &Matching, moves: &[&Element]) -> Vec<Step> {
+    let set = matching.pairing.set;
+    let index_of = |slots: &[usize], slot: usize| -> u8 {
+        slots.iter().position(|&x| x == slot).unwrap_or(0) as u8
+    };
+    moves
+        .iter()
+        .map(|m| {
+            let perm = &m.orbits[set].perm;
+            let mut step = Step {
+                a: [0; 16],
+                b_inverse: [0; 16],
+            };
+            for (j, &slot) in matching.a.iter().enumerate() {
+                step.a[j] = index_of(&matching.a, perm[slot] as usize);
+            }
+            for (k, &slot) in matching.b.iter().enumerate() {
+                step.b_inverse[index_of(&matching.b, perm[slot] as usize) as usize] = k as u8;
+            }
+            step
+        })
+        .collect()
+}
+
+/// Whether every step permutes the A slots and the B slots with the same parity (then
+/// `b⁻¹ ∘ t ∘ a` has `t`'s parity).
+fn keeps_parity(steps: &[Step], n: usize) -> bool {
+    steps
+        .iter()
+        .all(|s| parity(&s.a[..n]) == parity(&s.b_inverse[..n]))
+}
+
 /// Most states the search from the identity settles before it stops deepening.
 const SETTLED_LIMIT: u64 = 40_000_000;
 
@@ -104,6 +142,9 @@ pub struct MatchingTable {
     table: Table,
     /// The depth the search completed: values beyond it read as `depth + 1`.
     pub depth: usize,
+    /// Whether every move permutes the A slots and the B slots with the same parity:
+    /// then `t`'s parity never changes, and an odd `t` is never paired.
+    even_only: bool,
 }
 
 /// The permutation space of a matching, for the breadth-first search.
@@ -153,26 +194,8 @@ impl MatchingTable {
     ) -> Result<Self, ExactError> {
         let set = matching.pairing.set;
         let n = matching.a.len();
-        let index_of = |slots: &[usize], slot: usize| -> u8 {
-            slots.iter().position(|&x| x == slot).unwrap_or(0) as u8
-        };
-        let steps: Vec<Step> = moves
-            .iter()
-            .map(|m| {
-                let perm = &m.orbits[set].perm;
-                let mut step = Step {
-                    a: [0; 16],
-                    b_inverse: [0; 16],
-                };
-                for (j, &slot) in matching.a.iter().enumerate() {
-                    step.a[j] = index_of(&matching.a, perm[slot] as usize);
-                }
-                for (k, &slot) in matching.b.iter().enumerate() {
-                    step.b_inverse[index_of(&matching.b, perm[slot] as usize) as usize] = k as u8;
-                }
-                step
-            })
-            .collect();
+        let steps = steps_of(matching, moves);
+        let even_only = keeps_parity(&steps, n);
         let solved = &puzzle.solved.orbits[set];
         let mut partner = vec![u8::MAX; 256];
         for (&p, &q) in matching.a.iter().zip(&matching.b) {
@@ -236,11 +259,13 @@ impl MatchingTable {
             steps,
             table,
             depth,
+            even_only,
         })
     }
 
     /// The permutation of a full state, packed; `None` when some pair's pieces are not
-    /// split between A and B.
+    /// split between A and B, or when the moves cannot pair them (an odd permutation
+    /// where every move keeps its parity).
     pub fn encode(&self, state: &Element) -> Option<u64> {
         let orbit = &state.orbits[self.set];
         let mut where_b = [u8::MAX; 256];
@@ -255,6 +280,14 @@ impl MatchingTable {
                 return None;
             }
             t |= u64::from(k) << (4 * j);
+        }
+        if self.even_only {
+            let values: Vec<u8> = (0..self.a.len())
+                .map(|j| ((t >> (4 * j)) & 0xF) as u8)
+                .collect();
+            if parity(&values) == 1 {
+                return None;
+            }
         }
         Some(t)
     }
@@ -357,6 +390,54 @@ mod tests {
                 assert_eq!(rank_packed(pack(&p), n), r);
             }
         }
+    }
+
+    /// The 4x4x4's pairs phase keeps the matching's parity (so an odd one is refused
+    /// as a start: it is never paired), checked on its moves and by walking them; a step
+    /// that swaps two A slots alone would not.
+    #[test]
+    fn the_pairs_phase_keeps_the_matchings_parity() {
+        use crate::puzzles::perm::phased::Plan;
+        use crate::puzzles::perm::plan::PlanSpec;
+        use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
+        let puzzle = shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/4x4x4.plan"),
+        )
+        .expect("shipped plan");
+        let plan = Plan::compile(&puzzle, &PlanSpec::parse(&text).expect("parse")).expect("plan");
+        let phase = plan
+            .phases
+            .iter()
+            .find(|p| p.view.matching.is_some())
+            .expect("a phase pairs the wings");
+        let matching = phase.view.matching.as_ref().expect("matching");
+        let moves: Vec<&Element> = phase
+            .moves
+            .iter()
+            .map(|&m| &plan.moves[m].element)
+            .collect();
+        let steps = steps_of(matching, &moves);
+        let n = matching.a.len();
+        assert_eq!(n, 12);
+        assert!(keeps_parity(&steps, n));
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let mut t = identity_packed(n);
+        for _ in 0..10_000 {
+            t = steps[rng.below(steps.len() as u64) as usize].apply(t, n);
+            let values: Vec<u8> = (0..n).map(|j| ((t >> (4 * j)) & 0xF) as u8).collect();
+            assert_eq!(parity(&values), 0);
+        }
+        let mut swap = Step {
+            a: [0; 16],
+            b_inverse: [0; 16],
+        };
+        for j in 0..n {
+            swap.a[j] = j as u8;
+            swap.b_inverse[j] = j as u8;
+        }
+        swap.a.swap(0, 1);
+        assert!(!keeps_parity(&[swap], n));
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! bounding every later search ([`PhasedSolver::solve`]).
 
 pub mod matching;
+pub mod rotation;
 pub mod search;
 pub mod tables;
 pub mod view;
@@ -99,6 +100,9 @@ pub struct Plan {
     pub expand: HashMap<String, Vec<String>>,
     /// The phases, in order.
     pub phases: Vec<Phase>,
+    /// `Rotations`: the whole-puzzle turns a solution may end in (the search starts from
+    /// the state seen after each), or none.
+    pub rotations: Option<rotation::Rotations>,
 }
 
 /// Names a plan can use: the definition's, then its compound moves', with each base
@@ -508,12 +512,35 @@ impl Plan {
                 line: phase.line,
             });
         }
+        let rotations = match spec.rotations.first() {
+            None => None,
+            Some((_, line)) => {
+                let generators = spec
+                    .rotations
+                    .iter()
+                    .map(|(name, line)| {
+                        vocabulary
+                            .powers
+                            .get(name)
+                            .map(|(_, e)| (name.clone(), e.clone()))
+                            .ok_or_else(|| {
+                                error(*line, format!("unknown move {}", crate::text::quote(name)))
+                            })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let rotations =
+                    rotation::Rotations::generate(&puzzle.solved, &puzzle.sets, &generators)
+                        .map_err(|problem| error(*line, problem))?;
+                Some(rotations)
+            }
+        };
         Ok(Self {
             name: spec.name.clone(),
             moves,
             names,
             expand,
             phases,
+            rotations,
         })
     }
 }
@@ -1048,6 +1075,10 @@ pub struct PhasedSolution {
 #[derive(Clone)]
 struct Candidate {
     full: Element,
+    /// The same moves from the start seen after other rotations, alike to the phase
+    /// that will search it (its start's coordinates equal): searched once, told apart
+    /// when a later phase sees a difference.
+    twins: Vec<Element>,
     moves: Vec<usize>,
     cost: usize,
     phase_costs: Vec<usize>,
@@ -1317,7 +1348,8 @@ impl PhasedSolver {
         }
     }
 
-    /// Applies a solution to `state`: it must end solved, through legal states only.
+    /// Applies a solution to `state`: it must end solved (turned by one of the plan's
+    /// rotations, if it names any), through legal states only.
     fn verify(&self, state: &Element, moves: &[usize]) -> Result<(), PhasedError> {
         let mut here = state.clone();
         for &m in moves {
@@ -1326,11 +1358,52 @@ impl PhasedSolver {
                 return Err(PhasedError::NoSolution);
             }
         }
-        if self.puzzle.is_solved(&here) {
+        let solved = match &self.plan.rotations {
+            Some(rotations) => rotations.solves(&here),
+            None => self.puzzle.is_solved(&here),
+        };
+        if solved {
             Ok(())
         } else {
             Err(PhasedError::NoSolution)
         }
+    }
+
+    /// The first phase's candidates: `state`, or with `Rotations`, `state` seen after
+    /// each rotation, those alike to the first phase (equal start coordinates) one
+    /// candidate with twins.
+    fn first_candidates(&self, state: &Element) -> Vec<Candidate> {
+        let sets = &self.puzzle.sets;
+        let fresh = |full: Element, start: Option<StartNode>| Candidate {
+            full,
+            twins: Vec::new(),
+            moves: Vec::new(),
+            cost: 0,
+            phase_costs: Vec::new(),
+            start,
+        };
+        let Some(rotations) = &self.plan.rotations else {
+            return vec![fresh(state.clone(), None)];
+        };
+        let (phase, tables) = (&self.plan.phases[0], &self.tables[0]);
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for seen in rotations.starts(state, sets) {
+            let Some(start) = phase
+                .view
+                .apply(&seen, sets)
+                .and_then(|view| tables.start(&view, &seen))
+            else {
+                continue;
+            };
+            let twin_of = candidates
+                .iter()
+                .position(|c| c.start.as_ref().is_some_and(|s| s.values == start.values));
+            match twin_of {
+                Some(c) => candidates[c].twins.push(seen),
+                None => candidates.push(fresh(seen, Some(start))),
+            }
+        }
+        candidates
     }
 
     /// One pass through the phases with widths `widen` times the plan's (`0`: a quick
@@ -1346,13 +1419,7 @@ impl PhasedSolver {
         nodes: &mut u64,
     ) -> PassOutcome {
         let sets = &self.puzzle.sets;
-        let mut candidates = vec![Candidate {
-            full: state.clone(),
-            moves: Vec::new(),
-            cost: 0,
-            phase_costs: Vec::new(),
-            start: None,
-        }];
+        let mut candidates = self.first_candidates(state);
         let mut halted = false;
         let mut nodes_before = *nodes;
         let last = self.plan.phases.len() - 1;
@@ -1379,7 +1446,7 @@ impl PhasedSolver {
             // Each candidate's search and its distance to this phase's target.
             let mut runs: Vec<(usize, PhaseRun<'_>, usize)> = Vec::new();
             for (i, c) in candidates.iter_mut().enumerate() {
-                // Worked out by the previous phase when it scored this candidate.
+                // Worked out when the candidate was made (the previous phase scored it).
                 let start = match c.start.take() {
                     Some(start) => start,
                     None => {
@@ -1442,38 +1509,73 @@ impl PhasedSolver {
                     let own = total - c.cost;
                     let mut visit = |path: &[usize]| {
                         visited += 1;
-                        let mut full = c.full.clone();
-                        for &m in path {
-                            full.then_into(elements[m], sets, &mut scratch);
-                            std::mem::swap(&mut full, &mut scratch);
-                        }
+                        let mut walk = |from: &Element| {
+                            let mut full = from.clone();
+                            for &m in path {
+                                full.then_into(elements[m], sets, &mut scratch);
+                                std::mem::swap(&mut full, &mut scratch);
+                            }
+                            full
+                        };
+                        let full = walk(&c.full);
                         if handed.already(&full) {
                             return true;
                         }
-                        let Some((score, start)) = estimate(&full, total) else {
+                        // The same moves from the candidate's twins (the start seen after
+                        // other rotations, alike to this phase), grouped by the next
+                        // phase's start: each group one candidate, its twins alike to
+                        // the next phase.
+                        let mut groups: Vec<(usize, Option<StartNode>, Element, Vec<Element>)> =
+                            Vec::new();
+                        for reached in std::iter::once(full).chain(c.twins.iter().map(&mut walk)) {
+                            let Some((score, start)) = estimate(&reached, total) else {
+                                continue;
+                            };
+                            let twin_of = start.as_ref().and_then(|s| {
+                                groups.iter().position(|(_, g, _, _)| {
+                                    g.as_ref().is_some_and(|g| g.values == s.values)
+                                })
+                            });
+                            match twin_of {
+                                Some(g) => groups[g].3.push(reached),
+                                None => groups.push((score, start, reached, Vec::new())),
+                            }
+                        }
+                        if groups.is_empty() {
                             rejected += 1;
                             return true;
-                        };
-                        if start
-                            .as_ref()
-                            .is_some_and(|s| handed.already_started(&s.values))
-                        {
-                            return true;
                         }
-                        let mut moves = c.moves.clone();
-                        moves.extend(path.iter().map(|&m| phase.moves[m]));
-                        let mut phase_costs = c.phase_costs.clone();
-                        phase_costs.push(own);
-                        handed.push(
-                            score,
-                            Candidate {
-                                full,
-                                moves,
-                                cost: total,
-                                phase_costs,
-                                start,
-                            },
-                        )
+                        groups.sort_by_key(|(score, _, _, _)| *score);
+                        for (g, (score, start, full, twins)) in groups.into_iter().enumerate() {
+                            if g > 0 && handed.already(&full) {
+                                continue;
+                            }
+                            if start
+                                .as_ref()
+                                .is_some_and(|s| handed.already_started(&s.values))
+                            {
+                                continue;
+                            }
+                            let mut moves = c.moves.clone();
+                            moves.extend(path.iter().map(|&m| phase.moves[m]));
+                            let mut phase_costs = c.phase_costs.clone();
+                            phase_costs.push(own);
+                            let more = handed.push(
+                                score,
+                                Candidate {
+                                    full,
+                                    twins,
+                                    moves,
+                                    cost: total,
+                                    phase_costs,
+                                    start,
+                                },
+                            );
+                            if !more {
+                                return false;
+                            }
+                        }
+                        true
                     };
                     if widen == 0 && k != 0 && k != last {
                         run.budget = QUICK_NODES.saturating_sub(*nodes - nodes_before);
@@ -1564,7 +1666,8 @@ impl PhasedSolver {
 
     /// Random-state scramble number `index` of `seed` (each from its own generator, so a
     /// batch's output does not depend on how many are made at once): the state drawn and
-    /// a scramble reaching it (callers check that it does, by their own parser). `stop`
+    /// a scramble reaching it (callers check that it does, by their own parser; with
+    /// `Rotations`, the state as the solution's closing turn leaves it held). `stop`
     /// bounds the solve (the best found by then is used).
     pub fn random_scramble(
         &self,
@@ -1582,7 +1685,21 @@ impl PhasedSolver {
             until_stop: false,
         };
         let solution = self.solve(&state, &limits)?;
-        Ok((state, self.scramble_of(&solution.moves)))
+        let scramble = self.scramble_of(&solution.moves);
+        if self.plan.rotations.is_none() {
+            return Ok((state, scramble));
+        }
+        // A solution may leave the puzzle turned: its scramble reaches the state drawn
+        // as seen after that turn.
+        let sets = &self.puzzle.sets;
+        let reached = solution
+            .moves
+            .iter()
+            .rev()
+            .fold(self.puzzle.solved.clone(), |here, &m| {
+                here.then(&self.plan.moves[m].element.inverse(sets), sets)
+            });
+        Ok((reached, scramble))
     }
 
     /// A scramble reaching the state `solution` solves: its moves undone in reverse
