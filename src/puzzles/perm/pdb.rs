@@ -253,7 +253,9 @@ const SMALL: u64 = 1 << 12;
 
 /// Joins each small projection (an E-slice's order, a corner twist) to every bigger one
 /// it fits beside within `cap` (a database over both bounds at least as well as either);
-/// small ones joined nowhere stay, merged together while they fit.
+/// a small one that fits beside no bigger one goes beside each of a bigger one's
+/// coordinates it fits beside; small ones joined nowhere stay, merged together while
+/// they fit.
 fn merge_small(
     puzzle: &PermPuzzle,
     projections: Vec<Projection>,
@@ -279,6 +281,24 @@ fn merge_small(
         } else {
             b
         });
+    }
+    // A small one that fits beside no bigger one whole goes beside each coordinate of a
+    // bigger one it fits beside: the reduced 3x3x3's corner twist (2,187) with the
+    // E-slice (495) and with the edge flip (2,048), where the edges' database (slice
+    // and flip, 1,013,760) has no room for it.
+    let parts: Vec<Coord> = out
+        .iter()
+        .filter(|b| b.coords.len() > 1)
+        .flat_map(|b| b.coords.iter().filter(|c| c.size() > 1).cloned())
+        .collect();
+    for (q, u) in small.iter().zip(used.iter_mut()).filter(|(_, u)| !**u) {
+        for c in &parts {
+            if c.size().saturating_mul(q.size) <= cap {
+                let coords = [vec![c.clone()], q.coords.clone()].concat();
+                out.push(Projection::new(puzzle, coords)?);
+                *u = true;
+            }
+        }
     }
     let mut pending: Option<(Vec<Coord>, u64)> = None;
     for (q, _) in small.into_iter().zip(used).filter(|(_, u)| !u) {
