@@ -108,7 +108,10 @@ fn kociemba_plan_solves_random_states() {
         quick_nodes += quick.nodes;
         full_nodes += full.nodes;
     }
-    assert!(quicker >= 8, "the quick pass was quicker on {quicker} of 10");
+    assert!(
+        quicker >= 8,
+        "the quick pass was quicker on {quicker} of 10"
+    );
     assert!(quick_nodes < full_nodes, "{quick_nodes} >= {full_nodes}");
 }
 

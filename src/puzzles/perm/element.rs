@@ -59,6 +59,17 @@ fn twisted(before: u8, twist: u8, omod: u8) -> u8 {
     }) as u8
 }
 
+/// Whether state `a` is state `b`, orientations "any" (in either) matching anything.
+pub fn same_state(a: &Element, b: &Element) -> bool {
+    a.orbits.iter().zip(&b.orbits).all(|(s, t)| {
+        s.perm == t.perm
+            && s.ori
+                .iter()
+                .zip(&t.ori)
+                .all(|(&x, &y)| x == y || x == WILD || y == WILD)
+    })
+}
+
 /// A state or a move: one [`Orbit`] per set.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Element {

@@ -227,13 +227,7 @@ impl PermPuzzle {
 
     /// Whether `state` is the solved state (orientations "any" match anything there).
     pub fn is_solved(&self, state: &Element) -> bool {
-        state.orbits.iter().zip(&self.solved.orbits).all(|(s, t)| {
-            s.perm == t.perm
-                && s.ori
-                    .iter()
-                    .zip(&t.ori)
-                    .all(|(&a, &b)| a == b || a == WILD || b == WILD)
-        })
+        super::element::same_state(state, &self.solved)
     }
 
     /// Whether `state` breaks no `Illegal` rule.

@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::super::element::{Element, SetDef, WILD};
+use super::super::element::{same_state, Element, SetDef, WILD};
 
 /// Most rotations a plan's generators may make (the cube's are 24).
 pub const MAX_ROTATIONS: usize = 1_000;
@@ -121,15 +121,7 @@ impl Rotations {
     /// Whether `state` is the solved state turned by some rotation (orientations "any"
     /// match anything).
     pub fn solves(&self, state: &Element) -> bool {
-        self.turned.iter().any(|t| {
-            state.orbits.iter().zip(&t.orbits).all(|(s, t)| {
-                s.perm == t.perm
-                    && s.ori
-                        .iter()
-                        .zip(&t.ori)
-                        .all(|(&a, &b)| a == b || a == WILD || b == WILD)
-            })
-        })
+        self.turned.iter().any(|t| same_state(state, t))
     }
 }
 
