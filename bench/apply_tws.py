@@ -82,7 +82,7 @@ def key(state):
     return tuple((name, tuple(p), tuple(o)) for name, (p, o) in sorted(state.items()))
 
 
-def read_plan(path, sets, solved, moves, token):
+def read_plan(path, sets, solved, moves, token, times):
     """Adds the plan's compound moves to `moves`; returns the turned solved states."""
     identity = {name: (list(range(n)), [0] * n) for name, (n, _) in sets.items()}
     rotations = []
@@ -91,7 +91,7 @@ def read_plan(path, sets, solved, moves, token):
             element = identity
             for word in words[2:]:
                 name, power, prime = token.match(word).groups()
-                for _ in range(power_of(sets, moves[name], identity, power, prime)):
+                for _ in range(times(name, power, prime)):
                     element = apply(sets, element, moves[name])
             moves[words[1]] = element
         elif words[:1] == ["Rotations"]:
@@ -107,21 +107,31 @@ def read_plan(path, sets, solved, moves, token):
     return set(turned)
 
 
-def power_of(sets, move, identity, power, prime):
-    """How many times to apply `move` for a power and a prime, modulo its order."""
-    k, here = 1, apply(sets, identity, move)
-    while here != identity and k < 1000:
-        here, k = apply(sets, here, move), k + 1
-    times = int(power or 1)
-    return (-times if prime else times) % k
+def mover(sets, moves):
+    """How many times to apply a move for a power and a prime, modulo its order (each
+    move's order found once: applied until back to the identity)."""
+    identity = {name: (list(range(n)), [0] * n) for name, (n, _) in sets.items()}
+    orders = {}
+
+    def times(name, power, prime):
+        if name not in orders:
+            k, here = 1, apply(sets, identity, moves[name])
+            while here != identity and k < 1000:
+                here, k = apply(sets, here, moves[name]), k + 1
+            orders[name] = k
+        count = int(power or 1)
+        return (-count if prime else count) % orders[name]
+
+    return times
 
 
 def main():
     sets, solved, moves, illegal = parse(sys.argv[1])
     token = re.compile(r"^(.*?)(\d*)('?)$")
+    times = mover(sets, moves)
     ends = {key(solved)}
     if len(sys.argv) > 2:
-        ends = read_plan(sys.argv[2], sets, solved, moves, token)
+        ends = read_plan(sys.argv[2], sets, solved, moves, token, times)
     count, total, longest = 0, 0, 0
     for number, line in enumerate(sys.stdin, 1):
         scramble, _, solution = line.rstrip("\n").partition("\t")
@@ -130,16 +140,8 @@ def main():
             name, power, prime = token.match(word).groups()
             if name not in moves:
                 sys.exit(f"line {number}: unknown move {word}")
-            times = int(power or 1)
-            if prime:
-                times = -times
-            move = moves[name]
-            # The move's order: apply until back to the identity.
-            k, here = 1, apply(sets, solved, move)
-            while here != solved and k < 1000:
-                here, k = apply(sets, here, move), k + 1
-            for _ in range(times % k):
-                state = apply(sets, state, move)
+            for _ in range(times(name, power, prime)):
+                state = apply(sets, state, moves[name])
             for name, slot, label in illegal:
                 if state[name][0][slot] == label:
                     sys.exit(f"line {number}: {word} leaves a state an Illegal rule forbids")

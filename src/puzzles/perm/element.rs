@@ -44,7 +44,7 @@ pub struct Orbit {
 /// Orientation `before` twisted by `twist` modulo `omod` ("any" stays any); a division
 /// only when the sum wraps past twice the modulus (never for reduced values).
 #[inline(always)]
-fn twisted(before: u8, twist: u8, omod: u8) -> u8 {
+pub(crate) fn twisted(before: u8, twist: u8, omod: u8) -> u8 {
     if before == WILD {
         return WILD;
     }

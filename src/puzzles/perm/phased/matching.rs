@@ -69,6 +69,19 @@ fn unrank_packed(mut rank: u64, n: usize) -> u64 {
     out
 }
 
+/// The parity of a permutation of `0..n` packed 4 bits a value (0 even, 1 odd), from
+/// its inversions, without unpacking it.
+fn packed_parity(t: u64, n: usize) -> u8 {
+    let value = |j: usize| (t >> (4 * j)) & 0xF;
+    let mut inversions = 0u32;
+    for i in 0..n {
+        for j in i + 1..n {
+            inversions += u32::from(value(j) < value(i));
+        }
+    }
+    (inversions % 2) as u8
+}
+
 /// The identity permutation of `0..n`, packed.
 fn identity_packed(n: usize) -> u64 {
     (0..n as u64).fold(0, |acc, j| acc | (j << (4 * j)))
@@ -281,13 +294,8 @@ impl MatchingTable {
             }
             t |= u64::from(k) << (4 * j);
         }
-        if self.even_only {
-            let values: Vec<u8> = (0..self.a.len())
-                .map(|j| ((t >> (4 * j)) & 0xF) as u8)
-                .collect();
-            if parity(&values) == 1 {
-                return None;
-            }
+        if self.even_only && packed_parity(t, self.a.len()) == 1 {
+            return None;
         }
         Some(t)
     }
@@ -427,6 +435,7 @@ mod tests {
             t = steps[rng.below(steps.len() as u64) as usize].apply(t, n);
             let values: Vec<u8> = (0..n).map(|j| ((t >> (4 * j)) & 0xF) as u8).collect();
             assert_eq!(parity(&values), 0);
+            assert_eq!(packed_parity(t, n), 0);
         }
         let mut swap = Step {
             a: [0; 16],
@@ -437,6 +446,7 @@ mod tests {
             swap.b_inverse[j] = j as u8;
         }
         swap.a.swap(0, 1);
+        assert_eq!(packed_parity(swap.apply(identity_packed(n), n), n), 1);
         assert!(!keeps_parity(&[swap], n));
     }
 

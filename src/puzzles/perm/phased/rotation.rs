@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::super::element::{same_state, Element, SetDef, WILD};
+use super::super::element::{same_state, twisted, Element, SetDef, WILD};
 
 /// Most rotations a plan's generators may make (the cube's are 24).
 pub const MAX_ROTATIONS: usize = 1_000;
@@ -31,13 +31,6 @@ pub struct Rotations {
     relabels: Vec<Relabel>,
     /// `solved · g` for every rotation `g`.
     turned: Vec<Element>,
-}
-
-fn add(a: u8, b: u8, omod: u8) -> u8 {
-    if a == WILD || b == WILD {
-        return a;
-    }
-    ((a as u16 + b as u16) % omod.max(1) as u16) as u8
 }
 
 fn sub(a: u8, b: u8, omod: u8) -> u8 {
@@ -98,16 +91,6 @@ impl Rotations {
         Ok(Self { relabels, turned })
     }
 
-    /// How many rotations (with the identity).
-    pub fn len(&self) -> usize {
-        self.relabels.len()
-    }
-
-    /// Whether there is only the identity.
-    pub fn is_empty(&self) -> bool {
-        self.relabels.len() <= 1
-    }
-
     /// `state` seen after each rotation: different states only, `state` itself first.
     pub fn starts(&self, state: &Element, sets: &[SetDef]) -> Vec<Element> {
         let mut seen = HashSet::new();
@@ -136,7 +119,7 @@ fn relabel(solved: &Element, sets: &[SetDef], g: &Element) -> Result<Relabel, us
         for j in 0..def.size {
             let from = turn.perm[j] as usize;
             let label = here.perm[j];
-            let twist = add(
+            let twist = twisted(
                 sub(here.ori[from], here.ori[j], def.omod),
                 turn.ori[j],
                 def.omod,
@@ -165,7 +148,7 @@ impl Relabel {
                         // Labels outside the solved state's do not occur in valid states.
                         if let Some(&(to, twist)) = map.get(&label) {
                             out.perm[slot] = to;
-                            out.ori[slot] = add(o.ori[slot], twist, def.omod);
+                            out.ori[slot] = twisted(o.ori[slot], twist, def.omod);
                         }
                     }
                     out
@@ -202,7 +185,7 @@ mod tests {
                 .collect();
             let rotations =
                 Rotations::generate(&puzzle.solved, sets, &generators).expect("rotations");
-            assert_eq!(rotations.len(), 24, "{file}");
+            assert_eq!(rotations.relabels.len(), 24, "{file}");
             let mut rng = crate::rng::SplitMix64::new(7);
             for _ in 0..20 {
                 let h = (0..30).fold(Element::identity(sets), |acc, _| {
