@@ -740,6 +740,28 @@ fn info(args: &FileArgs) -> Result<()> {
             if !phase.upto.is_empty() {
                 extra.push(format!("target up to {} moves", phase.upto.len()));
             }
+            let next_matching = plan
+                .phases
+                .get(k + 1)
+                .and_then(|next| next.view.matching.as_ref());
+            if let Some(m) = next_matching {
+                let elements: Vec<&cubedb::puzzles::perm::element::Element> = phase
+                    .moves
+                    .iter()
+                    .map(|&i| &plan.moves[i].element)
+                    .collect();
+                let straddle = cubedb::puzzles::perm::phased::straddle::StraddleTable::entries_for(
+                    &puzzle, m, &elements,
+                );
+                if let Some(entries) = straddle.filter(|_| !phase.costs.contains(&0)) {
+                    extra.push(format!(
+                        "straddle table for the next phase's {} pairs: {} entries ({:.1} MB)",
+                        m.a.len(),
+                        cubedb::text::count(entries as u128),
+                        entries.div_ceil(2) as f64 / 1e6
+                    ));
+                }
+            }
             if !extra.is_empty() {
                 say!("    {}", extra.join("; "));
             }

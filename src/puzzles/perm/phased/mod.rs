@@ -14,6 +14,7 @@
 pub mod matching;
 pub mod rotation;
 pub mod search;
+pub mod straddle;
 pub mod tables;
 pub mod view;
 
@@ -1172,7 +1173,7 @@ impl PhasedSolver {
         rebuild: bool,
     ) -> Result<Self, ExactError> {
         let mut tables = Vec::with_capacity(plan.phases.len());
-        for phase in &plan.phases {
+        for (k, phase) in plan.phases.iter().enumerate() {
             let elements: Vec<&Element> = phase
                 .moves
                 .iter()
@@ -1182,6 +1183,12 @@ impl PhasedSolver {
                 .view
                 .matching
                 .as_ref()
+                .map(|m| (puzzle, m, elements.as_slice()));
+            // The next phase's matching, for this phase to bring its pairs across.
+            let straddle = plan
+                .phases
+                .get(k + 1)
+                .and_then(|next| next.view.matching.as_ref())
                 .map(|m| (puzzle, m, elements.as_slice()));
             let upto: Vec<Element> = phase
                 .upto
@@ -1195,6 +1202,7 @@ impl PhasedSolver {
                 phase.join,
                 &upto,
                 matching,
+                straddle,
                 &phase.name,
                 store,
                 source,

@@ -211,6 +211,10 @@ impl<'a> PhaseRun<'a> {
                 }
                 h
             };
+            // Pairs the next phase needs straddling its orbits that cannot be in time.
+            if tables.straddle_bound(next) > rest {
+                continue;
+            }
             let next_pairs = match &tables.matching {
                 Some(matching) => {
                     let d = matching

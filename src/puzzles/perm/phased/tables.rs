@@ -5,6 +5,7 @@
 //! by rename, mapped; named by the pattern puzzle's hash.
 
 use super::matching::MatchingTable;
+use super::straddle::StraddleTable;
 use super::view::Matching;
 use crate::progress::Progress;
 use crate::puzzles::perm::coord::{Coord, CoordError, Projection, Reachable};
@@ -85,10 +86,16 @@ pub struct PhaseTables {
     split: OrbitSplit,
     /// The bound.
     pub heuristic: Heuristic,
-    /// Coordinate values per node (all projections together, then a matching's rank).
+    /// Coordinate values per node (all projections together, then the straddle table's
+    /// groups, then a matching's permutation).
     pub width: usize,
     /// A matching the target asks for, followed beside the pattern.
     pub matching: Option<MatchingTable>,
+    /// The next phase's matching, when this phase's moves take pieces across its orbits:
+    /// how far every pair is from straddling them.
+    pub straddle: Option<StraddleTable>,
+    /// Where the straddle table's values start among a node's.
+    straddle_at: usize,
     /// Per move, its cost when some move costs 0 (the tables hold costs); else empty (every
     /// move costs 1).
     pub costs: Vec<u8>,
@@ -132,6 +139,7 @@ impl PhaseTables {
         join: usize,
         upto: &[Element],
         matching: Option<(&PermPuzzle, &Matching, &[&Element])>,
+        straddle: Option<(&PermPuzzle, &Matching, &[&Element])>,
         name: &str,
         store: &TableStore,
         source: &str,
@@ -145,7 +153,14 @@ impl PhaseTables {
             )?),
             None => None,
         };
-        let extra = usize::from(matching.is_some());
+        // Moves that cost nothing would need a table of costs: no straddle table then.
+        let straddle = match straddle {
+            Some((puzzle, m, moves)) if !costs.contains(&0) => {
+                StraddleTable::load_or_build(puzzle, m, moves, store, source, progress, rebuild)?
+            }
+            _ => None,
+        };
+        let extra = usize::from(matching.is_some()) + straddle.as_ref().map_or(0, |s| s.width());
         let (searched, restriction) = pattern.searched();
         let (mut ranked, split) = searched.split_orbits(splittable);
         // Moves that cost nothing make the tables count costs, not moves: other tables,
@@ -174,6 +189,8 @@ impl PhaseTables {
                 heuristic,
                 width: width + extra,
                 matching,
+                straddle,
+                straddle_at: width,
                 costs,
             });
         }
@@ -226,6 +243,8 @@ impl PhaseTables {
             heuristic: Heuristic::Pdbs(pdbs),
             width: width + extra,
             matching,
+            straddle,
+            straddle_at: width,
             costs,
         })
     }
@@ -340,6 +359,10 @@ impl PhaseTables {
             projection.values(rank, &mut out[at..at + projection.radix.len()]);
             at += projection.radix.len();
         }
+        if let Some(straddle) = &self.straddle {
+            straddle.encode(full, &mut out[at..at + straddle.width()]);
+            at += straddle.width();
+        }
         if let Some(matching) = &self.matching {
             out[at] = matching.encode(full)?;
         }
@@ -357,11 +380,13 @@ impl PhaseTables {
             .matching
             .as_ref()
             .map_or(0, |m| m.distance(values[self.width - 1]));
+        let straddle = self.straddle_bound(&values);
         Some(StartNode {
             values,
             inner,
             pattern,
             pairs,
+            straddle,
         })
     }
 
@@ -500,9 +525,20 @@ impl PhaseTables {
         for (_, table, rank) in self.database_ranks(values) {
             crate::table::prefetch(table.payload(), (rank / 2) as usize);
         }
+        if let Some(straddle) = &self.straddle {
+            straddle.prefetch(&values[self.straddle_at..][..straddle.width()]);
+        }
         if let Some(matching) = &self.matching {
             matching.prefetch(values[self.width - 1]);
         }
+    }
+
+    /// The straddle table's bound at coordinate values (0 without one).
+    #[inline]
+    pub fn straddle_bound(&self, values: &[u64]) -> usize {
+        self.straddle.as_ref().map_or(0, |straddle| {
+            straddle.bound(&values[self.straddle_at..][..straddle.width()])
+        })
     }
 
     /// The coordinate values after phase move `m`.
@@ -515,6 +551,12 @@ impl PhaseTables {
                 next[at + j] = coord.apply(here[at + j], m, moves);
             }
             at += projection.coords.len();
+        }
+        if let Some(straddle) = &self.straddle {
+            for j in at..at + straddle.width() {
+                next[j] = straddle.child(here[j], m);
+            }
+            at += straddle.width();
         }
         if let Some(matching) = &self.matching {
             next[at] = matching.child(here[at], m);
@@ -620,12 +662,14 @@ pub struct StartNode {
     pub pattern: usize,
     /// The matching's distance (0 without one).
     pub pairs: usize,
+    /// The straddle table's bound (0 without one).
+    pub straddle: usize,
 }
 
 impl StartNode {
-    /// The bound on the phase's cost from here: the larger of the two distances.
+    /// The bound on the phase's cost from here: the largest of the distances.
     pub fn bound(&self) -> usize {
-        self.pattern.max(self.pairs)
+        self.pattern.max(self.pairs).max(self.straddle)
     }
 }
 
