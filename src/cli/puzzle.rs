@@ -745,11 +745,7 @@ fn info(args: &FileArgs) -> Result<()> {
                 .get(k + 1)
                 .and_then(|next| next.view.matching.as_ref());
             if let Some(m) = next_matching {
-                let elements: Vec<&cubedb::puzzles::perm::element::Element> = phase
-                    .moves
-                    .iter()
-                    .map(|&i| &plan.moves[i].element)
-                    .collect();
+                let elements = plan.phase_elements(k);
                 let straddle = cubedb::puzzles::perm::phased::straddle::StraddleTable::entries_for(
                     &puzzle, m, &elements,
                 );

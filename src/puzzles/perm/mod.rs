@@ -48,3 +48,13 @@ pub(crate) fn shipped_puzzle(file: &str, metric: PuzzleMetric) -> PermPuzzle {
     let text = std::fs::read_to_string(path).expect("definition");
     PermPuzzle::new(&Definition::parse(&text).expect("parses"), metric).expect("compiles")
 }
+
+/// A plan shipped in `puzzles/`, compiled against `puzzle` (for tests).
+#[cfg(test)]
+pub(crate) fn shipped_plan(puzzle: &PermPuzzle, file: &str) -> phased::Plan {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles")
+        .join(file);
+    let text = std::fs::read_to_string(path).expect("shipped plan");
+    phased::Plan::compile(puzzle, &plan::PlanSpec::parse(&text).expect("parses")).expect("plan")
+}

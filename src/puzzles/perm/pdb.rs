@@ -46,8 +46,16 @@ pub fn write_pattern_database(
             projection.after(&values[..width], m)
         })
     };
-    let payload: Vec<u8> = result
-        .depths
+    let payload = depth_nibbles(&result.depths);
+    drop(result.depths);
+    store.write(spec, &payload, result.histogram)?;
+    Ok(())
+}
+
+/// A breadth-first search's depths, two to a byte: capped at 15, unreached as 15 (a
+/// pattern database's entries).
+pub fn depth_nibbles(depths: &[u8]) -> Vec<u8> {
+    depths
         .par_chunks(2)
         .map(|two| {
             two.iter().enumerate().fold(0u8, |byte, (i, &d)| {
@@ -55,10 +63,7 @@ pub fn write_pattern_database(
                 byte | v << (4 * i)
             })
         })
-        .collect();
-    drop(result.depths);
-    store.write(spec, &payload, result.histogram)?;
-    Ok(())
+        .collect()
 }
 
 /// The search bound from which a state is first checked to be reachable at all.

@@ -25,7 +25,7 @@ use crate::puzzles::perm::element::{parity, Element};
 use crate::puzzles::perm::exact::ExactError;
 use crate::puzzles::perm::puzzle::PermPuzzle;
 use crate::search::bfs::{mod3_bfs_observed, Mod3Observer, RankedSpace};
-use crate::table::{intern, packed, Table, TableSpec, TableStore};
+use crate::table::{packed, Table, TableStore};
 use std::sync::atomic::AtomicU8;
 
 use super::view::Matching;
@@ -224,23 +224,19 @@ impl MatchingTable {
             .collect();
         let hash =
             xxhash_rust::xxh3::xxh3_64(format!("{}|matching|{lists:?}", puzzle.hash).as_bytes());
-        let spec = TableSpec {
-            name: intern(format!(
-                "{}-matching-{:016x}",
-                crate::puzzles::perm::exact::table_prefix(puzzle),
-                hash
-            )),
-            group: intern(format!("puzzle {source}")),
-            puzzle: "perm",
-            kind: "matching-mod3",
-            params: vec![
-                ("definition".into(), hash),
+        let spec = super::tables::side_spec(
+            puzzle,
+            source,
+            "matching",
+            hash,
+            "matching-mod3",
+            vec![
                 ("pairs".into(), n as u64),
                 ("moves".into(), steps.len() as u64),
             ],
-            entries: size,
-            bits_per_entry: 2,
-        };
+            size,
+            2,
+        );
         if rebuild || !store.exists(&spec) {
             store.check_writable()?;
             progress.note(format!(
@@ -405,26 +401,9 @@ mod tests {
     /// that swaps two A slots alone would not.
     #[test]
     fn the_pairs_phase_keeps_the_matchings_parity() {
-        use crate::puzzles::perm::phased::Plan;
-        use crate::puzzles::perm::plan::PlanSpec;
-        use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
-        let puzzle = shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/4x4x4.plan"),
-        )
-        .expect("shipped plan");
-        let plan = Plan::compile(&puzzle, &PlanSpec::parse(&text).expect("parse")).expect("plan");
-        let phase = plan
-            .phases
-            .iter()
-            .find(|p| p.view.matching.is_some())
-            .expect("a phase pairs the wings");
-        let matching = phase.view.matching.as_ref().expect("matching");
-        let moves: Vec<&Element> = phase
-            .moves
-            .iter()
-            .map(|&m| &plan.moves[m].element)
-            .collect();
+        let (_, plan, at) = crate::puzzles::perm::phased::shipped_4x4x4_pairing();
+        let matching = plan.phases[at].view.matching.as_ref().expect("matching");
+        let moves = plan.phase_elements(at);
         let steps = steps_of(matching, &moves);
         let n = matching.a.len();
         assert_eq!(n, 12);

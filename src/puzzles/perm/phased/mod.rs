@@ -182,6 +182,15 @@ fn error(line: usize, problem: impl Into<String>) -> PlanError {
 }
 
 impl Plan {
+    /// The moves of phase `k`, as full-puzzle elements.
+    pub fn phase_elements(&self, k: usize) -> Vec<&Element> {
+        self.phases[k]
+            .moves
+            .iter()
+            .map(|&m| &self.moves[m].element)
+            .collect()
+    }
+
     /// Compiles `spec` against `puzzle`: resolves every move name, makes each target a
     /// view, and checks that the phases chain (each phase's moves keep the targets of
     /// the phases before it) and end at the solved state. Errors name the plan's line.
@@ -1174,11 +1183,7 @@ impl PhasedSolver {
     ) -> Result<Self, ExactError> {
         let mut tables = Vec::with_capacity(plan.phases.len());
         for (k, phase) in plan.phases.iter().enumerate() {
-            let elements: Vec<&Element> = phase
-                .moves
-                .iter()
-                .map(|&m| &plan.moves[m].element)
-                .collect();
+            let elements = plan.phase_elements(k);
             let matching = phase
                 .view
                 .matching
@@ -1435,11 +1440,7 @@ impl PhasedSolver {
             if k == 1 {
                 nodes_before = *nodes;
             }
-            let elements: Vec<&Element> = phase
-                .moves
-                .iter()
-                .map(|&m| &self.plan.moves[m].element)
-                .collect();
+            let elements = self.plan.phase_elements(k);
             let guard = phase
                 .follows_legality
                 .then(|| tables.legality_guard(self.puzzle.illegal.len()))
@@ -1737,6 +1738,21 @@ impl PhasedSolver {
         });
         self.written(names)
     }
+}
+
+/// The shipped 4x4x4 definition and plan, with the index of the phase that pairs the
+/// wings (for tests).
+#[cfg(test)]
+pub(crate) fn shipped_4x4x4_pairing() -> (PermPuzzle, Plan, usize) {
+    use super::{shipped_plan, shipped_puzzle};
+    let puzzle = shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
+    let plan = shipped_plan(&puzzle, "4x4x4.plan");
+    let at = plan
+        .phases
+        .iter()
+        .position(|p| p.view.matching.is_some())
+        .expect("a phase pairs the wings");
+    (puzzle, plan, at)
 }
 
 /// Whether to note each phase's progress on stderr (`CUBEDB_TRACE_PHASES` set): for

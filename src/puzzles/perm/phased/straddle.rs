@@ -24,10 +24,10 @@ use super::view::Matching;
 use crate::progress::Progress;
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::exact::ExactError;
+use crate::puzzles::perm::pdb::depth_nibbles;
 use crate::puzzles::perm::puzzle::PermPuzzle;
-use crate::search::bfs::{layered_bfs, RankedSpace, UNREACHED};
-use crate::table::{intern, packed, Table, TableSpec, TableStore};
-use rayon::prelude::*;
+use crate::search::bfs::{layered_bfs, RankedSpace};
+use crate::table::{packed, Table, TableStore};
 
 /// Pairs per group: the table has `places^GROUP` entries.
 const GROUP: usize = 3;
@@ -240,23 +240,19 @@ impl StraddleTable {
         let hash = xxhash_rust::xxh3::xxh3_64(
             format!("{}|straddle|{pairs}|{goes:?}", puzzle.hash).as_bytes(),
         );
-        let spec = TableSpec {
-            name: intern(format!(
-                "{}-straddle-{:016x}",
-                crate::puzzles::perm::exact::table_prefix(puzzle),
-                hash
-            )),
-            group: intern(format!("puzzle {source}")),
-            puzzle: "perm",
-            kind: "depth-nibble",
-            params: vec![
-                ("definition".into(), hash),
+        let spec = super::tables::side_spec(
+            puzzle,
+            source,
+            "straddle",
+            hash,
+            "depth-nibble",
+            vec![
                 ("places".into(), places as u64),
                 ("moves".into(), moves.len() as u64),
             ],
-            entries: space.size(),
-            bits_per_entry: 4,
-        };
+            space.size(),
+            4,
+        );
         if rebuild || !store.exists(&spec) {
             store.check_writable()?;
             progress.note(format!(
@@ -288,16 +284,7 @@ impl StraddleTable {
                 }
             }
             let result = layered_bfs(&space, &sources, progress, "straddle BFS");
-            let payload: Vec<u8> = result
-                .depths
-                .par_chunks(2)
-                .map(|two| {
-                    two.iter().enumerate().fold(0u8, |byte, (i, &d)| {
-                        let v = if d == UNREACHED { 15 } else { d.min(15) };
-                        byte | v << (4 * i)
-                    })
-                })
-                .collect();
+            let payload = depth_nibbles(&result.depths);
             store.write(&spec, &payload, result.histogram)?;
         }
         let table = store.open(&spec)?;
@@ -384,9 +371,6 @@ impl StraddleTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::perm::phased::Plan;
-    use crate::puzzles::perm::plan::PlanSpec;
-    use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
 
     /// Whether every pair of `matching` has one piece in an A slot and one in a B slot.
     fn straddles(puzzle: &PermPuzzle, matching: &Matching, state: &Element) -> bool {
@@ -412,26 +396,9 @@ mod tests {
     /// changes it by at most one.
     #[test]
     fn the_straddle_bound_is_zero_exactly_where_pairs_straddle_and_never_overestimates() {
-        let puzzle = shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/4x4x4.plan"),
-        )
-        .expect("shipped plan");
-        let plan = Plan::compile(&puzzle, &PlanSpec::parse(&text).expect("parse")).expect("plan");
-        let at = plan
-            .phases
-            .iter()
-            .position(|p| p.view.matching.is_some())
-            .expect("a phase pairs the wings");
+        let (puzzle, plan, at) = crate::puzzles::perm::phased::shipped_4x4x4_pairing();
         let matching = plan.phases[at].view.matching.as_ref().expect("matching");
-        let moves_of = |k: usize| -> Vec<&Element> {
-            plan.phases[k]
-                .moves
-                .iter()
-                .map(|&m| &plan.moves[m].element)
-                .collect()
-        };
-        let (before, pairing) = (moves_of(at - 1), moves_of(at));
+        let (before, pairing) = (plan.phase_elements(at - 1), plan.phase_elements(at));
         let dir = std::env::temp_dir().join(format!("cubedb-straddle-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let store = TableStore::new(&dir);
