@@ -160,10 +160,17 @@ impl<'a> PhaseRun<'a> {
         self.children.resize((depth + 1) * block, 0);
         let here = &self.stack[depth * width..][..width];
         let kids = &mut self.children[depth * block..][..block];
+        // Children an exact table already cuts (it is small and read at once) get no
+        // prefetch: the other tables' reads are the slow ones, and asking for lines that
+        // are never read only delays those that are.
+        let d = self.distance[depth];
         for m in (0..moves).filter(|&m| taken(m)) {
             let kid = &mut kids[m * width..][..width];
             tables.child(here, m, kid);
-            tables.prefetch(kid);
+            let cost = self.moves.costs[m] as usize;
+            if !exact || exact_step(tables.exact_value(kid), d, cost, left - cost).is_some() {
+                tables.prefetch(kid);
+            }
         }
         self.stack.resize((depth + 2) * width, 0);
         for m in 0..moves {
@@ -184,26 +191,10 @@ impl<'a> PhaseRun<'a> {
             }
             let next = &self.stack[(depth + 1) * width..][..width];
             let next_distance = if exact {
-                let value = tables.exact_value(next);
-                if value == 3 {
-                    continue;
+                match exact_step(tables.exact_value(next), d, cost, rest) {
+                    Some(distance) => distance,
+                    None => continue,
                 }
-                let d = self.distance[depth];
-                // The neighbour's distance is d - 1, d or d + 1 (d by a move costing
-                // nothing): the one congruent to its value.
-                let candidate = if cost == 0 {
-                    d
-                } else {
-                    [d.wrapping_sub(1), d, d + 1]
-                        .into_iter()
-                        .find(|&c| c != usize::MAX && (c % 3) as u8 == value)
-                        .unwrap_or(d + 1)
-                };
-                // Too far, or the target reached before the end (a detour).
-                if candidate > rest || (candidate == 0 && rest > 0 && cost > 0) {
-                    continue;
-                }
-                candidate
             } else {
                 let h = tables.pdb_bound(next) as usize;
                 if h > rest {
@@ -249,4 +240,26 @@ impl<'a> PhaseRun<'a> {
         }
         Ok(())
     }
+}
+
+/// A child's exact distance from its table value `value` (distance modulo 3, or 3:
+/// unreachable), its parent's distance `d` and the move's cost, when the search goes on
+/// there with `rest` left; `None` when it is cut: unreachable, too far, or at the target
+/// before the end (a detour).
+#[inline]
+fn exact_step(value: u8, d: usize, cost: usize, rest: usize) -> Option<usize> {
+    if value == 3 {
+        return None;
+    }
+    // The neighbour's distance is d - 1, d or d + 1 (d by a move costing nothing): the
+    // one congruent to its value.
+    let candidate = if cost == 0 {
+        d
+    } else {
+        [d.wrapping_sub(1), d, d + 1]
+            .into_iter()
+            .find(|&c| c != usize::MAX && (c % 3) as u8 == value)
+            .unwrap_or(d + 1)
+    };
+    (candidate <= rest && !(candidate == 0 && rest > 0 && cost > 0)).then_some(candidate)
 }
