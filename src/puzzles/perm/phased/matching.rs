@@ -310,11 +310,19 @@ impl MatchingTable {
         packed::Crumbs::new(self.table.payload()).get(rank as usize)
     }
 
-    /// Asks for the table's byte of a packed permutation (read a little later).
+    /// Asks for the table's byte of a packed permutation (read a little later, by
+    /// [`MatchingTable::value_at`]); returns its rank.
     #[inline]
-    pub fn prefetch(&self, t: u64) {
+    pub fn prefetch(&self, t: u64) -> u64 {
         let rank = rank_packed(t, self.a.len());
         crate::table::prefetch(self.table.payload(), (rank / 4) as usize);
+        rank
+    }
+
+    /// The table's value at a rank [`MatchingTable::prefetch`] returned.
+    #[inline]
+    pub fn value_at(&self, rank: u64) -> u8 {
+        packed::Crumbs::new(self.table.payload()).get(rank as usize)
     }
 
     /// Bytes of the table.

@@ -47,6 +47,8 @@ pub struct PhaseRun<'a> {
     /// Per depth, every child's coordinate values (worked out, and their database
     /// entries asked for, before any is read).
     children: Vec<u64>,
+    /// Per depth, every child's matching rank (worked out for the prefetch, read after).
+    ranks: Vec<u64>,
     /// Exact distance per depth (exact tables).
     distance: Vec<usize>,
     /// The matching's distance per depth (exact within its table's depth, else one more).
@@ -82,6 +84,7 @@ impl<'a> PhaseRun<'a> {
             width,
             stack,
             children: Vec::new(),
+            ranks: Vec::new(),
             distance: vec![start.pattern],
             pairs: vec![start.pairs],
             start: start.inner,
@@ -164,12 +167,14 @@ impl<'a> PhaseRun<'a> {
         // prefetch: the other tables' reads are the slow ones, and asking for lines that
         // are never read only delays those that are.
         let d = self.distance[depth];
+        self.ranks.resize((depth + 1) * moves, 0);
+        let ranks = &mut self.ranks[depth * moves..][..moves];
         for m in (0..moves).filter(|&m| taken(m)) {
             let kid = &mut kids[m * width..][..width];
             tables.child(here, m, kid);
             let cost = self.moves.costs[m] as usize;
             if !exact || exact_step(tables.exact_value(kid), d, cost, left - cost).is_some() {
-                tables.prefetch(kid);
+                ranks[m] = tables.prefetch(kid);
             }
         }
         self.stack.resize((depth + 2) * width, 0);
@@ -208,8 +213,9 @@ impl<'a> PhaseRun<'a> {
             }
             let next_pairs = match &tables.matching {
                 Some(matching) => {
-                    let d = matching
-                        .step_distance(self.pairs[depth], matching.value(next[self.width - 1]));
+                    // The rank the prefetch worked out (every child that gets here had one).
+                    let value = matching.value_at(self.ranks[depth * moves + m]);
+                    let d = matching.step_distance(self.pairs[depth], value);
                     if d > rest {
                         continue;
                     }

@@ -546,18 +546,20 @@ impl PhaseTables {
     }
 
     /// Asks for the pattern databases' and the matching's entries at coordinate values
-    /// `values` (read a little later: the search works out every child of a node first).
+    /// `values` (read a little later: the search works out every child of a node first);
+    /// returns the matching's rank there (0 without one), for
+    /// [`MatchingTable::value_at`].
     #[inline]
-    pub fn prefetch(&self, values: &[u64]) {
+    pub fn prefetch(&self, values: &[u64]) -> u64 {
         for (_, table, rank) in self.database_ranks(values) {
             crate::table::prefetch(table.payload(), (rank / 2) as usize);
         }
         if let Some(straddle) = &self.straddle {
             straddle.prefetch(&values[self.straddle_at..][..straddle.width()]);
         }
-        if let Some(matching) = &self.matching {
-            matching.prefetch(values[self.width - 1]);
-        }
+        self.matching
+            .as_ref()
+            .map_or(0, |matching| matching.prefetch(values[self.width - 1]))
     }
 
     /// The straddle table's bound at coordinate values (0 without one).
