@@ -426,6 +426,33 @@ pub fn exact_spec(puzzle: &PermPuzzle, projection: &Projection, source: &str) ->
     )
 }
 
+/// The spec of a table beside a phased plan's own (a matching's, a straddle table's): named
+/// `<puzzle prefix>-<what>-<hash>`, the hash (of the puzzle and what the table follows)
+/// its first parameter.
+#[allow(clippy::too_many_arguments)]
+pub fn keyed_spec(
+    puzzle: &PermPuzzle,
+    source: &str,
+    what: &str,
+    hash: u64,
+    kind: &'static str,
+    params: Vec<(String, u64)>,
+    entries: u64,
+    bits: u32,
+) -> TableSpec {
+    TableSpec {
+        name: intern(format!("{}-{what}-{hash:016x}", table_prefix(puzzle))),
+        group: intern(format!("puzzle {source}")),
+        puzzle: "perm",
+        kind,
+        params: std::iter::once(("definition".into(), hash))
+            .chain(params)
+            .collect(),
+        entries,
+        bits_per_entry: bits,
+    }
+}
+
 /// The start of every table file name of `puzzle` (exact table, coordinate file,
 /// pattern databases): its name, metric and definition hash.
 pub fn table_prefix(puzzle: &PermPuzzle) -> String {

@@ -224,7 +224,7 @@ impl MatchingTable {
             .collect();
         let hash =
             xxhash_rust::xxh3::xxh3_64(format!("{}|matching|{lists:?}", puzzle.hash).as_bytes());
-        let spec = super::tables::side_spec(
+        let spec = crate::puzzles::perm::exact::keyed_spec(
             puzzle,
             source,
             "matching",

@@ -240,7 +240,7 @@ impl StraddleTable {
         let hash = xxhash_rust::xxh3::xxh3_64(
             format!("{}|straddle|{pairs}|{goes:?}", puzzle.hash).as_bytes(),
         );
-        let spec = super::tables::side_spec(
+        let spec = crate::puzzles::perm::exact::keyed_spec(
             puzzle,
             source,
             "straddle",

@@ -101,33 +101,6 @@ pub struct PhaseTables {
     pub costs: Vec<u8>,
 }
 
-/// The spec of a table beside a phase's own (a matching's, a straddle table's): named
-/// `<puzzle prefix>-<what>-<hash>`, the hash (of the puzzle and what the table follows)
-/// its first parameter.
-#[allow(clippy::too_many_arguments)]
-pub fn side_spec(
-    puzzle: &PermPuzzle,
-    source: &str,
-    what: &str,
-    hash: u64,
-    kind: &'static str,
-    params: Vec<(String, u64)>,
-    entries: u64,
-    bits: u32,
-) -> TableSpec {
-    TableSpec {
-        name: intern(format!("{}-{what}-{hash:016x}", table_prefix(puzzle))),
-        group: intern(format!("puzzle {source}")),
-        puzzle: "perm",
-        kind,
-        params: std::iter::once(("definition".into(), hash))
-            .chain(params)
-            .collect(),
-        entries,
-        bits_per_entry: bits,
-    }
-}
-
 fn spec(
     ranked: &PermPuzzle,
     source: &str,
