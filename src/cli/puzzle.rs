@@ -740,16 +740,12 @@ fn info(args: &FileArgs) -> Result<()> {
             if !phase.upto.is_empty() {
                 extra.push(format!("target up to {} moves", phase.upto.len()));
             }
-            let next_matching = plan
-                .phases
-                .get(k + 1)
-                .and_then(|next| next.view.matching.as_ref());
-            if let Some(m) = next_matching {
+            if let Some(m) = plan.straddled_by(k) {
                 let elements = plan.phase_elements(k);
                 let straddle = cubedb::puzzles::perm::phased::straddle::StraddleTable::entries_for(
                     &puzzle, m, &elements,
                 );
-                if let Some(entries) = straddle.filter(|_| !phase.costs.contains(&0)) {
+                if let Some(entries) = straddle {
                     extra.push(format!(
                         "straddle table for the next phase's {} pairs: {} entries ({:.1} MB)",
                         m.a.len(),

@@ -182,6 +182,16 @@ fn error(line: usize, problem: impl Into<String>) -> PlanError {
 }
 
 impl Plan {
+    /// The matching phase `k` brings pieces across for (a straddle table's): the next
+    /// phase's, unless phase `k` has moves that cost nothing (the table would have to
+    /// count costs).
+    pub fn straddled_by(&self, k: usize) -> Option<&view::Matching> {
+        if self.phases[k].costs.contains(&0) {
+            return None;
+        }
+        self.phases.get(k + 1)?.view.matching.as_ref()
+    }
+
     /// The moves of phase `k`, as full-puzzle elements.
     pub fn phase_elements(&self, k: usize) -> Vec<&Element> {
         self.phases[k]
@@ -1191,9 +1201,7 @@ impl PhasedSolver {
                 .map(|m| (puzzle, m, elements.as_slice()));
             // The next phase's matching, for this phase to bring its pairs across.
             let straddle = plan
-                .phases
-                .get(k + 1)
-                .and_then(|next| next.view.matching.as_ref())
+                .straddled_by(k)
                 .map(|m| (puzzle, m, elements.as_slice()));
             let upto: Vec<Element> = phase
                 .upto

@@ -153,12 +153,11 @@ impl PhaseTables {
             )?),
             None => None,
         };
-        // Moves that cost nothing would need a table of costs: no straddle table then.
         let straddle = match straddle {
-            Some((puzzle, m, moves)) if !costs.contains(&0) => {
+            Some((puzzle, m, moves)) => {
                 StraddleTable::load_or_build(puzzle, m, moves, store, source, progress, rebuild)?
             }
-            _ => None,
+            None => None,
         };
         let extra = usize::from(matching.is_some()) + straddle.as_ref().map_or(0, |s| s.width());
         let (searched, restriction) = pattern.searched();
