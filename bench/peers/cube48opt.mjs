@@ -85,7 +85,7 @@ const MOVES = {
     F: { cp: [1, 5, 2, 3, 0, 4, 6, 7], co: [1, 2, 0, 0, 2, 1, 0, 0],
          ep: [0, 9, 2, 3, 4, 8, 6, 7, 1, 5, 10, 11], eo: [0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0] },
     D: { cp: [0, 1, 2, 3, 5, 6, 7, 4], co: [0, 0, 0, 0, 0, 0, 0, 0],
-         ep: [0, 1, 2, 3, 7, 4, 5, 6, 8, 9, 10, 11], eo: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] },
+         ep: [0, 1, 2, 3, 5, 6, 7, 4, 8, 9, 10, 11], eo: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] },
     L: { cp: [0, 2, 6, 3, 4, 1, 5, 7], co: [0, 1, 2, 0, 0, 2, 1, 0],
          ep: [0, 1, 10, 3, 4, 5, 9, 7, 8, 2, 6, 11], eo: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] },
     B: { cp: [0, 1, 3, 7, 4, 5, 2, 6], co: [0, 0, 1, 2, 0, 0, 2, 1],
@@ -129,7 +129,9 @@ function isSolved(c) {
 }
 
 // The model checks itself once: each face turned four times is the identity, a sexy move
-// six times too, and (R U) has order 105.
+// six times too, (R U) has order 105, and Reid's 20-move superflip flips every edge in
+// place and leaves the corners alone (the only check here that a face's pieces go round
+// the right way for every face: D's edges once went the wrong way unnoticed).
 (function selfTest() {
     for (const f of 'URFDLB') {
         if (!isSolved(applyMoves(solvedCube(), parseMoves(`${f} ${f} ${f} ${f}`)))) throw new Error(`model: ${f}4`);
@@ -141,6 +143,9 @@ function isSolved(c) {
         c = applyMoves(c, parseMoves('R U'));
         if (isSolved(c) !== (i === 105)) throw new Error('model: (R U) order');
     }
+    const flip = applyMoves(solvedCube(), parseMoves("U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"));
+    if (!flip.cp.every((p, i) => p === i) || !flip.co.every((o) => o === 0) ||
+        !flip.ep.every((p, i) => p === i) || !flip.eo.every((o) => o === 1)) throw new Error('model: superflip');
 })();
 
 // ---- The peer. ----

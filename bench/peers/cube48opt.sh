@@ -18,7 +18,7 @@
 #   CUBE48OPT_TABLE=FILE            its saved table (default $CUBE48OPT_DATA/VARIATION.dat,
 #                                   CUBE48OPT_DATA defaulting to /tmp/c48data)
 #   PRESETS=...                     cubedb presets (built on first use); by default the
-#                                   one of cube48opt's size: cube48opt1-3 `small`,
+#                                   one of cube48opt's size: cube48opt1-3 `200m`,
 #                                   4-6 `2g`, 7 `5g`, 8-9 `8g`
 #   COUNT=20 SEED=21                positions: `cubedb rubik scramble --count COUNT --seed
 #                                   SEED` (random states, as scrambles)
@@ -69,7 +69,7 @@ if [ ! -f "$table" ]; then
 fi
 num=${variation#cube48opt}
 case "$num" in
-    1|2|3) default_presets=small ;;
+    1|2|3) default_presets=200m ;;
     4|5|6) default_presets=2g ;;
     7) default_presets=5g ;;
     *) default_presets=8g ;;
@@ -231,7 +231,7 @@ for who in "$variation" $(for p in $presets; do echo "cubedb-$p"; done); do
     med_s=$(awk '{ print $3 }' "$work/one.txt" | median)
     med_n=$(awk '{ print $4 }' "$work/one.txt" | median)
     awk -v s="$who" -v ms="$med_s" -v mn="$med_n" '{ t += $3; n += $4; l += $2 } END { sub(/^cubedb-/, "cubedb ", s); printf "%-16s %10.3f %10.3f %14.0f %14.0f %9.2f %12.2f\n", s, ms, t / NR, mn, n / NR, t * 1e9 / n, l / NR }' "$work/one.txt"
-    echo "$who $med_s $med_n $(awk '{ t += $3; n += $4 } END { print t / NR, n / NR, t * 1e9 / n }' "$work/one.txt")" >> "$work/summary.txt"
+    echo "$who $med_s $med_n $(awk '{ t += $3; n += $4 } END { printf "%.6f %.0f %.4f\n", t / NR, n / NR, t * 1e9 / n }' "$work/one.txt")" >> "$work/summary.txt"
 done
 read -r _ c_med c_medn c_mean c_meann c_nspn < <(grep "^$variation " "$work/summary.txt")
 for preset in $presets; do
