@@ -108,7 +108,7 @@ fn deep_report(store: &TableStore) {
         }
     }
     let random = env("RUBIK_BENCH_RANDOM", 0);
-    let largest = Preset::largest_present(store, Metric::Qtm);
+    let largest = Preset::fastest_present(store, Metric::Qtm);
     if random > 0 {
         let solver =
             OptimalSolver::open_all(store, Metric::Qtm, Some(largest), &Progress::hidden())

@@ -137,8 +137,8 @@ pub fn _twophase_tables() -> &'static str {
     }
 }
 
-/// The optimal solver of `metric`: the near table now, and the largest preset already
-/// built (else small) when a cube first needs it.
+/// The optimal solver of `metric`: the near table now, and the fastest preset already
+/// built (else 200m, built then) when a cube first needs it.
 fn optimal_solver(metric: Metric) -> PyResult<Arc<OptimalSolver>> {
     static SOLVERS: [Cached<OptimalSolver>; 2] = [Cached::new(), Cached::new()];
     SOLVERS[metric_slot(metric)]

@@ -395,7 +395,7 @@ def test_dask_arguments_follow_the_same_rules():
 
 
 def test_a_long_optimal_solve_says_its_cost_at_the_start():
-    # The test tables hold the small preset only: a random position takes days with it.
+    # A random position takes longer than these timeouts with the default preset (200m).
     script = """
         import time, cubedb
         cube = cubedb.Cube.from_moves("B2 F2 U F2 U2 F2 R2 U2 F2 U2 L' F' R' B D' B L R2 D F2 D")

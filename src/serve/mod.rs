@@ -43,8 +43,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
 
-    /// Pattern-database preset for optimal solving [default: the largest built, else
-    /// small].
+    /// Pattern-database preset for optimal solving [default: the fastest built, else
+    /// 200m].
     #[arg(long, value_enum)]
     tables: Option<Preset>,
 

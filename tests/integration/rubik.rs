@@ -660,7 +660,7 @@ fn two_bit_entries_bound_the_exact_ones() {
 #[ignore]
 fn big_presets_agree_with_the_small_one() {
     use cubedb::puzzles::rubik::optimal::pdb::spec;
-    use cubedb::puzzles::rubik::{KorfSolver, Pdbs, Preset};
+    use cubedb::puzzles::rubik::{Pdbs, Preset};
     let store = TableStore::locate(None);
     let presets = std::env::var("CUBEDB_PRESETS").unwrap_or("large huge 2g 5g 8g".into());
     let mut checked = 0;
@@ -685,29 +685,7 @@ fn big_presets_agree_with_the_small_one() {
             checked += 1;
             let big = Pdbs::load_or_build(&store, (preset, metric), &Progress::hidden())
                 .expect("big pattern databases");
-            let small = small_pdbs(metric);
-            let (big, small) = (KorfSolver::new(&big, None), KorfSolver::new(&small, None));
-            let moves = metric.moves();
-            let mut rng = SplitMix64::new(2027);
-            for i in 0..60 {
-                let cube = random_cube_of(&mut rng, &moves, 8 + i % 7);
-                let b = small.solve(&cube, 26).moves.expect("solved");
-                // No deeper than the small preset's answer: a wrong big table fails here
-                // instead of searching on.
-                let a = big.solve(&cube, metric.length(&b)).moves;
-                let a = a.unwrap_or_else(|| {
-                    panic!(
-                        "{preset:?} {metric:?} scramble {i}: not solved in {}",
-                        b.len()
-                    )
-                });
-                assert!(cube.apply_all(&a).is_solved());
-                assert_eq!(
-                    metric.length(&a),
-                    metric.length(&b),
-                    "{metric:?} scramble {i}"
-                );
-            }
+            agrees_with_the_small_preset(&big, preset, metric);
         }
     }
     assert!(
@@ -715,6 +693,58 @@ fn big_presets_agree_with_the_small_one() {
         "no big preset's tables found in {}",
         store.dir().display()
     );
+}
+
+/// The first-use preset `200m` (the flip-slice-twist class table with the E-slice
+/// pairing and parity, 2 bits, 215 MB per metric), built here as a first use builds it:
+/// the same optimal lengths as the small preset in both metrics, as the big presets
+/// above.
+#[test]
+fn the_first_use_preset_agrees_with_the_small_one() {
+    use cubedb::puzzles::rubik::{Pdbs, Preset};
+    let store = TableStore::new(data_dir_with("rubik"));
+    for metric in [Metric::Qtm, Metric::Htm] {
+        let preset = Preset::TwoHundredMb;
+        let tables = {
+            let _lock = crate::common::build_lock();
+            Pdbs::load_or_build(&store, (preset, metric), &Progress::hidden())
+                .expect("the 200m pattern database")
+        };
+        agrees_with_the_small_preset(&tables, preset, metric);
+    }
+}
+
+/// Sixty scrambles of 8 to 14 moves: `tables` finds solutions exactly as long as the
+/// small preset's, each solving its cube.
+fn agrees_with_the_small_preset(
+    tables: &cubedb::puzzles::rubik::Pdbs,
+    preset: cubedb::puzzles::rubik::Preset,
+    metric: Metric,
+) {
+    use cubedb::puzzles::rubik::KorfSolver;
+    let small = small_pdbs(metric);
+    let (big, small) = (KorfSolver::new(tables, None), KorfSolver::new(&small, None));
+    let moves = metric.moves();
+    let mut rng = SplitMix64::new(2027);
+    for i in 0..60 {
+        let cube = random_cube_of(&mut rng, &moves, 8 + i % 7);
+        let b = small.solve(&cube, 26).moves.expect("solved");
+        // No deeper than the small preset's answer: a wrong table fails here instead of
+        // searching on.
+        let a = big.solve(&cube, metric.length(&b)).moves;
+        let a = a.unwrap_or_else(|| {
+            panic!(
+                "{preset:?} {metric:?} scramble {i}: not solved in {}",
+                b.len()
+            )
+        });
+        assert!(cube.apply_all(&a).is_solved());
+        assert_eq!(
+            metric.length(&a),
+            metric.length(&b),
+            "{preset:?} {metric:?} scramble {i}"
+        );
+    }
 }
 
 /// `bench table-reads` times every row on the preset's first table: a positive time per

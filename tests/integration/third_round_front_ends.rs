@@ -134,7 +134,7 @@ fn a_first_use_says_its_cost_before_building() {
         .unwrap_or_else(|| panic!("no first-use note within 2 s: {said:?}"));
     assert!(*at < Duration::from_millis(1000), "{at:?}: {first}");
     assert!(
-        first.contains("the small preset") && first.contains("on disk"),
+        first.contains("the 200m preset") && first.contains("on disk"),
         "{first}"
     );
     assert!(first.contains("per random position"), "{first}");

@@ -45,7 +45,8 @@ const RANDOM_LENGTHS_QTM: [(u32, u32); 8] = [
 /// node count of each later iteration grows by the branching factor of canonical move
 /// sequences (13.35 per face turn, 9.37 per quarter turn: IDA* over pattern databases
 /// grows at the brute-force rate once past its first iterations), up to the lengths
-/// random positions need (given the bound reached and, for a scramble, its length).
+/// random positions need (given the bound reached and, for a scramble, its length), the
+/// last iteration counted in part (`LAST_ITERATION_SHARE`).
 #[derive(Debug, Clone)]
 pub struct Outlook {
     /// The solution, when the look itself found it (nothing more to search).
@@ -149,6 +150,13 @@ const ASSUMED_NODES_PER_SECOND: f64 = 1.0e7;
 /// Fewer nodes than this measure no rate (start-up costs dominate).
 const RATE_MIN_NODES: u64 = 50_000;
 
+/// The share of its last iteration a search makes, on the mean, before it meets its
+/// first solution (it stops there, and its subtrees go closest first): 1.7-5.0% (mean
+/// 2.9%) of the full iteration the growth foretells, on four 18-move random positions
+/// with `200m` (`docs/rubik-optimal.md`, "Start-up"). Counting the last iteration whole
+/// foretold 6-9 minutes for solves of 2-40 s.
+const LAST_ITERATION_SHARE: f64 = 0.03;
+
 /// Optimal solving of any position (see `docs/rubik-optimal.md`): positions within 7
 /// quarter turns are answered from the near table (in quarter turns directly, in face
 /// turns by a short IDA* bounded by it), deeper ones by IDA* over the preset's pattern
@@ -181,8 +189,8 @@ struct Tables {
 
 impl OptimalSolver {
     /// The solver for `metric` over `store`: opens (or builds) the near table now and the
-    /// tables of `preset` when a cube first needs them. Without a preset: the largest one
-    /// already built, else small.
+    /// tables of `preset` when a cube first needs them. Without a preset: the fastest one
+    /// already built, else `200m`.
     pub fn open(
         store: &TableStore,
         metric: Metric,
@@ -204,7 +212,7 @@ impl OptimalSolver {
     /// The preset a solve with `preset` (or, without one, the largest present) would
     /// open, when its tables are not all in `store`: what a first use will build.
     pub fn to_build(store: &TableStore, metric: Metric, preset: Option<Preset>) -> Option<Preset> {
-        let preset = preset.unwrap_or_else(|| Preset::largest_present(store, metric));
+        let preset = preset.unwrap_or_else(|| Preset::fastest_present(store, metric));
         (!Self::present(store, metric, preset)).then_some(preset)
     }
 
@@ -351,7 +359,7 @@ impl OptimalSolver {
         let _opening = tables.opening.lock().unwrap_or_else(|p| p.into_inner());
         if tables.pdbs.get().is_none() {
             if let Some((store, preset, progress)) = &tables.source {
-                let preset = preset.unwrap_or_else(|| Preset::largest_present(store, self.metric));
+                let preset = preset.unwrap_or_else(|| Preset::fastest_present(store, self.metric));
                 let _ =
                     tables
                         .pdbs
@@ -365,7 +373,7 @@ impl OptimalSolver {
     fn pdbs_at_hand(&self, tables: &Tables) -> bool {
         tables.pdbs.get().is_some()
             || tables.source.as_ref().is_some_and(|(store, preset, _)| {
-                let preset = preset.unwrap_or_else(|| Preset::largest_present(store, self.metric));
+                let preset = preset.unwrap_or_else(|| Preset::fastest_present(store, self.metric));
                 Pdbs::present(store, (preset, self.metric))
             })
     }
@@ -501,15 +509,21 @@ impl OptimalSolver {
                 current.saturating_sub(step),
             )
         };
-        // Nodes of every iteration from the current one up to `length`.
+        // Nodes of every iteration from the current one up to `length`, the last one
+        // searched in part.
         let cost = |length: u32| -> f64 {
+            let last = length.max(current);
             let mut nodes = 0.0;
             let mut n = last_nodes;
             let mut bound = last_bound + step;
-            while bound <= length.max(current) {
+            while bound <= last {
                 n *= growth;
                 if bound >= current {
-                    nodes += n;
+                    nodes += if bound == last {
+                        n * LAST_ITERATION_SHARE
+                    } else {
+                        n
+                    };
                 }
                 bound += step;
             }

@@ -82,6 +82,9 @@ pub enum Pattern {
     /// Edge flips, E-slice slots and corner twists alone (Kociemba's phase-1 coordinates)
     /// by class: the smallest table of the family (141 M entries), for tests.
     FlipSliceTwistBare,
+    /// Edge flips, E-slice slots, corner twists, and the pairing and parity of the
+    /// E-slice edges, by class: 845 M entries, the `200m` preset's table.
+    FlipSliceTwistPairingParity,
 }
 
 /// Falling factorial `n (n-1) ... (n-k+1)`.
@@ -106,6 +109,7 @@ impl Pattern {
             Pattern::FlipSliceTwistEdgeLayers => Some(Refinement::EdgeLayers),
             Pattern::FlipSliceTwistLayersPairing => Some(Refinement::LayersPairing),
             Pattern::FlipSliceTwistBare => Some(Refinement::Bare),
+            Pattern::FlipSliceTwistPairingParity => Some(Refinement::PairingParity),
             _ => None,
         }
     }
@@ -143,6 +147,9 @@ impl Pattern {
                 format!("rubik-pdb-{m}-flipslice-twist-layers-pairing-sym16")
             }
             Pattern::FlipSliceTwistBare => format!("rubik-pdb-{m}-flipslice-twist-bare-sym16"),
+            Pattern::FlipSliceTwistPairingParity => {
+                format!("rubik-pdb-{m}-flipslice-twist-pairing-parity-sym16")
+            }
         }
     }
 
@@ -392,6 +399,10 @@ pub fn spec(
                     params.push(("edge-layers".into(), refinement.count() as u64))
                 }
                 Refinement::Bare => params.push(("refinement".into(), 0)),
+                Refinement::PairingParity => {
+                    params.push(("slice-pairing".into(), 3));
+                    params.push(("slice-parity".into(), 2));
+                }
             }
         }
     }

@@ -100,6 +100,11 @@ pub enum Refinement {
     LayersPairing,
     /// Nothing more: Kociemba's phase-1 coordinates alone (a small table for tests).
     Bare,
+    /// The pairing and the parity of the E-slice order, without the corner layers (6
+    /// values: the order modulo the Klein four-group of double transpositions, the one
+    /// subgroup of S4 inside both the pairing's and the parity's): the `200m` table, one
+    /// fiftieth of `8g`'s entries.
+    PairingParity,
 }
 
 impl Refinement {
@@ -113,6 +118,7 @@ impl Refinement {
             Refinement::EdgeLayers => EDGE_LAYERS,
             Refinement::LayersPairing => CORNER_LAYERS * PAIRINGS,
             Refinement::Bare => 1,
+            Refinement::PairingParity => PAIRINGS * 2,
         }
     }
 
@@ -312,6 +318,7 @@ pub fn finish_indices(
         Refinement::EdgeLayers => finish_in(Refinement::EdgeLayers, raw, entries, out),
         Refinement::LayersPairing => finish_in(Refinement::LayersPairing, raw, entries, out),
         Refinement::Bare => finish_in(Refinement::Bare, raw, entries, out),
+        Refinement::PairingParity => finish_in(Refinement::PairingParity, raw, entries, out),
     }
 }
 
@@ -413,6 +420,7 @@ fn fine_parts(
         }
         Refinement::EdgeLayers => (0, 0, t.up_edges_of_layers(slots, fine)),
         Refinement::Bare => (0, 0, 0),
+        Refinement::PairingParity => (t.pairing_parity_order[fine] as usize, 0, 0),
     }
 }
 
@@ -432,13 +440,14 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 
-    const REFINEMENTS: [Refinement; 6] = [
+    const REFINEMENTS: [Refinement; 7] = [
         Refinement::SliceOrder,
         Refinement::CornerLayers,
         Refinement::LayersParity,
         Refinement::EdgeLayers,
         Refinement::LayersPairing,
         Refinement::Bare,
+        Refinement::PairingParity,
     ];
 
     /// The five raw coordinates `each_index` takes, read from a cube.

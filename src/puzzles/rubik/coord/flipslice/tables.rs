@@ -33,6 +33,9 @@ pub(crate) struct Tables {
     /// slots holds the diagonal partner (FR with BL, FL with BR) of the edge in the
     /// lowest slot (`8g`).
     pairing: OrderQuotient,
+    /// A slice order of each value (pairing * 2 + parity) of the `PairingParity`
+    /// refinement: what the BFS moves for that value.
+    pub(crate) pairing_parity_order: [u8; PAIRINGS * 2],
     /// Rank of each 8-bit corner slot mask with four bits set (others unused).
     pub(crate) layers_of_mask: [u8; 256],
     /// `layers_move[layers * 18 + m]`.
@@ -277,7 +280,13 @@ impl Tables {
             let partner = order.iter().position(|&c| c == order[0] ^ 2).unwrap_or(1);
             (partner - 1) as u8
         });
+        let pairing_parity_order = std::array::from_fn(|fine| {
+            (0..SLICE_ORDERS)
+                .find(|&order| pairing[order] as usize * 2 + parity[order] as usize == fine)
+                .unwrap_or(0) as u8
+        });
         let mut t = Tables {
+            pairing_parity_order,
             parity: OrderQuotient::of_classes(parity),
             pairing: OrderQuotient::of_classes(pairing),
             slots_of_mask,
@@ -492,6 +501,7 @@ impl Tables {
                 ]
             }
             Refinement::Bare => [slice, twist, layers, up_edges],
+            Refinement::PairingParity => [slice_image(), twist, layers, up_edges],
         }
     }
 
@@ -506,6 +516,13 @@ impl Tables {
         parts: [usize; 4],
         s: usize,
     ) -> (usize, usize) {
+        if refinement == Refinement::PairingParity {
+            // Both classes of the order move by their own images.
+            let [slice, twist, ..] = parts;
+            let twist = self.twist_conj[twist * UD_SYMMETRY_COUNT + s] as usize;
+            let fine = self.pairing.conjugated(slice, s) * 2 + self.parity.conjugated(slice, s);
+            return (twist, fine);
+        }
         if let Some(quotient) = self.quotient(refinement) {
             // The corner layers' conjugation moves the twist and the layers alone.
             let [slice, twist, layers, _] = self.conjugated(Refinement::CornerLayers, parts, s);
@@ -539,6 +556,10 @@ impl Tables {
                 self.layers_of_mask[within] as usize
             }
             Refinement::Bare => 0,
+            Refinement::PairingParity => {
+                let order = slice % SLICE_ORDERS;
+                self.pairing.class(order) * 2 + self.parity.class(order)
+            }
         }
     }
 
@@ -660,6 +681,7 @@ mod tests {
     fn conjugated_fine_agrees_with_conjugating_the_whole_slice() {
         let t = Tables::build();
         for refinement in [
+            Refinement::PairingParity,
             Refinement::LayersPairing,
             Refinement::LayersParity,
             Refinement::CornerLayers,
