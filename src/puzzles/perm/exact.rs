@@ -440,14 +440,34 @@ pub fn keyed_spec(
     entries: u64,
     bits: u32,
 ) -> TableSpec {
+    phase_table_spec(
+        format!("{}-{what}-{hash:016x}", table_prefix(puzzle)),
+        source,
+        kind,
+        std::iter::once(("definition".into(), hash))
+            .chain(params)
+            .collect(),
+        entries,
+        bits,
+    )
+}
+
+/// The spec of a phase's table of the puzzle defined in `source` (built by `cubedb-gen
+/// puzzle SOURCE`): what every phase table's spec shares besides name and parameters.
+pub fn phase_table_spec(
+    name: String,
+    source: &str,
+    kind: &'static str,
+    params: Vec<(String, u64)>,
+    entries: u64,
+    bits: u32,
+) -> TableSpec {
     TableSpec {
-        name: intern(format!("{}-{what}-{hash:016x}", table_prefix(puzzle))),
+        name: intern(name),
         group: intern(format!("puzzle {source}")),
         puzzle: "perm",
         kind,
-        params: std::iter::once(("definition".into(), hash))
-            .chain(params)
-            .collect(),
+        params,
         entries,
         bits_per_entry: bits,
     }

@@ -11,12 +11,13 @@ use crate::progress::Progress;
 use crate::puzzles::perm::coord::{Coord, CoordError, Projection, Reachable};
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::exact::{
-    exact_projection_with, groups_from_bytes, groups_to_bytes, table_prefix, ExactError, Space,
+    exact_projection_with, groups_from_bytes, groups_to_bytes, phase_table_spec, table_prefix,
+    ExactError, Space,
 };
 use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
 use crate::search::bfs::{costed_bfs, mod3_bfs, Mod3Result};
-use crate::table::{intern, packed, Table, TableSpec, TableStore};
+use crate::table::{packed, Table, TableSpec, TableStore};
 
 /// Most ranks of a phase's exact table (2 bits each: 512 MiB).
 pub const EXACT_RANKS: u64 = 1 << 31;
@@ -110,19 +111,18 @@ fn spec(
     bits: u32,
     moves: usize,
 ) -> TableSpec {
-    TableSpec {
-        name: intern(format!("{}-{suffix}", table_prefix(ranked))),
-        group: intern(format!("puzzle {source}")),
-        puzzle: "perm",
+    phase_table_spec(
+        format!("{}-{suffix}", table_prefix(ranked)),
+        source,
         kind,
-        params: vec![
+        vec![
             ("definition".into(), ranked.hash),
             ("entries".into(), entries),
             ("moves".into(), moves as u64),
         ],
         entries,
-        bits_per_entry: bits,
-    }
+        bits,
+    )
 }
 
 impl PhaseTables {
