@@ -718,6 +718,7 @@ fn info(args: &FileArgs) -> Result<()> {
                 cubedb::puzzles::perm::phased::tables::describe(
                     &phase.pattern,
                     &phase.splittable,
+                    &phase.costs,
                     phase.join,
                     8192
                 )

@@ -12,6 +12,7 @@
 //! bounding every later search ([`PhasedSolver::solve`]).
 
 pub mod matching;
+pub mod quotient;
 pub mod rotation;
 pub mod search;
 pub mod straddle;
@@ -1158,6 +1159,14 @@ impl<T: Reaches> HandedOn<T> {
         seen
     }
 
+    /// Whether the next phase's start key `key` was handed on already (then counted as
+    /// repeated); nothing is taken.
+    fn started_already(&mut self, key: &[u64]) -> bool {
+        let seen = self.started.contains(key);
+        self.repeated += usize::from(seen);
+        seen
+    }
+
     /// Hands on `candidate` (whose state was not handed on yet); whether more are wanted.
     fn push(&mut self, score: usize, candidate: T) -> bool {
         self.reached.insert(candidate.state().clone());
@@ -1453,12 +1462,48 @@ impl PhasedSolver {
                 .follows_legality
                 .then(|| tables.legality_guard(self.puzzle.illegal.len()))
                 .flatten();
+            // Free moves that are free moves of the next phase too, when its table is over
+            // the classes those join: not followed from a target (same class again).
+            // Once nothing but free moves is left, a free move that is an earlier one then a
+            // free move of the next phase reaches the same classes: not followed either.
+            let (spare_at_target, spare_at_zero) =
+                match self.plan.phases.get(k + 1).zip(self.tables.get(k + 1)) {
+                    Some((next, next_tables)) if next_tables.starts_by_class() => {
+                        let next_free: Vec<&Element> = next
+                            .moves
+                            .iter()
+                            .zip(&next.costs)
+                            .filter(|&(_, &c)| c == 0)
+                            .map(|(&m, _)| &self.plan.moves[m].element)
+                            .collect();
+                        let free: Vec<usize> = (0..phase.moves.len())
+                            .filter(|&m| phase.costs.get(m) == Some(&0))
+                            .collect();
+                        let mask = |keep: &dyn Fn(usize) -> bool| {
+                            free.iter()
+                                .filter(|&&m| keep(m))
+                                .fold(0u128, |mask, &m| mask | 1 << m)
+                        };
+                        let at_target = mask(&|m| next_free.contains(&elements[m]));
+                        let at_zero = mask(&|m| {
+                            free.iter().take_while(|&&e| e < m).any(|&e| {
+                                next_free
+                                    .iter()
+                                    .any(|f| &elements[e].then(f, sets) == elements[m])
+                            })
+                        });
+                        (at_target, at_zero)
+                    }
+                    _ => (0, 0),
+                };
             let moves = PhaseMoves {
                 tables,
                 costs: &phase.costs,
                 legality: (phase.follows_legality && guard.is_none())
                     .then(|| (&self.puzzle, elements.clone())),
                 guard,
+                spare_at_target,
+                spare_at_zero,
             };
             // Each candidate's search and its distance to this phase's target.
             let mut runs: Vec<(usize, PhaseRun<'_>, usize)> = Vec::new();
@@ -1545,6 +1590,19 @@ impl PhasedSolver {
                         let mut groups: Vec<(usize, Option<StartNode>, Element, Vec<Element>)> =
                             Vec::new();
                         for reached in std::iter::once(full).chain(c.twins.iter().map(&mut walk)) {
+                            // A start of a class handed on already: passed over before its
+                            // distance is walked.
+                            if let Some((phase, tables)) =
+                                following.filter(|(_, t)| t.starts_by_class())
+                            {
+                                let key = phase
+                                    .view
+                                    .apply(&reached, sets)
+                                    .and_then(|v| tables.start_key_at(&v, &reached));
+                                if key.is_some_and(|key| handed.started_already(&key)) {
+                                    continue;
+                                }
+                            }
                             let Some((score, start)) = estimate(&reached, total) else {
                                 continue;
                             };
@@ -1567,10 +1625,13 @@ impl PhasedSolver {
                             if g > 0 && handed.already(&full) {
                                 continue;
                             }
-                            if start
-                                .as_ref()
-                                .is_some_and(|s| handed.already_started(&s.values))
-                            {
+                            if start.as_ref().is_some_and(|s| {
+                                let key = following.map_or_else(
+                                    || s.values.clone(),
+                                    |(_, tables)| tables.start_key(&s.values),
+                                );
+                                handed.already_started(&key)
+                            }) {
                                 continue;
                             }
                             let mut moves = c.moves.clone();

@@ -25,6 +25,14 @@ pub struct PhaseMoves<'a> {
     /// The coordinate that tells which moves break the rules, and its place among a
     /// node's values ([`PhaseTables::legality_guard`]).
     pub guard: Option<(usize, &'a Reachable)>,
+    /// Moves costing nothing that are not followed from a target reached (bit per move):
+    /// the next phase's table is over classes its own free moves join, and these are
+    /// such moves, so every solution they would make reaches a class handed on already.
+    pub spare_at_target: u128,
+    /// Moves costing nothing not followed once nothing but free moves is left: each is an
+    /// earlier free move then a free move of the next phase (whose table is over the
+    /// classes those join), so it reaches the classes the earlier one reaches.
+    pub spare_at_zero: u128,
 }
 
 /// Why a search stopped early.
@@ -125,6 +133,7 @@ impl<'a> PhaseRun<'a> {
         let tables = self.moves.tables;
         let depth = self.path.len();
         let exact = tables.is_exact();
+        let mut spare = 0u128;
         if left == 0 {
             let paired = self.pairs[depth] == 0;
             let done = paired
@@ -143,6 +152,10 @@ impl<'a> PhaseRun<'a> {
             if done && !visit(&self.path) {
                 return Err(Halt::Enough);
             }
+            spare = self.moves.spare_at_zero;
+            if done {
+                spare |= self.moves.spare_at_target;
+            }
             // Zero-cost moves may still follow (and reach the target at cost 0).
             if !self.moves.costs.contains(&0) {
                 return Ok(());
@@ -157,6 +170,7 @@ impl<'a> PhaseRun<'a> {
         let allowed = tables.ranked.follows[last];
         let moves = tables.ranked.moves.len();
         let width = self.width;
+        let allowed = allowed & !spare;
         let taken = |m: usize| allowed >> m & 1 == 1 && self.moves.costs[m] as usize <= left;
         // Every child first, its database entries asked for: the reads below then overlap.
         let block = moves * width;

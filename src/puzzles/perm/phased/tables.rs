@@ -5,6 +5,7 @@
 //! by rename, mapped; named by the pattern puzzle's hash.
 
 use super::matching::MatchingTable;
+use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
 use super::view::Matching;
 use crate::progress::Progress;
@@ -25,6 +26,10 @@ pub const EXACT_RANKS: u64 = 1 << 31;
 /// Most ranks of a phase's exact table when some moves cost 0 (its search keeps a byte
 /// per rank, on one core).
 const COSTED_RANKS: u64 = 1 << 28;
+
+/// Most states of a phase whose exact table may be over the classes its free moves join
+/// (the classes themselves within [`EXACT_RANKS`]).
+const QUOTIENT_RANKS: u64 = 1 << 37;
 
 /// The costs of every rank of `projection` from `sources` (moves costing `costs`), as
 /// [`mod3_bfs`] keeps depths: modulo 3 in two bits, 3 for unreached.
@@ -71,6 +76,9 @@ pub enum Heuristic {
         deepest: usize,
         /// The ranks of the target states, in order.
         targets: Vec<u64>,
+        /// When the table is over classes of states its free moves join (the projection
+        /// too big whole): how a state's class is found.
+        quotient: Option<Box<FreeQuotient>>,
     },
     /// Pattern databases: each over some coordinates, distances capped at 15; the
     /// largest bounds the phase.
@@ -298,19 +306,36 @@ impl PhaseTables {
             },
             Err(_) => return Ok(None),
         };
-        if encoder.size > EXACT_RANKS
-            || encoder.size.div_ceil(4) > budget
-            || (!costs.is_empty() && encoder.size > COSTED_RANKS)
-        {
+        let fits = |size: u64| size <= EXACT_RANKS && size.div_ceil(4) <= budget;
+        let whole = fits(encoder.size) && (costs.is_empty() || encoder.size <= COSTED_RANKS);
+        // With free moves, a table over the classes they join when there is one (smaller,
+        // and a plain breadth-first search builds it); else the whole projection's.
+        let classes = !costs.is_empty() && encoder.size <= QUOTIENT_RANKS;
+        if !whole && !classes {
             return Ok(None);
         }
         let (projection, groups) = exact_projection_with(ranked, known, true)?;
+        let quotient = if classes {
+            FreeQuotient::new(&projection, costs)
+                .filter(|q| fits(q.size))
+                .map(Box::new)
+        } else {
+            None
+        };
+        if quotient.is_none() && !whole {
+            return Ok(None);
+        }
+        let entries = quotient.as_ref().map_or(projection.size, |q| q.size);
         let spec = spec(
             ranked,
             source,
-            "exact",
+            if quotient.is_some() {
+                "exact-free"
+            } else {
+                "exact"
+            },
             "depth-mod3",
-            projection.size,
+            entries,
             2,
             projection.moves,
         );
@@ -323,15 +348,35 @@ impl PhaseTables {
         if rebuild || stale || !store.exists(&spec) {
             store.check_writable()?;
             progress.note(format!(
-                "building phase {name}'s table of {} ({} entries, {:.1} MB) ...",
+                "building phase {name}'s table of {} ({} entries{}, {:.1} MB) ...",
                 ranked.name,
-                projection.size,
-                projection.size.div_ceil(4) as f64 / 1e6
+                entries,
+                quotient.as_ref().map_or(String::new(), |q| format!(
+                    ": classes of {} states its free moves join, {} paid moves between them",
+                    q.elements(),
+                    q.paid_moves()
+                )),
+                entries.div_ceil(4) as f64 / 1e6
             ));
-            let result = if costs.is_empty() {
-                mod3_bfs(&Space::new(&projection), &sources, progress, "phase BFS")
-            } else {
-                costed_mod3(&projection, &sources, costs)
+            let result = match &quotient {
+                Some(q) => {
+                    let mut classes: Vec<u64> = sources
+                        .iter()
+                        .map(|&rank| {
+                            let mut values = vec![0u64; projection.radix.len()];
+                            projection.values(rank, &mut values);
+                            q.index(&values)
+                        })
+                        .collect();
+                    classes.sort_unstable();
+                    classes.dedup();
+                    let space = QuotientSpace::new(q);
+                    mod3_bfs(&space, &classes, progress, "phase BFS")
+                }
+                None if costs.is_empty() => {
+                    mod3_bfs(&Space::new(&projection), &sources, progress, "phase BFS")
+                }
+                None => costed_mod3(&projection, &sources, costs),
             };
             store.write(&spec, &result.crumbs, result.histogram)?;
             let bytes = groups_to_bytes(&groups);
@@ -344,6 +389,7 @@ impl PhaseTables {
             table: Box::new(table),
             deepest,
             targets: sources,
+            quotient,
         }))
     }
 
@@ -389,6 +435,45 @@ impl PhaseTables {
         })
     }
 
+    /// What tells two starts of this phase apart: their coordinate values, the exact
+    /// coordinates' replaced by their class when the table is over classes (a start and
+    /// one its free moves reach cost the same and are searched alike).
+    pub fn start_key(&self, values: &[u64]) -> Vec<u64> {
+        match &self.heuristic {
+            Heuristic::Exact {
+                projection,
+                quotient: Some(q),
+                ..
+            } => {
+                let width = projection.radix.len();
+                std::iter::once(q.index(&values[..width]))
+                    .chain(values[width..].iter().copied())
+                    .collect()
+            }
+            _ => values.to_vec(),
+        }
+    }
+
+    /// Whether starts are told apart by class ([`PhaseTables::start_key`] differs from
+    /// the values): worth checking before a start's distance is walked.
+    pub fn starts_by_class(&self) -> bool {
+        matches!(
+            self.heuristic,
+            Heuristic::Exact {
+                quotient: Some(_),
+                ..
+            }
+        )
+    }
+
+    /// [`PhaseTables::start_key`] of the start at the view `view` of the full state
+    /// `full` (`None`: the phase cannot start there).
+    pub fn start_key_at(&self, view: &Element, full: &Element) -> Option<Vec<u64>> {
+        let mut values = vec![0u64; self.width];
+        self.encode(view, full, &mut values)?;
+        Some(self.start_key(&values))
+    }
+
     /// The projections whose values a node carries, in order.
     pub fn projections(&self) -> Vec<&Projection> {
         match &self.heuristic {
@@ -402,9 +487,15 @@ impl PhaseTables {
     pub fn exact_value(&self, values: &[u64]) -> u8 {
         match &self.heuristic {
             Heuristic::Exact {
-                projection, table, ..
+                projection,
+                table,
+                quotient,
+                ..
             } => {
-                let rank = rank_of(projection, values);
+                let rank = match quotient {
+                    Some(q) => q.index(&values[..projection.radix.len()]),
+                    None => rank_of(projection, values),
+                };
                 packed::Crumbs::new(table.payload()).get(rank as usize)
             }
             Heuristic::Pdbs(_) => 0,
@@ -417,11 +508,22 @@ impl PhaseTables {
         let Heuristic::Exact {
             projection,
             deepest,
+            quotient,
+            table,
             ..
         } = &self.heuristic
         else {
             return Some(self.pdb_bound(values) as usize);
         };
+        if let Some(q) = quotient {
+            let crumbs = packed::Crumbs::new(table.payload());
+            return q.distance(
+                values,
+                |class| crumbs.get(class as usize),
+                |class| crate::table::prefetch(table.payload(), (class / 4) as usize),
+                *deepest,
+            );
+        }
         let mut here = values.to_vec();
         let mut next = vec![0u64; here.len()];
         let mut value = self.exact_value(&here);
@@ -602,12 +704,20 @@ impl PhaseTables {
 
     /// Sizes of the tables in entries, for `info`.
     pub fn sizes(&self) -> Vec<u64> {
-        self.projections().iter().map(|p| p.size).collect()
+        match &self.heuristic {
+            Heuristic::Exact {
+                quotient: Some(q), ..
+            } => vec![q.size],
+            _ => self.projections().iter().map(|p| p.size).collect(),
+        }
     }
 
     /// Bytes the tables take.
     pub fn bytes(&self) -> u64 {
         match &self.heuristic {
+            Heuristic::Exact {
+                quotient: Some(q), ..
+            } => q.size.div_ceil(4),
             Heuristic::Exact { projection, .. } => projection.size.div_ceil(4),
             Heuristic::Pdbs(pdbs) => pdbs.iter().map(|(p, _)| p.size.div_ceil(2)).sum(),
         }
@@ -713,7 +823,13 @@ fn targets_upto(
 }
 
 /// What a phase's tables would be, without building them: for `cubedb puzzle info`.
-pub fn describe(pattern: &PermPuzzle, splittable: &[bool], join: usize, budget_mb: u64) -> String {
+pub fn describe(
+    pattern: &PermPuzzle,
+    splittable: &[bool],
+    costs: &[u8],
+    join: usize,
+    budget_mb: u64,
+) -> String {
     let (searched, _) = pattern.searched();
     let (ranked, _) = searched.split_orbits(splittable);
     let budget = budget_mb.saturating_mul(1 << 20);
@@ -725,6 +841,25 @@ pub fn describe(pattern: &PermPuzzle, splittable: &[bool], join: usize, budget_m
     let exact = exact_projection_with(&ranked, None, false)
         .ok()
         .map(|(p, _)| p);
+    let free = costs.contains(&0);
+    let quotient = exact
+        .as_ref()
+        .filter(|p| free && p.size <= QUOTIENT_RANKS)
+        .and_then(|_| exact_projection_with(&ranked, None, true).ok())
+        .and_then(|(p, _)| FreeQuotient::new(&p, costs))
+        .filter(|q| q.size <= EXACT_RANKS && q.size.div_ceil(4) <= budget);
+    if let Some(q) = quotient {
+        return format!(
+            "sets {}; exact table of {} entries ({:.1} MB): classes of {} states the free moves \
+             join, {} paid moves between them",
+            sets.join(", "),
+            crate::text::count(q.size as u128),
+            q.size.div_ceil(4) as f64 / 1e6,
+            q.elements(),
+            q.paid_moves()
+        );
+    }
+    let exact = exact.filter(|p| !free || p.size <= COSTED_RANKS);
     match exact {
         Some(p) if p.size <= EXACT_RANKS && p.size.div_ceil(4) <= budget => format!(
             "sets {}; exact table of {} entries ({:.1} MB)",

@@ -1,0 +1,403 @@
+//! Exact tables over classes of states that moves costing nothing join.
+//!
+//! When a phase's moves that cost nothing (Square-1's layer turns in the twist metric)
+//! generate a small group F, a state `s` and every `s·f` (f in F) cost the same to reach
+//! the target: a path from one is a path from the other once `f` or its inverse, free,
+//! is put in front. So one entry per class `s·F` is enough, and the classes' distances
+//! are a plain breadth-first search in which one step is "some free element, then one
+//! paid move" (the twist metric's compound move). A state's class is read through one
+//! coordinate, the pivot, on which F acts freely (no element but the identity fixes a
+//! value): the element taking the pivot's value to its class's representative is
+//! unique, and applied to the other coordinates it gives the class's number.
+//!
+//! Square-1's pieces phase: F = <U3, D3> (16 elements) acts freely on the places of the
+//! 8 corners, so 3.25 G states (8!·8!·2) become 203 M classes: a 51 MB table.
+
+use crate::puzzles::perm::coord::Projection;
+use crate::search::bfs::RankedSpace;
+use std::collections::HashMap;
+
+/// Neighbours a walk down the classes works out (and asks the table for) at a time.
+const GROUP: usize = 8;
+
+/// Most elements a free group may have for its classes to be followed.
+const MOST_ELEMENTS: usize = 64;
+
+/// Most entries of the elements' value maps over all coordinates together.
+const MOST_MAP_ENTRIES: u64 = 1 << 26;
+
+/// The classes of a projection's states under the group of its free moves.
+#[derive(Debug)]
+pub struct FreeQuotient {
+    /// The coordinate the group moves freely.
+    pivot: usize,
+    /// Per pivot value: its class.
+    class_of: Vec<u32>,
+    /// Per pivot value: the element taking it to its class's representative.
+    to_rep: Vec<u8>,
+    /// Per class: the representative's pivot value.
+    reps: Vec<u32>,
+    /// Per coordinate, per element `e`, per value `v`: `v` after `e`, at `e * radix + v`.
+    maps: Vec<Vec<u32>>,
+    /// Per coordinate, per element `e` and paid move `p` (of `P`), per value `v`: `v`
+    /// after `e` then `p`, at `(e * P + p) * radix + v`.
+    moved: Vec<Vec<u32>>,
+    /// Number of elements of the group.
+    elements: usize,
+    /// The moves that cost 1.
+    paid: Vec<usize>,
+    /// Per coordinate, its number of values (the projection's radix).
+    width: Vec<u64>,
+    /// The classes' radix: the projection's, the pivot's replaced by the class count.
+    pub radix: Vec<u64>,
+    /// Number of classes (ranks of the table).
+    pub size: u64,
+}
+
+impl FreeQuotient {
+    /// The classes of `projection` (built with move tables) under the moves whose `costs`
+    /// are 0; `None` when no move is free, the group is too big, or no coordinate is
+    /// moved freely by it (or the group does not act on the others through it).
+    pub fn new(projection: &Projection, costs: &[u8]) -> Option<Self> {
+        let free: Vec<usize> = (0..costs.len()).filter(|&m| costs[m] == 0).collect();
+        let paid: Vec<usize> = (0..costs.len()).filter(|&m| costs[m] != 0).collect();
+        if free.is_empty() || paid.is_empty() {
+            return None;
+        }
+        let moves = projection.moves;
+        let mut order: Vec<usize> = (0..projection.radix.len()).collect();
+        order.sort_by_key(|&j| std::cmp::Reverse(projection.radix[j]));
+        for pivot in order {
+            let radix = projection.radix[pivot];
+            if radix < 2 || radix > u32::MAX as u64 {
+                continue;
+            }
+            let coord = &projection.coords[pivot];
+            let step = |map: &[u32], m: usize| -> Vec<u32> {
+                map.iter()
+                    .map(|&v| coord.apply(v as u64, m, moves) as u32)
+                    .collect()
+            };
+            // The group's elements as maps of the pivot's values, each with the element
+            // it becomes after each free move.
+            let identity: Vec<u32> = (0..radix as u32).collect();
+            let mut elements = vec![identity.clone()];
+            let mut index: HashMap<Vec<u32>, usize> = HashMap::from([(identity, 0)]);
+            let mut words: Vec<Vec<usize>> = vec![Vec::new()];
+            let mut after: Vec<Vec<usize>> = Vec::new();
+            let mut at = 0;
+            let mut too_big = false;
+            while at < elements.len() {
+                let mut row = Vec::with_capacity(free.len());
+                for &m in &free {
+                    let next = step(&elements[at], m);
+                    let k = match index.get(&next) {
+                        Some(&k) => k,
+                        None => {
+                            if elements.len() == MOST_ELEMENTS {
+                                too_big = true;
+                                break;
+                            }
+                            let mut word = words[at].clone();
+                            word.push(m);
+                            words.push(word);
+                            index.insert(next.clone(), elements.len());
+                            elements.push(next);
+                            elements.len() - 1
+                        }
+                    };
+                    row.push(k);
+                }
+                if too_big {
+                    break;
+                }
+                after.push(row);
+                at += 1;
+            }
+            let n = elements.len();
+            if too_big
+                || elements[1..]
+                    .iter()
+                    .any(|e| e.iter().enumerate().any(|(v, &w)| w as usize == v))
+                || projection.radix.iter().sum::<u64>() * (n * costs.len()) as u64
+                    > MOST_MAP_ENTRIES
+            {
+                continue;
+            }
+            // Every other coordinate's value after each element (its word applied), checked
+            // to be a function of the element: after each free move, the next element's.
+            let mut maps: Vec<Vec<u32>> = Vec::with_capacity(projection.radix.len());
+            let mut acts = true;
+            for (j, c) in projection.coords.iter().enumerate() {
+                if j == pivot {
+                    maps.push(elements.concat());
+                    continue;
+                }
+                let r = projection.radix[j] as usize;
+                let mut map = Vec::with_capacity(n * r);
+                for word in &words {
+                    map.extend(
+                        (0..r as u64)
+                            .map(|v| word.iter().fold(v, |v, &m| c.apply(v, m, moves)) as u32),
+                    );
+                }
+                acts = (0..n).all(|e| {
+                    free.iter().zip(&after[e]).all(|(&m, &k)| {
+                        (0..r).all(|v| {
+                            c.apply(map[e * r + v] as u64, m, moves) as u32 == map[k * r + v]
+                        })
+                    })
+                });
+                if !acts {
+                    break;
+                }
+                maps.push(map);
+            }
+            if !acts {
+                continue;
+            }
+            // The inverse of each element: the one that brings it back to the identity.
+            let inverse: Vec<usize> = (0..n)
+                .map(|e| {
+                    let v = elements[e][0] as usize;
+                    (0..n).find(|&i| elements[i][v] == 0).unwrap_or(0)
+                })
+                .collect();
+            let mut class_of = vec![u32::MAX; radix as usize];
+            let mut to_rep = vec![0u8; radix as usize];
+            let mut reps = Vec::with_capacity(radix as usize / n);
+            for v in 0..radix as usize {
+                if class_of[v] != u32::MAX {
+                    continue;
+                }
+                let class = reps.len() as u32;
+                reps.push(v as u32);
+                for (e, element) in elements.iter().enumerate() {
+                    let w = element[v] as usize;
+                    class_of[w] = class;
+                    to_rep[w] = inverse[e] as u8;
+                }
+            }
+            // A paid move that is an earlier one between two free elements joins the same
+            // classes (Square-1's `Y` is `D3' X D3'`): one of them is enough.
+            let paid: Vec<usize> = paid
+                .iter()
+                .enumerate()
+                .filter(|&(i, &m)| {
+                    !paid[..i].iter().any(|&earlier| {
+                        (0..n).any(|before| {
+                            (0..n).any(|after| {
+                                projection.coords.iter().zip(&maps).all(|(c, map)| {
+                                    let r = map.len() / n;
+                                    (0..r).all(|v| {
+                                        let turned = map[before * r + v] as u64;
+                                        let moved = c.apply(turned, earlier, moves) as usize;
+                                        map[after * r + moved] as u64 == c.apply(v as u64, m, moves)
+                                    })
+                                })
+                            })
+                        })
+                    })
+                })
+                .map(|(_, &m)| m)
+                .collect();
+            let moved: Vec<Vec<u32>> = projection
+                .coords
+                .iter()
+                .zip(&maps)
+                .map(|(c, map)| {
+                    let r = map.len() / n;
+                    let mut table = Vec::with_capacity(n * paid.len() * r);
+                    for e in 0..n {
+                        for &m in &paid {
+                            table.extend(
+                                map[e * r..][..r]
+                                    .iter()
+                                    .map(|&v| c.apply(v as u64, m, moves) as u32),
+                            );
+                        }
+                    }
+                    table
+                })
+                .collect();
+            let mut class_radix = projection.radix.clone();
+            class_radix[pivot] = reps.len() as u64;
+            let size = class_radix.iter().product();
+            return Some(Self {
+                pivot,
+                class_of,
+                to_rep,
+                reps,
+                maps,
+                moved,
+                width: projection.radix.clone(),
+                elements: n,
+                paid,
+                radix: class_radix,
+                size,
+            });
+        }
+        None
+    }
+
+    /// The number of elements of the free group.
+    pub fn elements(&self) -> usize {
+        self.elements
+    }
+
+    /// The number of paid moves that join different classes (the others are one of them
+    /// between free elements).
+    pub fn paid_moves(&self) -> usize {
+        self.paid.len()
+    }
+
+    /// The class (table rank) of the state with coordinate values `values`.
+    #[inline]
+    pub fn index(&self, values: &[u64]) -> u64 {
+        let e = self.to_rep[values[self.pivot] as usize] as usize;
+        let mut rank = 0u64;
+        for (j, (&v, &r)) in values.iter().zip(&self.radix).enumerate() {
+            let w = if j == self.pivot {
+                self.class_of[v as usize] as u64
+            } else {
+                self.maps[j][e * self.width[j] as usize + v as usize] as u64
+            };
+            rank = rank * r + w;
+        }
+        rank
+    }
+
+    /// The values after element `e`, then paid move `paid` (an index into the paid
+    /// moves), written to `out`.
+    #[inline]
+    fn step(&self, values: &[u64], e: usize, paid: usize, out: &mut [u64]) {
+        let at = e * self.paid.len() + paid;
+        for ((o, &v), (table, &r)) in out
+            .iter_mut()
+            .zip(values)
+            .zip(self.moved.iter().zip(&self.width))
+        {
+            *o = table[at * r as usize + v as usize] as u64;
+        }
+    }
+
+    /// The distance of the state with values `values` (a class's, read from `value_of`:
+    /// modulo 3, 3 for unreached), walked down the classes one step closer each move;
+    /// `None` when unreached or deeper than `deepest`.
+    pub fn distance(
+        &self,
+        values: &[u64],
+        value_of: impl Fn(u64) -> u8,
+        prefetch: impl Fn(u64),
+        deepest: usize,
+    ) -> Option<usize> {
+        let width = self.radix.len();
+        let mut here = [0u64; 32];
+        here[..width].copy_from_slice(&values[..width]);
+        let mut value = value_of(self.index(&here[..width]));
+        if value > 2 {
+            return None;
+        }
+        let neighbours = self.elements * self.paid.len();
+        let (mut next, mut classes) = ([0u64; 32 * GROUP], [0u64; GROUP]);
+        let mut distance = 0;
+        // A class's neighbours are at most one step nearer or farther: the one whose value
+        // is one less (mod 3) is one step nearer, and only a target's class has none.
+        // Neighbours are tried a few at a time, their entries asked for before any is read.
+        'walk: loop {
+            if distance > deepest {
+                return None;
+            }
+            let want = (value + 2) % 3;
+            for first in (0..neighbours).step_by(GROUP) {
+                let group = GROUP.min(neighbours - first);
+                for (i, class) in classes[..group].iter_mut().enumerate() {
+                    let k = first + i;
+                    let (e, p) = (k / self.paid.len(), k % self.paid.len());
+                    let out = &mut next[i * width..][..width];
+                    self.step(&here[..width], e, p, out);
+                    *class = self.index(out);
+                    prefetch(*class);
+                }
+                if let Some(i) = classes[..group].iter().position(|&c| value_of(c) == want) {
+                    here[..width].copy_from_slice(&next[i * width..][..width]);
+                    value = want;
+                    distance += 1;
+                    continue 'walk;
+                }
+            }
+            break;
+        }
+        (value == 0).then_some(distance)
+    }
+
+    /// The coordinate values of a class's representative.
+    fn representative(&self, mut rank: u64, out: &mut [u64]) {
+        for j in (0..self.radix.len()).rev() {
+            out[j] = rank % self.radix[j];
+            rank /= self.radix[j];
+        }
+        out[self.pivot] = self.reps[out[self.pivot] as usize] as u64;
+    }
+}
+
+/// The classes as a space for [`crate::search::bfs::mod3_bfs`]: a class's neighbours are
+/// the classes of its representative after any element of the free group, then one paid
+/// move.
+pub struct QuotientSpace<'a> {
+    quotient: &'a FreeQuotient,
+}
+
+impl<'a> QuotientSpace<'a> {
+    /// The space of `quotient`'s classes.
+    pub fn new(quotient: &'a FreeQuotient) -> Self {
+        Self { quotient }
+    }
+
+    /// The class after element `e`, then the paid move `paid`, from a representative's
+    /// values.
+    #[inline]
+    fn neighbour(&self, values: &[u64], e: usize, paid: usize) -> u64 {
+        let mut next = [0u64; 32];
+        let next = &mut next[..values.len()];
+        self.quotient.step(values, e, paid, next);
+        self.quotient.index(next)
+    }
+}
+
+impl RankedSpace for QuotientSpace<'_> {
+    fn size(&self) -> u64 {
+        self.quotient.size
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        self.any_neighbour(rank, |n| {
+            visit(n);
+            false
+        });
+    }
+
+    fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+        let q = self.quotient;
+        let mut values = [0u64; 32];
+        let values = &mut values[..q.radix.len()];
+        q.representative(rank, values);
+        (0..q.elements).any(|e| (0..q.paid.len()).any(|p| test(self.neighbour(values, e, p))))
+    }
+
+    const STOPS_EARLY: bool = true;
+
+    fn move_count(&self) -> usize {
+        self.quotient.elements * self.quotient.paid.len()
+    }
+
+    fn neighbours_by_move(&self, rank: u64) -> impl Fn(usize) -> u64 + '_ {
+        let q = self.quotient;
+        let mut values = [0u64; 32];
+        q.representative(rank, &mut values[..q.radix.len()]);
+        move |k| {
+            let (e, p) = (k / q.paid.len(), k % q.paid.len());
+            self.neighbour(&values[..q.radix.len()], e, p)
+        }
+    }
+}
