@@ -14,6 +14,8 @@
 //! 8 corners, so 3.25 G states (8!·8!·2) become 203 M classes: a 51 MB table.
 
 use crate::puzzles::perm::coord::Projection;
+use crate::puzzles::perm::element::{parity, Element};
+use crate::puzzles::perm::puzzle::PermPuzzle;
 use crate::search::bfs::RankedSpace;
 use std::collections::HashMap;
 
@@ -25,6 +27,163 @@ const MOST_ELEMENTS: usize = 64;
 
 /// Most entries of the elements' value maps over all coordinates together.
 const MOST_MAP_ENTRIES: u64 = 1 << 26;
+
+/// A parity of the coordinates that every move keeps (a sum modulo 2 of some
+/// coordinates' parities) and the targets share: the states it rules out are never
+/// reached, so one coordinate is numbered among the values of its parity only (half of
+/// them), its parity told by the others'. Square-1's pieces phase: half of its classes.
+#[derive(Debug)]
+struct Halving {
+    /// The coordinate numbered by half.
+    coord: usize,
+    /// Per coordinate in the sum (else empty): each value's parity.
+    parities: Vec<Vec<u8>>,
+    /// The sum every reachable state has.
+    sum: u8,
+    /// Per value of the halved coordinate: its number among the values of its parity.
+    half: Vec<u32>,
+    /// Per parity, per number: the halved coordinate's value.
+    whole: [Vec<u32>; 2],
+}
+
+impl Halving {
+    /// The parity kept by `projection`'s moves (of `puzzle`) that the states in
+    /// `targets` (coordinate values) share, numbering a coordinate other than `pivot`
+    /// by half; `None` when there is none.
+    fn find(
+        puzzle: &PermPuzzle,
+        projection: &Projection,
+        pivot: usize,
+        targets: &[Vec<u64>],
+    ) -> Option<Self> {
+        const MOST_SUMMED: usize = 12;
+        let moves = projection.moves;
+        // Each coordinate's values' parities (permutation parity and, for sets of two
+        // orientations, the orientations' sum), kept when every move changes them by a
+        // constant.
+        let mut parities: Vec<Vec<u8>> = Vec::new();
+        let mut changes: Vec<Vec<u8>> = Vec::new();
+        let mut summable = Vec::new();
+        for (j, coord) in projection.coords.iter().enumerate() {
+            let r = projection.radix[j];
+            let mut state = puzzle.solved.clone();
+            let of = |state: &Element| -> u8 {
+                state
+                    .orbits
+                    .iter()
+                    .zip(&puzzle.sets)
+                    .map(|(orbit, set)| {
+                        let twist = if set.omod == 2 {
+                            orbit.ori.iter().map(|&o| o & 1).fold(0, |a, b| a ^ b)
+                        } else {
+                            0
+                        };
+                        parity(&orbit.perm) ^ twist
+                    })
+                    .fold(0, |a, b| a ^ b)
+            };
+            let values: Option<Vec<u8>> = (0..r)
+                .map(|v| coord.decode_into(v, &mut state).then(|| of(&state)))
+                .collect();
+            let Some(values) = values else {
+                parities.push(Vec::new());
+                changes.push(Vec::new());
+                continue;
+            };
+            let change: Option<Vec<u8>> = (0..moves)
+                .map(|m| {
+                    let d = values[coord.apply(0, m, moves) as usize] ^ values[0];
+                    (0..r)
+                        .all(|v| {
+                            values[coord.apply(v, m, moves) as usize] ^ values[v as usize] == d
+                        })
+                        .then_some(d)
+                })
+                .collect();
+            match change {
+                Some(change) if values.iter().any(|&p| p != values[0]) => {
+                    summable.push(j);
+                    parities.push(values);
+                    changes.push(change);
+                }
+                _ => {
+                    parities.push(Vec::new());
+                    changes.push(Vec::new());
+                }
+            }
+        }
+        if summable.is_empty() || summable.len() > MOST_SUMMED {
+            return None;
+        }
+        // The smallest set of coordinates whose parities' sum no move changes, with a
+        // coordinate besides the pivot that splits evenly into its two parities.
+        let mut subsets: Vec<u32> = (1..1u32 << summable.len()).collect();
+        subsets.sort_by_key(|m| m.count_ones());
+        for mask in subsets {
+            let chosen: Vec<usize> = (0..summable.len())
+                .filter(|&i| mask >> i & 1 == 1)
+                .map(|i| summable[i])
+                .collect();
+            let kept = (0..moves).all(|m| chosen.iter().fold(0, |a, &j| a ^ changes[j][m]) == 0);
+            if !kept {
+                continue;
+            }
+            let sum_at = |values: &[u64]| -> u8 {
+                chosen
+                    .iter()
+                    .fold(0, |a, &j| a ^ parities[j][values[j] as usize])
+            };
+            let first = targets.first()?;
+            let sum = sum_at(first);
+            if targets.iter().any(|t| sum_at(t) != sum) {
+                continue;
+            }
+            let Some(&coord) = chosen.iter().find(|&&j| {
+                j != pivot && {
+                    let odd = parities[j].iter().filter(|&&p| p == 1).count();
+                    2 * odd == parities[j].len()
+                }
+            }) else {
+                continue;
+            };
+            let mut half = vec![0u32; parities[coord].len()];
+            let mut whole: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+            for (v, &p) in parities[coord].iter().enumerate() {
+                half[v] = whole[p as usize].len() as u32;
+                whole[p as usize].push(v as u32);
+            }
+            let parities = (0..parities.len())
+                .map(|j| {
+                    if chosen.contains(&j) {
+                        parities[j].clone()
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect();
+            return Some(Self {
+                coord,
+                parities,
+                sum,
+                half,
+                whole,
+            });
+        }
+        None
+    }
+
+    /// The halved coordinate's value from its number and the other coordinates' values.
+    #[inline]
+    fn value(&self, values: &[u64], number: u64) -> u64 {
+        let mut p = self.sum;
+        for (j, parities) in self.parities.iter().enumerate() {
+            if j != self.coord && !parities.is_empty() {
+                p ^= parities[values[j] as usize];
+            }
+        }
+        self.whole[p as usize][number as usize] as u64
+    }
+}
 
 /// The classes of a projection's states under the group of its free moves.
 #[derive(Debug)]
@@ -48,7 +207,11 @@ pub struct FreeQuotient {
     paid: Vec<usize>,
     /// Per coordinate, its number of values (the projection's radix).
     width: Vec<u64>,
-    /// The classes' radix: the projection's, the pivot's replaced by the class count.
+    /// A parity every state the phase reaches keeps, when there is one: the classes then
+    /// leave out the half of one coordinate's values it rules out.
+    halving: Option<Halving>,
+    /// The classes' radix: the projection's, the pivot's replaced by the class count (and
+    /// the halved coordinate's by half its count).
     pub radix: Vec<u64>,
     /// Number of classes (ranks of the table).
     pub size: u64,
@@ -58,7 +221,15 @@ impl FreeQuotient {
     /// The classes of `projection` (built with move tables) under the moves whose `costs`
     /// are 0; `None` when no move is free, the group is too big, or no coordinate is
     /// moved freely by it (or the group does not act on the others through it).
-    pub fn new(projection: &Projection, costs: &[u8]) -> Option<Self> {
+    ///
+    /// `puzzle` is the pattern puzzle `projection` ranks and `targets` its target states'
+    /// values, for a parity every reachable state keeps (see [`Halving`]).
+    pub fn new(
+        puzzle: &PermPuzzle,
+        projection: &Projection,
+        costs: &[u8],
+        targets: &[Vec<u64>],
+    ) -> Option<Self> {
         let free: Vec<usize> = (0..costs.len()).filter(|&m| costs[m] == 0).collect();
         let paid: Vec<usize> = (0..costs.len()).filter(|&m| costs[m] != 0).collect();
         if free.is_empty() || paid.is_empty() {
@@ -220,8 +391,12 @@ impl FreeQuotient {
                     table
                 })
                 .collect();
+            let halving = Halving::find(puzzle, projection, pivot, targets);
             let mut class_radix = projection.radix.clone();
             class_radix[pivot] = reps.len() as u64;
+            if let Some(h) = &halving {
+                class_radix[h.coord] /= 2;
+            }
             let size = class_radix.iter().product();
             return Some(Self {
                 pivot,
@@ -230,6 +405,7 @@ impl FreeQuotient {
                 reps,
                 maps,
                 moved,
+                halving,
                 width: projection.radix.clone(),
                 elements: n,
                 paid,
@@ -257,11 +433,14 @@ impl FreeQuotient {
         let e = self.to_rep[values[self.pivot] as usize] as usize;
         let mut rank = 0u64;
         for (j, (&v, &r)) in values.iter().zip(&self.radix).enumerate() {
-            let w = if j == self.pivot {
+            let mut w = if j == self.pivot {
                 self.class_of[v as usize] as u64
             } else {
                 self.maps[j][e * self.width[j] as usize + v as usize] as u64
             };
+            if let Some(h) = self.halving.as_ref().filter(|h| h.coord == j) {
+                w = h.half[w as usize] as u64;
+            }
             rank = rank * r + w;
         }
         rank
@@ -338,6 +517,14 @@ impl FreeQuotient {
             rank /= self.radix[j];
         }
         out[self.pivot] = self.reps[out[self.pivot] as usize] as u64;
+        if let Some(h) = &self.halving {
+            out[h.coord] = h.value(out, out[h.coord]);
+        }
+    }
+
+    /// Whether one coordinate is numbered by half (a parity every reachable state keeps).
+    pub fn halved(&self) -> bool {
+        self.halving.is_some()
     }
 }
 

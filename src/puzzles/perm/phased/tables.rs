@@ -316,7 +316,16 @@ impl PhaseTables {
         }
         let (projection, groups) = exact_projection_with(ranked, known, true)?;
         let quotient = if classes {
-            FreeQuotient::new(&projection, costs)
+            let target_values: Vec<Vec<u64>> = targets
+                .iter()
+                .filter_map(|t| projection.encode(t))
+                .map(|rank| {
+                    let mut values = vec![0u64; projection.radix.len()];
+                    projection.values(rank, &mut values);
+                    values
+                })
+                .collect();
+            FreeQuotient::new(ranked, &projection, costs, &target_values)
                 .filter(|q| fits(q.size))
                 .map(Box::new)
         } else {
@@ -330,7 +339,7 @@ impl PhaseTables {
             ranked,
             source,
             if quotient.is_some() {
-                "exact-free"
+                "exact-classes"
             } else {
                 "exact"
             },
@@ -846,17 +855,27 @@ pub fn describe(
         .as_ref()
         .filter(|p| free && p.size <= QUOTIENT_RANKS)
         .and_then(|_| exact_projection_with(&ranked, None, true).ok())
-        .and_then(|(p, _)| FreeQuotient::new(&p, costs))
+        .and_then(|(p, _)| {
+            let solved = p.encode(&ranked.solved)?;
+            let mut values = vec![0u64; p.radix.len()];
+            p.values(solved, &mut values);
+            FreeQuotient::new(&ranked, &p, costs, &[values])
+        })
         .filter(|q| q.size <= EXACT_RANKS && q.size.div_ceil(4) <= budget);
     if let Some(q) = quotient {
         return format!(
             "sets {}; exact table of {} entries ({:.1} MB): classes of {} states the free moves \
-             join, {} paid moves between them",
+             join, {} paid moves between them{}",
             sets.join(", "),
             crate::text::count(q.size as u128),
             q.size.div_ceil(4) as f64 / 1e6,
             q.elements(),
-            q.paid_moves()
+            q.paid_moves(),
+            if q.halved() {
+                ", the half a parity rules out left out"
+            } else {
+                ""
+            }
         );
     }
     let exact = exact.filter(|p| !free || p.size <= COSTED_RANKS);
