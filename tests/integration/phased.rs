@@ -540,13 +540,9 @@ fn cheapest_costs(
     cost
 }
 
-/// `Cost U 0` (moves that cost nothing, as Square-1's layer turns in the twist metric):
-/// a one-phase plan on the 2x2x2 finds, for states within 4 paid moves, a solution of
-/// exactly the cheapest cost, which a 0-1 breadth-first search over whole states here
-/// finds; a table counting moves instead would overestimate and miss it.
-#[test]
-fn moves_that_cost_nothing_give_the_cheapest_solutions() {
-    let dir = fresh_dir("phased-costs");
+/// The 2x2x2 (one corner fixed) and a one-phase plan over `U R F` in which `U` turns
+/// cost nothing, opened with its tables in `dir`.
+fn free_u_2x2x2(dir: &Path) -> (PermPuzzle, PhasedSolver) {
     let puzzle = load("2x2x2-fixed.tws");
     let plan = dir.join("free-u.plan");
     std::fs::write(
@@ -554,7 +550,18 @@ fn moves_that_cost_nothing_give_the_cheapest_solutions() {
         "Plan free-u\nPhase all\nMoves U R F\nTarget Solved\nCost U 0\nEnd\n",
     )
     .expect("write plan");
-    let phased = open(&puzzle, &plan, &dir);
+    let phased = open(&puzzle, &plan, dir);
+    (puzzle, phased)
+}
+
+/// `Cost U 0` (moves that cost nothing, as Square-1's layer turns in the twist metric):
+/// a one-phase plan on the 2x2x2 finds, for states within 4 paid moves, a solution of
+/// exactly the cheapest cost, which a 0-1 breadth-first search over whole states here
+/// finds; a table counting moves instead would overestimate and miss it.
+#[test]
+fn moves_that_cost_nothing_give_the_cheapest_solutions() {
+    let dir = fresh_dir("phased-costs");
+    let (puzzle, phased) = free_u_2x2x2(&dir);
     let free = |name: &str| name.starts_with('U');
     let cost = cheapest_costs(&puzzle, free, 4);
     let mut rng = SplitMix64::new(3);
@@ -594,14 +601,7 @@ fn moves_that_cost_nothing_give_the_cheapest_solutions() {
 #[test]
 fn a_table_over_the_classes_free_moves_join_gives_the_cheapest_costs() {
     let dir = fresh_dir("phased-free-classes");
-    let puzzle = load("2x2x2-fixed.tws");
-    let plan = dir.join("free-u.plan");
-    std::fs::write(
-        &plan,
-        "Plan free-u\nPhase all\nMoves U R F\nTarget Solved\nCost U 0\nEnd\n",
-    )
-    .expect("write plan");
-    let phased = open(&puzzle, &plan, &dir);
+    let (puzzle, phased) = free_u_2x2x2(&dir);
     let (phase, tables) = (&phased.plan().phases[0], &phased.tables()[0]);
     assert!(tables.starts_by_class());
     assert_eq!(tables.sizes(), vec![5_040 * 729 / 4]);
