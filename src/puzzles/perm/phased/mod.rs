@@ -1257,8 +1257,11 @@ impl PhasedSolver {
     }
 
     /// Move names as answers write them: compound moves the plan expands written out as
-    /// their steps, and then neighbouring turns of one base of the definition merged
-    /// (`D3 D'` is `D2`; turns that cancel are dropped). Plans that expand nothing are
+    /// their steps, and then turns of one base of the definition merged (`D3 D'` is `D2`;
+    /// turns that cancel are dropped), also across turns of bases that move none of the
+    /// same slots (Square-1's `U2 D U3` is `U5 D`): such turns commute, and since every
+    /// `Illegal` rule is about one slot, each state of the merged sequence holds in every
+    /// slot what some state of the unmerged one held there. Plans that expand nothing are
     /// written move by move.
     fn written(&self, names: impl Iterator<Item = String>) -> String {
         if self.plan.expand.is_empty() {
@@ -1274,28 +1277,63 @@ impl PhasedSolver {
                 Some((base.as_str(), k, *order))
             })
         };
+        // The slots each base's turn moves (or twists), per set.
+        let moved = |base: &str| -> Option<Vec<Vec<bool>>> {
+            let m = self.puzzle.moves.iter().find(|m| m.name == base)?;
+            Some(
+                m.element
+                    .orbits
+                    .iter()
+                    .map(|o| {
+                        o.perm
+                            .iter()
+                            .zip(&o.ori)
+                            .enumerate()
+                            .map(|(i, (&p, &t))| p as usize != i || t != 0)
+                            .collect()
+                    })
+                    .collect(),
+            )
+        };
+        let apart = |a: &str, b: &str| -> bool {
+            match (moved(a), moved(b)) {
+                (Some(x), Some(y)) => x
+                    .iter()
+                    .zip(&y)
+                    .all(|(x, y)| x.iter().zip(y).all(|(&x, &y)| !(x && y))),
+                _ => false,
+            }
+        };
         for name in names {
             let steps = match self.plan.expand.get(&name) {
                 Some(steps) => steps.clone(),
                 None => vec![name],
             };
             for step in steps {
-                let merged = out.last().and_then(|last| {
-                    let (base, k, order) = power_of(last)?;
-                    let (other, j, _) = power_of(&step)?;
-                    (base == other).then_some((base.to_string(), (k + j) % order, order))
-                });
-                match merged {
-                    Some((_, 0, _)) => {
-                        out.pop();
+                // The latest turn of the step's base, past turns of bases apart from it.
+                let into = power_of(&step).and_then(|(base, j, order)| {
+                    let mut at = out.len();
+                    while at > 0 {
+                        at -= 1;
+                        let (other, k, _) = power_of(&out[at])?;
+                        if other == base {
+                            return Some((at, base.to_string(), (k + j) % order, order));
+                        }
+                        if !apart(other, base) {
+                            return None;
+                        }
                     }
-                    Some((base, k, order)) => {
-                        let name = power_names(&base, order)
-                            .into_iter()
-                            .find(|(p, _)| *p == k)
-                            .map(|(_, n)| n);
-                        if let (Some(last), Some(name)) = (out.last_mut(), name) {
-                            *last = name;
+                    None
+                });
+                match into {
+                    Some((at, _, 0, _)) => {
+                        out.remove(at);
+                    }
+                    Some((at, base, k, order)) => {
+                        if let Some((_, name)) =
+                            power_names(&base, order).into_iter().find(|(p, _)| *p == k)
+                        {
+                            out[at] = name;
                         }
                     }
                     None => out.push(step),
