@@ -1184,6 +1184,8 @@ pub struct PhasedSolver {
     puzzle: PermPuzzle,
     plan: Plan,
     tables: Vec<PhaseTables>,
+    /// Per phase, [`spare_moves`].
+    spares: Vec<(u128, u128)>,
     membership: std::sync::OnceLock<Option<super::group::Membership>>,
 }
 
@@ -1233,10 +1235,12 @@ impl PhasedSolver {
                 rebuild,
             )?);
         }
+        let spares = spare_moves(puzzle, &plan, &tables);
         Ok(Self {
             puzzle: puzzle.clone(),
             plan,
             tables,
+            spares,
             membership: std::sync::OnceLock::new(),
         })
     }
@@ -1500,40 +1504,7 @@ impl PhasedSolver {
                 .follows_legality
                 .then(|| tables.legality_guard(self.puzzle.illegal.len()))
                 .flatten();
-            // Free moves that are free moves of the next phase too, when its table is over
-            // the classes those join: not followed from a target (same class again).
-            // Once nothing but free moves is left, a free move that is an earlier one then a
-            // free move of the next phase reaches the same classes: not followed either.
-            let (spare_at_target, spare_at_zero) =
-                match self.plan.phases.get(k + 1).zip(self.tables.get(k + 1)) {
-                    Some((next, next_tables)) if next_tables.starts_by_class() => {
-                        let next_free: Vec<&Element> = next
-                            .moves
-                            .iter()
-                            .zip(&next.costs)
-                            .filter(|&(_, &c)| c == 0)
-                            .map(|(&m, _)| &self.plan.moves[m].element)
-                            .collect();
-                        let free: Vec<usize> = (0..phase.moves.len())
-                            .filter(|&m| phase.costs.get(m) == Some(&0))
-                            .collect();
-                        let mask = |keep: &dyn Fn(usize) -> bool| {
-                            free.iter()
-                                .filter(|&&m| keep(m))
-                                .fold(0u128, |mask, &m| mask | 1 << m)
-                        };
-                        let at_target = mask(&|m| next_free.contains(&elements[m]));
-                        let at_zero = mask(&|m| {
-                            free.iter().take_while(|&&e| e < m).any(|&e| {
-                                next_free
-                                    .iter()
-                                    .any(|f| &elements[e].then(f, sets) == elements[m])
-                            })
-                        });
-                        (at_target, at_zero)
-                    }
-                    _ => (0, 0),
-                };
+            let (spare_at_target, spare_at_zero) = self.spares[k];
             let moves = PhaseMoves {
                 tables,
                 costs: &phase.costs,
@@ -1867,6 +1838,52 @@ pub(crate) fn shipped_4x4x4_pairing() -> (PermPuzzle, Plan, usize) {
 fn trace() -> bool {
     static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *TRACE.get_or_init(|| std::env::var_os("CUBEDB_TRACE_PHASES").is_some())
+}
+
+/// Per phase, the free moves its search does not follow from a target reached, and once
+/// only free moves are left (bit per phase move; see [`PhaseMoves`]): none unless the next
+/// phase's table is over the classes its own free moves join. Worked out once, at open.
+fn spare_moves(puzzle: &PermPuzzle, plan: &Plan, tables: &[PhaseTables]) -> Vec<(u128, u128)> {
+    let sets = &puzzle.sets;
+    (0..plan.phases.len())
+        .map(|k| {
+            let phase = &plan.phases[k];
+            let elements = plan.phase_elements(k);
+            // Free moves that are free moves of the next phase too, when its table is over
+            // the classes those join: not followed from a target (same class again).
+            // Once nothing but free moves is left, a free move that is an earlier one then a
+            // free move of the next phase reaches the same classes: not followed either.
+            match plan.phases.get(k + 1).zip(tables.get(k + 1)) {
+                Some((next, next_tables)) if next_tables.starts_by_class() => {
+                    let next_free: Vec<&Element> = next
+                        .moves
+                        .iter()
+                        .zip(&next.costs)
+                        .filter(|&(_, &c)| c == 0)
+                        .map(|(&m, _)| &plan.moves[m].element)
+                        .collect();
+                    let free: Vec<usize> = (0..phase.moves.len())
+                        .filter(|&m| phase.costs.get(m) == Some(&0))
+                        .collect();
+                    let mask = |keep: &dyn Fn(usize) -> bool| {
+                        free.iter()
+                            .filter(|&&m| keep(m))
+                            .fold(0u128, |mask, &m| mask | 1 << m)
+                    };
+                    let at_target = mask(&|m| next_free.contains(&elements[m]));
+                    let at_zero = mask(&|m| {
+                        free.iter().take_while(|&&e| e < m).any(|&e| {
+                            next_free
+                                .iter()
+                                .any(|f| &elements[e].then(f, sets) == elements[m])
+                        })
+                    });
+                    (at_target, at_zero)
+                }
+                _ => (0, 0),
+            }
+        })
+        .collect()
 }
 
 struct PassOutcome {
