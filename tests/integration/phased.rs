@@ -431,7 +431,14 @@ fn square_one_plan_solves_random_legal_states() {
         assert!(puzzle.is_legal(&state), "state {i} is not legal");
         let view = shape.view.apply(&state, &puzzle.sets).expect("a view");
         let value = shape_tables.start(&view, &state).expect("a start").values[at];
+        // The mask the search reads (a bit per move) says the same as each move's check.
+        let mask = guard.forbidden_moves(value, shape.moves.len());
         for (k, &m) in shape.moves.iter().enumerate() {
+            assert_eq!(
+                mask >> k & 1 == 1,
+                !puzzle.is_legal(&state.then(&phased.plan().moves[m].element, &puzzle.sets)),
+                "state {i}, move {k}: the mask"
+            );
             let next = state.then(&phased.plan().moves[m].element, &puzzle.sets);
             let forbids = guard.forbids(value, k, shape.moves.len());
             assert_eq!(forbids, !puzzle.is_legal(&next), "state {i}, move {k}");
@@ -605,6 +612,8 @@ fn a_table_over_the_classes_free_moves_join_gives_the_cheapest_costs() {
     let (phase, tables) = (&phased.plan().phases[0], &phased.tables()[0]);
     assert!(tables.starts_by_class());
     assert_eq!(tables.sizes(), vec![5_040 * 729 / 4]);
+    // Each class's distance itself, 4 bits (read at once, not walked down).
+    assert_eq!(tables.bytes(), (5_040 * 729 / 4u64).div_ceil(2));
     let u = puzzle
         .moves
         .iter()

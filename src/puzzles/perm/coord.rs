@@ -653,6 +653,28 @@ impl Reachable {
             .is_some_and(|word| word >> (at % 64) & 1 == 1)
     }
 
+    /// The moves (of `moves`, at most 128) that break one of the coordinate's `Illegal`
+    /// rules from state `value`, a bit per move: a search leaves them out before it
+    /// makes any child.
+    pub fn forbidden_moves(&self, value: u64, moves: usize) -> u128 {
+        let start = value as usize * moves;
+        let word = |i: usize| self.forbidden.get(i).copied().unwrap_or(0) as u128;
+        // The bits start..start + moves, from the three words they can span.
+        let (i, shift) = (start / 64, start % 64);
+        let low = (word(i) | word(i + 1) << 64) >> shift;
+        let high = if shift == 0 {
+            0
+        } else {
+            word(i + 2) << (128 - shift)
+        };
+        let bits = low | high;
+        if moves >= 128 {
+            bits
+        } else {
+            bits & ((1u128 << moves) - 1)
+        }
+    }
+
     /// How many `Illegal` rules the coordinate keeps.
     pub fn rules(&self) -> usize {
         self.rules.len()

@@ -1578,8 +1578,48 @@ impl PhasedSolver {
                         continue;
                     }
                     let own = total - c.cost;
+                    // The states along the last solution's path (from the candidate's):
+                    // solutions come depth first, so the next shares most of its path.
+                    let mut along: Vec<Element> = vec![c.full.clone()];
+                    let mut along_path: Vec<usize> = Vec::new();
                     let mut visit = |path: &[usize]| {
                         visited += 1;
+                        let common = along_path
+                            .iter()
+                            .zip(path)
+                            .take_while(|(a, b)| a == b)
+                            .count();
+                        along_path.truncate(common);
+                        for &m in &path[common..] {
+                            let at = along_path.len();
+                            if along.len() <= at + 1 {
+                                along.push(along[at].clone());
+                            }
+                            let (before, after) = along.split_at_mut(at + 1);
+                            before[at].then_into(elements[m], sets, &mut after[0]);
+                            along_path.push(m);
+                        }
+                        let reached = &along[path.len()];
+                        if handed.already(reached) {
+                            return true;
+                        }
+                        // A start of a class handed on already: passed over before its
+                        // distance is walked (and before anything is copied).
+                        let class_handed_on =
+                            |handed: &mut HandedOn<Candidate>, reached: &Element| {
+                                following
+                                    .filter(|(_, t)| t.starts_by_class())
+                                    .and_then(|(phase, tables)| {
+                                        let view = phase.view.apply(reached, sets)?;
+                                        tables.start_key_at(&view, reached)
+                                    })
+                                    .is_some_and(|key| handed.started_already(&key))
+                            };
+                        if c.twins.is_empty() && class_handed_on(&mut handed, reached) {
+                            rejected += 1;
+                            return true;
+                        }
+                        let full = reached.clone();
                         let mut walk = |from: &Element| {
                             let mut full = from.clone();
                             for &m in path {
@@ -1588,29 +1628,21 @@ impl PhasedSolver {
                             }
                             full
                         };
-                        let full = walk(&c.full);
-                        if handed.already(&full) {
-                            return true;
-                        }
                         // The same moves from the candidate's twins (the start seen after
                         // other rotations, alike to this phase), grouped by the next
                         // phase's start: each group one candidate, its twins alike to
                         // the next phase.
                         let mut groups: Vec<(usize, Option<StartNode>, Element, Vec<Element>)> =
                             Vec::new();
-                        for reached in std::iter::once(full).chain(c.twins.iter().map(&mut walk)) {
-                            // A start of a class handed on already: passed over before its
-                            // distance is walked.
-                            if let Some((phase, tables)) =
-                                following.filter(|(_, t)| t.starts_by_class())
+                        for (t, reached) in std::iter::once(full)
+                            .chain(c.twins.iter().map(&mut walk))
+                            .enumerate()
+                        {
+                            // (Without twins the first was looked at above.)
+                            if (t > 0 || !c.twins.is_empty())
+                                && class_handed_on(&mut handed, &reached)
                             {
-                                let key = phase
-                                    .view
-                                    .apply(&reached, sets)
-                                    .and_then(|v| tables.start_key_at(&v, &reached));
-                                if key.is_some_and(|key| handed.started_already(&key)) {
-                                    continue;
-                                }
+                                continue;
                             }
                             let Some((score, start)) = estimate(&reached, total) else {
                                 continue;

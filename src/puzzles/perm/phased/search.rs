@@ -66,6 +66,8 @@ pub struct PhaseRun<'a> {
     /// Full states per depth (only with `Illegal` rules).
     full: Vec<Element>,
     path: Vec<usize>,
+    /// The moves costing nothing (a bit per move): the only ones taken with no cost left.
+    free: u128,
     /// Nodes generated.
     pub nodes: u64,
     /// Nodes it may generate before it halts with [`Halt::Budget`] (deterministic,
@@ -102,6 +104,9 @@ impl<'a> PhaseRun<'a> {
                 Vec::new()
             },
             path: Vec::new(),
+            free: (moves.costs.iter().enumerate())
+                .filter(|&(_, &c)| c == 0)
+                .fold(0, |mask, (m, _)| mask | 1 << m),
             nodes: 0,
             budget: u64::MAX,
             stop,
@@ -167,11 +172,17 @@ impl<'a> PhaseRun<'a> {
         if self.nodes >= self.budget {
             return Err(Halt::Budget);
         }
-        let allowed = tables.ranked.follows[last];
         let moves = tables.ranked.moves.len();
         let width = self.width;
-        let allowed = allowed & !spare;
-        let taken = |m: usize| allowed >> m & 1 == 1 && self.moves.costs[m] as usize <= left;
+        let mut taken = tables.ranked.follows[last] & !spare;
+        if left == 0 {
+            taken &= self.free;
+        }
+        // Moves into a state the definition forbids, told by the coordinate that keeps
+        // the rules: never made.
+        if let Some((at, coord)) = self.moves.guard {
+            taken &= !coord.forbidden_moves(self.stack[depth * width + at], moves);
+        }
         // Every child first, its database entries asked for: the reads below then overlap.
         let block = moves * width;
         self.children.resize((depth + 1) * block, 0);
@@ -179,41 +190,38 @@ impl<'a> PhaseRun<'a> {
         let kids = &mut self.children[depth * block..][..block];
         // Children an exact table already cuts (it is small and read at once) get no
         // prefetch: the other tables' reads are the slow ones, and asking for lines that
-        // are never read only delays those that are.
+        // are never read only delays those that are. Their distances are kept for below.
         let d = self.distance[depth];
         self.ranks.resize((depth + 1) * moves, 0);
         let ranks = &mut self.ranks[depth * moves..][..moves];
-        for m in (0..moves).filter(|&m| taken(m)) {
+        let mut near = [0u16; 128];
+        let mut alive = 0u128;
+        for m in bits(taken) {
             let kid = &mut kids[m * width..][..width];
             tables.child(here, m, kid);
             let cost = self.moves.costs[m] as usize;
-            if !exact || exact_step(tables.exact_value(kid), d, cost, left - cost).is_some() {
-                ranks[m] = tables.prefetch(kid);
+            if exact {
+                match exact_step(tables.exact_value(kid), d, cost, left - cost) {
+                    Some(distance) => near[m] = distance as u16,
+                    None => continue,
+                }
             }
+            alive |= 1 << m;
+            ranks[m] = tables.prefetch(kid);
         }
         self.stack.resize((depth + 2) * width, 0);
-        for m in 0..moves {
-            if !taken(m) {
+        for m in bits(taken) {
+            self.nodes += 1;
+            if alive >> m & 1 == 0 {
                 continue;
             }
             let cost = self.moves.costs[m] as usize;
             let rest = left - cost;
             self.stack[(depth + 1) * width..][..width]
                 .copy_from_slice(&self.children[depth * block + m * width..][..width]);
-            self.nodes += 1;
-            // A move into a state the definition forbids, told by the coordinate that
-            // keeps the rules (before any table is read).
-            if let Some((at, coord)) = self.moves.guard {
-                if coord.forbids(self.stack[depth * width + at], m, moves) {
-                    continue;
-                }
-            }
             let next = &self.stack[(depth + 1) * width..][..width];
             let next_distance = if exact {
-                match exact_step(tables.exact_value(next), d, cost, rest) {
-                    Some(distance) => distance,
-                    None => continue,
-                }
+                near[m] as usize
             } else {
                 let h = tables.pdb_bound(next) as usize;
                 if h > rest {
@@ -260,6 +268,17 @@ impl<'a> PhaseRun<'a> {
         }
         Ok(())
     }
+}
+
+/// The set bits of `mask`, lowest first.
+fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let m = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            m
+        })
+    })
 }
 
 /// A child's exact distance from its table value `value` (distance modulo 3, or 3:

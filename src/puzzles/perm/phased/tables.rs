@@ -17,8 +17,9 @@ use crate::puzzles::perm::exact::{
 };
 use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
-use crate::search::bfs::{costed_bfs, mod3_bfs, Mod3Result};
+use crate::search::bfs::{costed_bfs, mod3_bfs, mod3_bfs_observed, Mod3Observer, Mod3Result};
 use crate::table::{packed, Table, TableSpec, TableStore};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Most ranks of a phase's exact table (2 bits each: 512 MiB).
 pub const EXACT_RANKS: u64 = 1 << 31;
@@ -63,6 +64,41 @@ fn costed_mod3(projection: &Projection, sources: &[u64], costs: &[u8]) -> Mod3Re
 /// Value of an exact table's rank the BFS never reached.
 const UNREACHABLE: u8 = 3;
 
+/// A depth table's entry for a class the BFS never reached.
+const UNREACHED_DEPTH: u8 = 15;
+
+/// The most layers (depths 0 to 14) a depth table holds.
+const MAX_DEPTHS: usize = UNREACHED_DEPTH as usize;
+
+/// Each class's depth as the breadth-first search reaches it, 4 bits, two per byte
+/// (15 where it is never reached): written from every thread, each entry once.
+struct DepthNibbles(Vec<AtomicU8>);
+
+impl DepthNibbles {
+    fn new(entries: u64) -> Self {
+        Self(
+            (0..entries.div_ceil(2))
+                .map(|_| AtomicU8::new(0xFF))
+                .collect(),
+        )
+    }
+
+    fn into_bytes(self) -> Vec<u8> {
+        self.0.into_iter().map(AtomicU8::into_inner).collect()
+    }
+}
+
+impl Mod3Observer for DepthNibbles {
+    fn reached(&self, rank: u64, depth: usize) {
+        // From 15 (every bit set) to the depth: clear the bits the depth lacks. Depths
+        // past 14 leave 15 behind, and such a table is not kept.
+        let depth = depth.min(UNREACHED_DEPTH as usize) as u8;
+        let shift = 4 * (rank & 1);
+        self.0[(rank >> 1) as usize]
+            .fetch_and(!((UNREACHED_DEPTH & !depth) << shift), Ordering::Relaxed);
+    }
+}
+
 /// How a phase bounds its remaining moves.
 pub enum Heuristic {
     /// One exact table over every coordinate: distance modulo 3 per rank, the distance
@@ -79,6 +115,10 @@ pub enum Heuristic {
         /// When the table is over classes of states its free moves join (the projection
         /// too big whole): how a state's class is found.
         quotient: Option<Box<FreeQuotient>>,
+        /// Whether the table holds each class's distance itself, 4 bits (15: unreached)
+        /// rather than modulo 3: a class table whose distances fit, since walking one
+        /// down means finding the class of every neighbour tried.
+        depths: bool,
     },
     /// Pattern databases: each over some coordinates, distances capped at 15; the
     /// largest bounds the phase.
@@ -335,17 +375,28 @@ impl PhaseTables {
             return Ok(None);
         }
         let entries = quotient.as_ref().map_or(projection.size, |q| q.size);
-        let spec = spec(
+        let suffix = if quotient.is_some() {
+            "exact-classes"
+        } else {
+            "exact"
+        };
+        let mod3_spec = spec(
             ranked,
             source,
-            if quotient.is_some() {
-                "exact-classes"
-            } else {
-                "exact"
-            },
+            suffix,
             "depth-mod3",
             entries,
             2,
+            projection.moves,
+        );
+        // Its own name: a table of distances modulo 3 left from an earlier build is not it.
+        let depth_spec = spec(
+            ranked,
+            source,
+            &format!("{suffix}-depths"),
+            "depth",
+            entries,
+            4,
             projection.moves,
         );
         let mut sources: Vec<u64> = targets
@@ -354,7 +405,21 @@ impl PhaseTables {
             .collect();
         sources.sort_unstable();
         sources.dedup();
-        if rebuild || stale || !store.exists(&spec) {
+        // A class table of distances modulo 3 is kept only where its distances would not
+        // fit 4 bits (an earlier version's is built again as depths).
+        let mod3_kept = || match (&quotient, store.exists(&mod3_spec)) {
+            (_, false) => false,
+            (None, true) => true,
+            (Some(_), true) => store
+                .open(&mod3_spec)
+                .is_ok_and(|t| t.header().histogram.len() > MAX_DEPTHS),
+        };
+        let built = if store.exists(&depth_spec) {
+            Some(&depth_spec)
+        } else {
+            mod3_kept().then_some(&mod3_spec)
+        };
+        let spec = if rebuild || stale || built.is_none() {
             store.check_writable()?;
             progress.note(format!(
                 "building phase {name}'s table of {} ({} entries{}, {:.1} MB) ...",
@@ -365,8 +430,10 @@ impl PhaseTables {
                     q.elements(),
                     q.paid_moves()
                 )),
-                entries.div_ceil(4) as f64 / 1e6
+                // A class table holds depths, 4 bits, where they fit (they nearly always do).
+                entries.div_ceil(if quotient.is_some() { 2 } else { 4 }) as f64 / 1e6
             ));
+            let mut depths = None;
             let result = match &quotient {
                 Some(q) => {
                     let mut classes: Vec<u64> = sources
@@ -380,18 +447,35 @@ impl PhaseTables {
                     classes.sort_unstable();
                     classes.dedup();
                     let space = QuotientSpace::new(q);
-                    mod3_bfs(&space, &classes, progress, "phase BFS")
+                    let mut observer = DepthNibbles::new(q.size);
+                    let result =
+                        mod3_bfs_observed(&space, &classes, progress, "phase BFS", &mut observer);
+                    depths = (result.histogram.len() <= MAX_DEPTHS).then(|| observer.into_bytes());
+                    result
                 }
                 None if costs.is_empty() => {
                     mod3_bfs(&Space::new(&projection), &sources, progress, "phase BFS")
                 }
                 None => costed_mod3(&projection, &sources, costs),
             };
-            store.write(&spec, &result.crumbs, result.histogram)?;
+            let spec = match depths {
+                Some(depths) => {
+                    store.write(&depth_spec, &depths, result.histogram)?;
+                    &depth_spec
+                }
+                None => {
+                    store.write(&mod3_spec, &result.crumbs, result.histogram)?;
+                    &mod3_spec
+                }
+            };
             let bytes = groups_to_bytes(&groups);
             store.write(&side(bytes.len() as u64), &bytes, Vec::new())?;
-        }
-        let table = store.open(&spec)?;
+            spec
+        } else {
+            built.unwrap_or(&mod3_spec)
+        };
+        let table = store.open(spec)?;
+        let depths = spec.bits_per_entry == 4;
         let deepest = table.header().histogram.len().saturating_sub(1);
         Ok(Some(Heuristic::Exact {
             projection,
@@ -399,6 +483,7 @@ impl PhaseTables {
             deepest,
             targets: sources,
             quotient,
+            depths,
         }))
     }
 
@@ -499,13 +584,21 @@ impl PhaseTables {
                 projection,
                 table,
                 quotient,
+                depths,
                 ..
             } => {
                 let rank = match quotient {
                     Some(q) => q.index(&values[..projection.radix.len()]),
                     None => rank_of(projection, values),
                 };
-                packed::Crumbs::new(table.payload()).get(rank as usize)
+                if *depths {
+                    match packed::Nibbles::new(table.payload()).get(rank as usize) {
+                        UNREACHED_DEPTH => UNREACHABLE,
+                        depth => depth % 3,
+                    }
+                } else {
+                    packed::Crumbs::new(table.payload()).get(rank as usize)
+                }
             }
             Heuristic::Pdbs(_) => 0,
         }
@@ -519,11 +612,19 @@ impl PhaseTables {
             deepest,
             quotient,
             table,
+            depths,
             ..
         } = &self.heuristic
         else {
             return Some(self.pdb_bound(values) as usize);
         };
+        if let (Some(q), true) = (quotient, depths) {
+            let class = q.index(&values[..projection.radix.len()]);
+            return match packed::Nibbles::new(table.payload()).get(class as usize) {
+                UNREACHED_DEPTH => None,
+                depth => Some(depth as usize),
+            };
+        }
         if let Some(q) = quotient {
             let crumbs = packed::Crumbs::new(table.payload());
             return q.distance(
@@ -725,8 +826,10 @@ impl PhaseTables {
     pub fn bytes(&self) -> u64 {
         match &self.heuristic {
             Heuristic::Exact {
-                quotient: Some(q), ..
-            } => q.size.div_ceil(4),
+                quotient: Some(q),
+                depths,
+                ..
+            } => q.size.div_ceil(if *depths { 2 } else { 4 }),
             Heuristic::Exact { projection, .. } => projection.size.div_ceil(4),
             Heuristic::Pdbs(pdbs) => pdbs.iter().map(|(p, _)| p.size.div_ceil(2)).sum(),
         }
