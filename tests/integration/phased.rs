@@ -466,7 +466,58 @@ fn square_one_plan_solves_random_legal_states() {
     );
     let mean = twists as f64 / count as f64;
     assert!(mean <= 11.8, "mean {mean} twists");
+    square_one_steps_find_what_moves_find(&puzzle, &phased);
     square_one_from_the_command_line(&dir);
+}
+
+/// The shape phase's search by listed steps (free turns then a slash, per shape) finds
+/// the same solutions in the same order as its search move by move, at every cost from
+/// the cheapest to two more, on random legal states.
+fn square_one_steps_find_what_moves_find(puzzle: &PermPuzzle, phased: &PhasedSolver) {
+    use cubedb::puzzles::perm::phased::search::{PhaseMoves, PhaseRun};
+    use cubedb::puzzles::perm::phased::steps::FreeSteps;
+    let (shape, tables) = (&phased.plan().phases[0], &phased.tables()[0]);
+    let guard = tables.legality_guard(puzzle.illegal.len());
+    let steps = FreeSteps::new(tables, &shape.costs, guard, false)
+        .expect("the shape phase's steps are listed");
+    let stop = cubedb::limits::Stop::at(None);
+    let mut rng = SplitMix64::new(17);
+    let mut found = 0;
+    for i in 0..12 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let view = shape.view.apply(&state, &puzzle.sets).expect("a view");
+        let start = tables.start(&view, &state).expect("a start");
+        let cheapest = start.bound();
+        let solutions = |listed: Option<&FreeSteps>, cost: usize| {
+            let moves = PhaseMoves {
+                tables,
+                costs: &shape.costs,
+                legality: None,
+                guard,
+                spare_at_target: 0,
+                spare_at_zero: 0,
+                steps: listed,
+            };
+            let (mut run, _) = PhaseRun::new(&moves, start.clone(), &state, &stop);
+            let mut all: Vec<Vec<usize>> = Vec::new();
+            run.solutions(cost, &mut |path| {
+                all.push(path.to_vec());
+                all.len() < 5_000
+            })
+            .ok();
+            all
+        };
+        for cost in cheapest..=cheapest + 2 {
+            let by_moves = solutions(None, cost);
+            assert_eq!(
+                solutions(Some(&steps), cost),
+                by_moves,
+                "state {i}, cost {cost}"
+            );
+            found += by_moves.len();
+        }
+    }
+    assert!(found > 0, "no solution was compared");
 }
 
 /// `cubedb puzzle scramble` and `solve` on the Square-1, as a user runs them (tables in

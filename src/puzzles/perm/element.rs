@@ -124,9 +124,22 @@ impl Element {
             .zip(sets)
             .zip(&mut out.orbits)
         {
+            let (perm, ori) = (&mut o.perm[..m.perm.len()], &mut o.ori[..m.perm.len()]);
+            if def.omod == 1 {
+                // One orientation only: 0, or a pattern's wildcard carried as it is.
+                for ((p, o), &from) in perm.iter_mut().zip(ori.iter_mut()).zip(&m.perm) {
+                    *p = s.perm[from as usize];
+                    *o = if s.ori[from as usize] == WILD {
+                        WILD
+                    } else {
+                        0
+                    };
+                }
+                continue;
+            }
             for (slot, &from) in m.perm.iter().enumerate() {
-                o.perm[slot] = s.perm[from as usize];
-                o.ori[slot] = twisted(s.ori[from as usize], m.ori[slot], def.omod);
+                perm[slot] = s.perm[from as usize];
+                ori[slot] = twisted(s.ori[from as usize], m.ori[slot], def.omod);
             }
         }
     }

@@ -15,6 +15,7 @@ pub mod matching;
 pub mod quotient;
 pub mod rotation;
 pub mod search;
+pub mod steps;
 pub mod straddle;
 pub mod tables;
 pub mod view;
@@ -31,6 +32,7 @@ use crate::rng::SplitMix64;
 use crate::table::TableStore;
 use search::{Halt, PhaseMoves, PhaseRun};
 use std::collections::HashMap;
+use steps::FreeSteps;
 use tables::{PhaseTables, StartNode};
 use view::{twist_free_gauge, View};
 
@@ -1186,6 +1188,8 @@ pub struct PhasedSolver {
     tables: Vec<PhaseTables>,
     /// Per phase, [`spare_moves`].
     spares: Vec<(u128, u128)>,
+    /// Per phase, its steps of free moves then a paid move, where they are listed.
+    steps: Vec<Option<FreeSteps>>,
     membership: std::sync::OnceLock<Option<super::group::Membership>>,
 }
 
@@ -1236,11 +1240,27 @@ impl PhasedSolver {
             )?);
         }
         let spares = spare_moves(puzzle, &plan, &tables);
+        let steps = plan
+            .phases
+            .iter()
+            .zip(&tables)
+            .map(|(phase, tables)| {
+                // As the search asks (see `pass`): the coordinate that keeps the rules, or
+                // full states when none does.
+                let guard = phase
+                    .follows_legality
+                    .then(|| tables.legality_guard(puzzle.illegal.len()))
+                    .flatten();
+                let full = phase.follows_legality && guard.is_none();
+                FreeSteps::new(tables, &phase.costs, guard, full)
+            })
+            .collect();
         Ok(Self {
             puzzle: puzzle.clone(),
             plan,
             tables,
             spares,
+            steps,
             membership: std::sync::OnceLock::new(),
         })
     }
@@ -1513,6 +1533,7 @@ impl PhasedSolver {
                 guard,
                 spare_at_target,
                 spare_at_zero,
+                steps: self.steps[k].as_ref(),
             };
             // Each candidate's search and its distance to this phase's target.
             let mut runs: Vec<(usize, PhaseRun<'_>, usize)> = Vec::new();

@@ -6,6 +6,7 @@
 //! is a shorter solution with a detour). With pattern databases the largest one bounds
 //! the rest, and a node that reaches the bound is checked against the whole pattern.
 
+use super::steps::{FreeSteps, Step};
 use super::tables::{PhaseTables, StartNode};
 use crate::limits::Stop;
 use crate::puzzles::perm::coord::Reachable;
@@ -33,6 +34,8 @@ pub struct PhaseMoves<'a> {
     /// earlier free move then a free move of the next phase (whose table is over the
     /// classes those join), so it reaches the classes the earlier one reaches.
     pub spare_at_zero: u128,
+    /// The phase's steps of free moves then a paid move, listed per state, when they are.
+    pub steps: Option<&'a FreeSteps>,
 }
 
 /// Why a search stopped early.
@@ -172,6 +175,14 @@ impl<'a> PhaseRun<'a> {
         if self.nodes >= self.budget {
             return Err(Halt::Budget);
         }
+        if left > 0 {
+            if let Some(steps) = self.moves.steps {
+                let rank = tables.exact_rank(&self.stack[depth * self.width..][..self.width]);
+                if let Some(list) = steps.after(last, rank) {
+                    return self.steps(list, left, visit);
+                }
+            }
+        }
         let moves = tables.ranked.moves.len();
         let width = self.width;
         let mut taken = tables.ranked.follows[last] & !spare;
@@ -264,6 +275,46 @@ impl<'a> PhaseRun<'a> {
             self.path.push(m);
             let result = self.dfs(rest, m, visit);
             self.path.pop();
+            result?;
+        }
+        Ok(())
+    }
+}
+
+impl PhaseRun<'_> {
+    /// [`PhaseRun::dfs`] by listed steps (free moves, then a paid one): each step the
+    /// table lets go on becomes a node, the free moves' states in between are not made.
+    fn steps(
+        &mut self,
+        list: &[Step],
+        left: usize,
+        visit: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> Result<(), Halt> {
+        let depth = self.path.len();
+        let width = self.width;
+        let d = self.distance[depth];
+        let tables = self.moves.tables;
+        for step in list {
+            self.nodes += 1;
+            if self.nodes & 0xFFF == 0 && self.stop.reached() {
+                return Err(Halt::Stopped);
+            }
+            // Every step's last move is paid (costs 1).
+            let Some(next_distance) = exact_step(step.value, d, 1, left - 1) else {
+                continue;
+            };
+            let to = depth + step.move_count();
+            self.stack.resize((to + 1) * width, 0);
+            tables.exact_values(step.rank as u64, &mut self.stack[to * width..][..width]);
+            // Free moves keep the distance; no matching beside a listed table.
+            self.distance.truncate(depth + 1);
+            self.distance.resize(to, d);
+            self.distance.push(next_distance);
+            self.pairs.truncate(depth + 1);
+            self.pairs.resize(to + 1, 0);
+            self.path.extend(step.moves());
+            let result = self.dfs(left - 1, step.last(), visit);
+            self.path.truncate(depth);
             result?;
         }
         Ok(())

@@ -62,7 +62,7 @@ fn costed_mod3(projection: &Projection, sources: &[u64], costs: &[u8]) -> Mod3Re
 }
 
 /// Value of an exact table's rank the BFS never reached.
-const UNREACHABLE: u8 = 3;
+pub(super) const UNREACHABLE: u8 = 3;
 
 /// A depth table's entry for a class the BFS never reached.
 const UNREACHED_DEPTH: u8 = 15;
@@ -805,6 +805,38 @@ impl PhaseTables {
             }
         }
         None
+    }
+
+    /// The number of states of an exact table over every coordinate a node carries
+    /// (`None` over pattern databases, over classes, or with other tables beside it).
+    pub fn whole_exact_size(&self) -> Option<u64> {
+        match &self.heuristic {
+            Heuristic::Exact {
+                projection,
+                quotient: None,
+                ..
+            } if projection.radix.len() == self.width => Some(projection.size),
+            _ => None,
+        }
+    }
+
+    /// An exact table's rank of coordinate values (see [`Self::whole_exact_size`]).
+    #[inline]
+    pub fn exact_rank(&self, values: &[u64]) -> u64 {
+        match &self.heuristic {
+            Heuristic::Exact { projection, .. } => {
+                rank_of(projection, &values[..projection.radix.len()])
+            }
+            Heuristic::Pdbs(_) => 0,
+        }
+    }
+
+    /// The coordinate values of an exact table's rank (see [`Self::whole_exact_size`]).
+    #[inline]
+    pub fn exact_values(&self, rank: u64, out: &mut [u64]) {
+        if let Heuristic::Exact { projection, .. } = &self.heuristic {
+            projection.values(rank, &mut out[..projection.radix.len()]);
+        }
     }
 
     /// Whether the bound is an exact distance (one table over everything).
