@@ -427,8 +427,14 @@ impl Restriction {
     /// `state` in the restricted puzzle, or `None` when a dropped slot does not hold its
     /// solved piece as solved (such a state is not reachable by the search moves).
     pub fn apply(&self, state: &Element) -> Option<Element> {
+        self.apply_cow(state).map(std::borrow::Cow::into_owned)
+    }
+
+    /// [`Restriction::apply`], borrowing `state` when every slot is kept (nothing to
+    /// copy).
+    pub fn apply_cow<'s>(&self, state: &'s Element) -> Option<std::borrow::Cow<'s, Element>> {
         let Some(keep) = &self.keep else {
-            return Some(state.clone());
+            return Some(std::borrow::Cow::Borrowed(state));
         };
         let mut orbits = Vec::with_capacity(state.orbits.len());
         for (s, orbit) in state.orbits.iter().enumerate() {
@@ -452,7 +458,7 @@ impl Restriction {
                 ori: keep.iter().map(|&i| orbit.ori[i]).collect(),
             });
         }
-        Some(Element { orbits })
+        Some(std::borrow::Cow::Owned(Element { orbits }))
     }
 }
 

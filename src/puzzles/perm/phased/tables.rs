@@ -491,7 +491,8 @@ impl PhaseTables {
     /// from the full state), or `None` when the phase cannot start from it (a piece where
     /// no phase move can bring it from, a coordinate the phase's moves never reach).
     pub fn encode(&self, view: &Element, full: &Element, out: &mut [u64]) -> Option<Element> {
-        let inner = self.split.apply(&self.restriction.apply(view)?)?;
+        let restricted = self.restriction.apply_cow(view)?;
+        let inner = self.split.apply(&restricted)?;
         let mut at = 0;
         for projection in self.projections() {
             let rank = projection.encode(&inner)?;
@@ -565,7 +566,18 @@ impl PhaseTables {
     pub fn start_key_at(&self, view: &Element, full: &Element) -> Option<Vec<u64>> {
         let mut values = vec![0u64; self.width];
         self.encode(view, full, &mut values)?;
-        Some(self.start_key(&values))
+        // The class in place of the exact coordinates' values (see `start_key`).
+        if let Heuristic::Exact {
+            projection,
+            quotient: Some(q),
+            ..
+        } = &self.heuristic
+        {
+            let width = projection.radix.len();
+            values[width - 1] = q.index(&values[..width]);
+            values.drain(..width - 1);
+        }
+        Some(values)
     }
 
     /// The projections whose values a node carries, in order.
