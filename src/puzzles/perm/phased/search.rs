@@ -279,9 +279,7 @@ impl<'a> PhaseRun<'a> {
         }
         Ok(())
     }
-}
 
-impl PhaseRun<'_> {
     /// [`PhaseRun::dfs`] by listed steps (free moves, then a paid one): each step the
     /// table lets go on becomes a node, the free moves' states in between are not made.
     fn steps(

@@ -144,16 +144,6 @@ impl FreeSteps {
         let (from, to) = (self.starts[at] as usize, self.starts[at + 1] as usize);
         Some(&self.steps[from..to])
     }
-
-    /// How many steps are listed.
-    pub fn len(&self) -> usize {
-        self.steps.len()
-    }
-
-    /// Whether none is.
-    pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
-    }
 }
 
 /// Lists the steps from one state, depth first in move order (the plain search's order).
