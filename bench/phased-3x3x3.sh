@@ -2,8 +2,9 @@
 # The generic phase engine (puzzles/3x3x3.tws with its plan, Kociemba's two phases)
 # against cubedb's own two-phase solver (`cubedb rubik solve --max-length`), on the same
 # random states, given the same time per cube; then the time each takes to reach a
-# length bound. Every solution is checked here: the scramble followed by the solution
-# must leave the cube solved (`cubedb rubik solve` answers an empty line).
+# length bound (the plan with the tables `cubedb-gen puzzle` builds). Every solution is
+# checked here: the scramble followed by the solution must leave the cube solved
+# (`cubedb rubik solve` answers an empty line).
 #
 # Usage: bench/phased-3x3x3.sh [COUNT] [SECONDS] [BOUND] [DATA]   (defaults 1000 1 21 ./data)
 set -euo pipefail
@@ -12,7 +13,10 @@ seconds=${2:-1}
 bound=${3:-21}
 data=${4:-data}
 bin=target/release/cubedb
-cargo build --release --quiet
+cargo build --release --quiet -p cubedb -p cubedb-gen
+# The plan's first-phase exact table (554 MB, about a minute), which a first use leaves
+# to cubedb-gen: built here if missing.
+target/release/cubedb-gen puzzle puzzles/3x3x3.tws --data "$data" -q
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin" rubik scramble --count "$count" --seed 53 --data "$data" -q > "$work/states"

@@ -184,7 +184,7 @@ fn clap_exit(err: &clap::Error) -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     cubedb::set_threads(cli.threads);
-    let store = TableStore::locate(cli.data.clone());
+    let store = TableStore::locate(cli.data.clone()).for_explicit_builds();
     match cli.command {
         Some(Command::Verify) => verify(&store),
         Some(Command::Info) => info(&store),

@@ -703,6 +703,13 @@ fn info(args: &FileArgs) -> Result<()> {
             plan.phases.len(),
             plan.moves.len()
         );
+        if !plan.starts.is_empty() {
+            say!(
+                "  starts: {} ({})",
+                plan.starts.len(),
+                plan.starts.describe()
+            );
+        }
         for (k, phase) in plan.phases.iter().enumerate() {
             let moves: Vec<&str> = phase
                 .moves

@@ -29,12 +29,30 @@ pub fn sharing_tables() -> bool {
 #[derive(Debug, Clone)]
 pub struct TableStore {
     dir: PathBuf,
+    builds_big: bool,
 }
 
 impl TableStore {
     /// A store in `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        Self {
+            dir: dir.into(),
+            builds_big: false,
+        }
+    }
+
+    /// The store as an explicit build uses it (`cubedb-gen`): tables too big to build on
+    /// a first use are built too (see [`TableStore::builds_big`]).
+    pub fn for_explicit_builds(mut self) -> Self {
+        self.builds_big = true;
+        self
+    }
+
+    /// Whether tables that a first use would not build (a phase's exact table of
+    /// hundreds of megabytes, where pattern databases serve) are built here; those
+    /// present are used either way.
+    pub fn builds_big(&self) -> bool {
+        self.builds_big
     }
 
     /// `dir` if given, else `$CUBEDB_DATA` (unless empty), else `data/` in the working

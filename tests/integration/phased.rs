@@ -115,6 +115,43 @@ fn kociemba_plan_solves_random_states() {
     assert!(quick_nodes < full_nodes, "{quick_nodes} >= {full_nodes}");
 }
 
+/// The shipped plan's starts (`View`: the cube along its other two axes; `Inverse`):
+/// each start of a random state solved, its solution read back, solves the state. A
+/// solve with a length to reach streams its first phase (`Stream`) and reaches it.
+#[test]
+fn turned_and_inverted_starts_read_back_to_solutions() {
+    let (puzzle, phased) = kociemba("phased-starts");
+    let starts = &phased.plan().starts;
+    assert_eq!(starts.len(), 6);
+    // A fresh folder: the first phase's 554 MB exact table is left to `cubedb-gen`.
+    assert!(!phased.tables()[0].is_exact());
+    let mut rng = SplitMix64::new(29);
+    for i in 0..12 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        for k in 0..starts.len() {
+            let start = starts.start(&state, k, &puzzle);
+            assert_eq!(start == state, k == 0, "state {i}, start {k}");
+            let solution = phased.solve(&start, &Limits::default()).expect("solved");
+            assert!(puzzle.is_solved(&apply(&puzzle, &phased, &start, &solution.moves)));
+            let (read, reversed) = starts.read_back(k, &solution.moves);
+            assert_eq!(reversed, k >= 3);
+            assert_eq!(read.len(), solution.moves.len());
+            let end = apply(&puzzle, &phased, &state, &read);
+            assert!(puzzle.is_solved(&end), "state {i}, start {k}");
+        }
+    }
+    for i in 0..4 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let limits = Limits {
+            max_length: Some(20),
+            ..Limits::default()
+        };
+        let solution = phased.solve(&state, &limits).expect("solved");
+        assert!(solution.cost <= 20, "state {i}: {}", solution.cost);
+        assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)));
+    }
+}
+
 /// A two-phase plan on the 2x2x2 (<U, R, F> to <U, R2, F2>, then solved) against the
 /// exact table: never shorter than the optimum, always a real solution.
 #[test]
@@ -167,6 +204,26 @@ fn bad_plans_are_named_by_file_and_line() {
             "Plan p\nPhase a\nMoves U R X\nTarget Solved\nEnd\n",
             "line 3",
             "X",
+        ),
+        // A View whose pairs no symmetry makes (U and R swapped is a mirror: it would
+        // turn clockwise into anticlockwise).
+        (
+            "Plan p\nView U>R R>U F>F\nPhase a\nMoves U R F\nTarget Subgroup U R2 F2\nEnd\n\
+             Phase b\nMoves U R2 F2\nTarget Solved\nEnd\n",
+            "line 2",
+            "View",
+        ),
+        // Inverse and Stream belong to the first of two or more phases.
+        (
+            "Plan p\nPhase a\nMoves U R F\nTarget Subgroup U R2 F2\nEnd\n\
+             Phase b\nMoves U R2 F2\nTarget Solved\nInverse\nEnd\n",
+            "line 9",
+            "Inverse",
+        ),
+        (
+            "Plan p\nPhase a\nMoves U R F\nTarget Solved\nStream\nEnd\n",
+            "line 5",
+            "Stream",
         ),
         // The second phase's target cannot be reached with the moves the first leaves:
         // <U, R2, F2> does not chain from a phase that reaches <U> only.

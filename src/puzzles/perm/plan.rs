@@ -17,13 +17,21 @@
 //! ```
 //!
 //! Top-level lines: `Plan NAME`; `Move NAME STEP...` (a compound move the phases may
-//! use, also accepted in input: `Move Uw U 2U`); `Phase NAME` blocks up to `End`. In a
+//! use, also accepted in input: `Move Uw U 2U`); `View FROM>TO...` (the search also
+//! starts from the state turned by the symmetry that makes each base move FROM a TO:
+//! `View R>U L>D U>F D>B F>R B>L` searches the 3x3x3 along its R-L axis; see
+//! `phased/starts.rs`); `Phase NAME` blocks up to `End`. In a
 //! phase: `Moves NAME...` (required), `Target ...` (required), `Upto NAME...` (states
 //! those moves reach from the target count as reaching it: the next phase's moves finish
 //! the job), `Keep N` (how many of the phase's best solutions the next phase tries),
 //! `Cost NAME VALUE...` (a move's cost in the count: Square-1 counts only its twists),
 //! `Through NAME` (the target must be kept only up to the end of the later phase NAME:
-//! the phases after it may undo it, as a 3x3x3 phase undoes the 4x4x4's wing split).
+//! the phases after it may undo it, as a 3x3x3 phase undoes the 4x4x4's wing split),
+//! `Stream` (the first phase only: with a deadline or a length to reach, its solutions
+//! go on in batches of its `Keep` as they are found, as two-phase's do, rather than in
+//! wider passes that start again), `Inverse` (the first phase only: the search also
+//! starts from the inverse of the state, whose solution, reversed and inverted, solves
+//! the state; for definitions whose pieces are all told apart).
 //! Targets:
 //!
 //! - `Target Solved`: the solved state;
@@ -129,6 +137,12 @@ pub struct PhaseSpec {
     /// `Through NAME`: the later phase after which the target need no longer hold, with
     /// the line.
     pub through: Option<(usize, String)>,
+    /// `Stream`: its solutions go on in batches as they are found (first phase only),
+    /// with the line.
+    pub stream: Option<usize>,
+    /// `Inverse`: the search also starts from the inverse state (first phase only), with
+    /// the line.
+    pub inverse: Option<usize>,
 }
 
 /// A whole plan file.
@@ -144,6 +158,9 @@ pub struct PlanSpec {
     /// `Rotations NAME...`: moves that turn the whole puzzle, with the line; a solution
     /// may leave the puzzle turned by any product of them (solved as a cuber holds it).
     pub rotations: Vec<(String, usize)>,
+    /// `View FROM>TO...`: the state turned is searched too, each base move FROM of the
+    /// state being TO in the turned one; per line its pairs and the line.
+    pub views: Vec<(Vec<(String, String)>, usize)>,
     /// The phases, in order.
     pub phases: Vec<PhaseSpec>,
 }
@@ -208,6 +225,7 @@ impl PlanSpec {
         let mut compounds: Vec<(String, Vec<String>, usize)> = Vec::new();
         let mut expand: Vec<(String, usize)> = Vec::new();
         let mut rotations: Vec<(String, usize)> = Vec::new();
+        let mut views: Vec<(Vec<(String, String)>, usize)> = Vec::new();
         let mut phases: Vec<PhaseSpec> = Vec::new();
         while let Some((line, tokens)) = lines.next() {
             match tokens[0] {
@@ -243,6 +261,26 @@ impl PlanSpec {
                     }
                     rotations.extend(tokens[1..].iter().map(|t| (t.to_string(), line)));
                 }
+                "View" => {
+                    let pairs: Option<Vec<(String, String)>> = tokens[1..]
+                        .iter()
+                        .map(|t| {
+                            t.split_once('>')
+                                .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+                                .map(|(a, b)| (a.to_string(), b.to_string()))
+                        })
+                        .collect();
+                    match pairs {
+                        Some(pairs) if !pairs.is_empty() => views.push((pairs, line)),
+                        _ => {
+                            return Err(error(
+                                line,
+                                "View takes pairs FROM>TO of move names (U>R: a U of the \
+                                 state is an R of the turned one)",
+                            ))
+                        }
+                    }
+                }
                 "Phase" => {
                     if tokens.len() != 2 {
                         return Err(error(line, "Phase takes exactly one name"));
@@ -258,7 +296,7 @@ impl PlanSpec {
                     return Err(error(
                         line,
                         format!(
-                            "unexpected {}: expected Plan, Move, Expand, Rotations or Phase",
+                            "unexpected {}: expected Plan, Move, Expand, Rotations, View or Phase",
                             crate::text::quote(other)
                         ),
                     ))
@@ -286,6 +324,7 @@ impl PlanSpec {
             compounds,
             expand,
             rotations,
+            views,
             phases,
         })
     }
@@ -296,6 +335,8 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
     let mut target: Option<(usize, TargetSpec)> = None;
     let mut keep = None;
     let mut join = None;
+    let mut stream = None;
+    let mut inverse = None;
     let mut costs = Vec::new();
     let mut upto = None;
     let mut through = None;
@@ -353,6 +394,10 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 through = Some((line, tokens[1].to_string()));
             }
             "Keep" => keep = Some(whole_number(&tokens, line, MAX_KEEP)?),
+            "Stream" if tokens.len() == 1 => stream = Some(line),
+            "Stream" => return Err(error(line, "Stream takes nothing after it")),
+            "Inverse" if tokens.len() == 1 => inverse = Some(line),
+            "Inverse" => return Err(error(line, "Inverse takes nothing after it")),
             "Join" => join = Some(whole_number(&tokens, line, MAX_JOIN)?),
             "Cost" => {
                 if tokens.len() < 3 || tokens.len() % 2 == 0 {
@@ -384,7 +429,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                     line,
                     format!(
                         "unexpected {} in phase {name}: expected Moves, Target, Upto, Keep, Join, \
-                         Cost, Through or End",
+                         Cost, Through, Stream, Inverse or End",
                         crate::text::quote(other)
                     ),
                 ))
@@ -401,6 +446,8 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
         costs,
         upto,
         through,
+        stream,
+        inverse,
     })
 }
 

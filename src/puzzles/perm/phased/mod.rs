@@ -15,6 +15,7 @@ pub mod matching;
 pub mod quotient;
 pub mod rotation;
 pub mod search;
+pub mod starts;
 pub mod steps;
 pub mod straddle;
 pub mod tables;
@@ -58,6 +59,10 @@ const QUICK_KEEP: usize = 4;
 /// (the 4x4x4's pairs phase) gets nothing from it, and must not pay much for trying.
 const QUICK_NODES: u64 = 1 << 20;
 
+/// The widest pass, in multiples of the plan's widths; a streaming pass's first phase
+/// hands on this many times its `Keep` at most.
+const MOST_WIDEN: usize = 1 << 12;
+
 /// One phase, compiled.
 #[derive(Debug, Clone)]
 pub struct Phase {
@@ -69,6 +74,9 @@ pub struct Phase {
     pub costs: Vec<u8>,
     /// How many of its solutions the next phase tries.
     pub keep: usize,
+    /// `Stream`: with a deadline or a length to reach, its solutions go on in batches
+    /// of `keep` as they are found (see [`PhasedSolver::solve`]).
+    pub stream: bool,
     /// `Join N`: pieces of another set each whole-set pattern database follows (0: none).
     pub join: usize,
     /// Whether the search must follow full states to refuse forbidden ones: the definition
@@ -107,6 +115,8 @@ pub struct Plan {
     /// `Rotations`: the whole-puzzle turns a solution may end in (the search starts from
     /// the state seen after each), or none.
     pub rotations: Option<rotation::Rotations>,
+    /// The states the search starts from besides the state (`View`, `Inverse`).
+    pub starts: starts::Starts,
 }
 
 /// Names a plan can use: the definition's, then its compound moves', with each base
@@ -299,6 +309,25 @@ impl Plan {
         let mut plan_bases: Vec<String> = Vec::new();
         let mut phases: Vec<Phase> = Vec::new();
         for (k, phase) in spec.phases.iter().enumerate() {
+            if let Some(line) = phase.inverse.filter(|_| k > 0) {
+                return Err(error(
+                    line,
+                    format!(
+                        "Inverse in phase {}: only the first phase starts from the inverse",
+                        phase.name
+                    ),
+                ));
+            }
+            if let Some(line) = phase.stream.filter(|_| k > 0 || spec.phases.len() == 1) {
+                return Err(error(
+                    line,
+                    format!(
+                        "Stream in phase {}: only the first of two or more phases streams \
+                         its solutions to the next",
+                        phase.name
+                    ),
+                ));
+            }
             let (moves_line, tokens) = &phase.moves;
             let mut ids: Vec<usize> = Vec::new();
             let mut local: Vec<PuzzleMove> = Vec::new();
@@ -528,6 +557,7 @@ impl Plan {
                 moves: ids,
                 costs,
                 keep: phase.keep.unwrap_or(DEFAULT_KEEP),
+                stream: phase.stream.is_some(),
                 join: phase.join.unwrap_or(0),
                 follows_legality: !keeps_legal_states(puzzle, &local),
                 view,
@@ -557,6 +587,45 @@ impl Plan {
                 Some(rotations)
             }
         };
+        let mut turns = Vec::new();
+        for (pairs, line) in &spec.views {
+            let mut turn = Vec::new();
+            for (from, to) in pairs {
+                let powers = |name: &str| {
+                    vocabulary.bases.get(name).ok_or_else(|| {
+                        error(
+                            *line,
+                            format!("View: unknown base move {}", crate::text::quote(name)),
+                        )
+                    })
+                };
+                let (from, to) = (powers(from)?, powers(to)?);
+                if from.len() != to.len() {
+                    return Err(error(*line, "View pairs moves of different orders"));
+                }
+                turn.extend(
+                    from.iter()
+                        .zip(to)
+                        .map(|((_, m), (_, n))| (m.clone(), n.clone())),
+                );
+            }
+            turns.push((turn, *line));
+        }
+        let inverse = spec.phases.first().and_then(|p| p.inverse);
+        let turn_pairs: Vec<Vec<(Element, Element)>> =
+            turns.iter().map(|(t, _)| t.clone()).collect();
+        let starts = starts::Starts::new(
+            puzzle,
+            &moves,
+            &turn_pairs,
+            inverse.is_some(),
+            rotations.is_some(),
+        )
+        .map_err(|problem| {
+            let line = turns.first().map(|(_, l)| *l).or(inverse).unwrap_or(0);
+            let what = if turns.is_empty() { "Inverse" } else { "View" };
+            error(line, format!("{what}: {problem}"))
+        })?;
         Ok(Self {
             name: spec.name.clone(),
             moves,
@@ -564,6 +633,7 @@ impl Plan {
             expand,
             phases,
             rotations,
+            starts,
         })
     }
 }
@@ -1107,6 +1177,9 @@ struct Candidate {
     phase_costs: Vec<usize>,
     /// The next phase's start node, worked out when the candidate was scored.
     start: Option<StartNode>,
+    /// Which of the plan's starts it comes from (0: the state itself; see
+    /// [`starts::Starts`]): its moves are read back through it.
+    from: usize,
 }
 
 /// The solutions a phase hands on to the next, with their scores: at most `keep`, each
@@ -1401,14 +1474,37 @@ impl PhasedSolver {
         let quick_first =
             limits.max_length.is_some() || limits.until_stop || limits.stop.deadline.is_some();
         let mut widen = if quick_first { 0 } else { 1 };
+        // After the quick pass, a length to reach or a deadline to use up, and a plan
+        // whose first phase says `Stream`: one pass whose first phase streams its
+        // solutions to the later phases (as many as the widest pass would hand on).
+        let streams =
+            self.plan.phases[0].stream && (limits.max_length.is_some() || limits.until_stop);
         loop {
-            let outcome = self.pass(
-                state,
-                widen,
-                best.as_ref().map(|b| b.cost),
-                &limits.stop,
-                &mut nodes,
-            );
+            let outcome = if streams && widen > 0 {
+                let stream = Streaming {
+                    good_enough: limits.max_length,
+                    most: self.plan.phases[0].keep.saturating_mul(MOST_WIDEN),
+                };
+                let candidates = self.first_candidates(state);
+                let bound = best.as_ref().map(|b| b.cost);
+                self.pass_from(
+                    0,
+                    candidates,
+                    1,
+                    bound,
+                    Some(&stream),
+                    &limits.stop,
+                    &mut nodes,
+                )
+            } else {
+                self.pass(
+                    state,
+                    widen,
+                    best.as_ref().map(|b| b.cost),
+                    &limits.stop,
+                    &mut nodes,
+                )
+            };
             if let Some(found) = outcome.found {
                 if best.as_ref().is_none_or(|b| found.cost < b.cost) {
                     best = Some(found);
@@ -1423,7 +1519,8 @@ impl PhasedSolver {
             };
             // Nothing at all from a pass and its wider retry: the plan cannot solve it.
             let hopeless = best.is_none() && widen >= 4;
-            if good_enough || outcome.halted || hopeless || widen >= 1 << 12 {
+            let streamed = streams && widen > 0;
+            if good_enough || outcome.halted || hopeless || streamed || widen >= MOST_WIDEN {
                 break;
             }
             widen = (widen * 4).max(1);
@@ -1473,9 +1570,23 @@ impl PhasedSolver {
             cost: 0,
             phase_costs: Vec::new(),
             start,
+            from: 0,
         };
         let Some(rotations) = &self.plan.rotations else {
-            return vec![fresh(state.clone(), None)];
+            // `View` and `Inverse`: the state turned and inverted too (two-phase's views);
+            // a start equal to an earlier one is left out.
+            let starts = &self.plan.starts;
+            let mut candidates: Vec<Candidate> = Vec::with_capacity(starts.len());
+            for from in 0..starts.len() {
+                let full = starts.start(state, from, &self.puzzle);
+                if candidates.iter().all(|c| c.full != full) {
+                    candidates.push(Candidate {
+                        from,
+                        ..fresh(full, None)
+                    });
+                }
+            }
+            return candidates;
         };
         let (phase, tables) = (&self.plan.phases[0], &self.tables[0]);
         let mut candidates: Vec<Candidate> = Vec::new();
@@ -1510,15 +1621,40 @@ impl PhasedSolver {
         stop: &Stop,
         nodes: &mut u64,
     ) -> PassOutcome {
+        let candidates = self.first_candidates(state);
+        self.pass_from(0, candidates, widen, bound, None, stop, nodes)
+    }
+
+    /// The phases from `first` on, from `candidates` (see [`Self::pass`]). With
+    /// `stream`, phase `first` does not stop at its `Keep`: each batch of that many
+    /// solutions goes through the later phases (at the plan's widths) as soon as it is
+    /// found, the best total so far bounding the rest, and the phase goes on where it
+    /// was, as two-phase goes on in its first phase: nothing is searched twice, nothing
+    /// found is thrown away at a deadline.
+    #[allow(clippy::too_many_arguments)]
+    fn pass_from(
+        &self,
+        first: usize,
+        mut candidates: Vec<Candidate>,
+        widen: usize,
+        bound: Option<usize>,
+        stream: Option<&Streaming>,
+        stop: &Stop,
+        nodes: &mut u64,
+    ) -> PassOutcome {
         let sets = &self.puzzle.sets;
-        let mut candidates = self.first_candidates(state);
         let mut halted = false;
         let mut nodes_before = *nodes;
         let last = self.plan.phases.len() - 1;
-        for (k, (phase, tables)) in self.plan.phases.iter().zip(&self.tables).enumerate() {
+        let phases = self.plan.phases.iter().zip(&self.tables).enumerate();
+        for (k, (phase, tables)) in phases.skip(first) {
             if k == 1 {
                 nodes_before = *nodes;
             }
+            // This phase streams its solutions to the later ones (never the last phase).
+            let streaming = stream.filter(|_| k == first && k != last);
+            let mut streamed: Option<PhasedSolution> = None;
+            let mut streamed_nodes = 0u64;
             let elements = self.plan.phase_elements(k);
             let guard = phase
                 .follows_legality
@@ -1568,7 +1704,7 @@ impl PhasedSolver {
                 (false, _) => phase.keep.saturating_mul(widen),
             };
             let mut handed = HandedOn::new(keep);
-            let cap = bound.map_or(usize::MAX, |b| b.saturating_sub(1));
+            let mut cap = bound.map_or(usize::MAX, |b| b.saturating_sub(1));
             // A solution counts only when the next phase can start from it (its tables rank
             // the state, and it is not unreachable for them): the estimate is its total
             // plus the next phase's distance.
@@ -1581,13 +1717,14 @@ impl PhasedSolver {
                 Some((total + start.bound(), Some(start)))
             };
             // The state a solution reaches, built in place (no allocation per move).
-            let mut scratch = state.clone();
+            let mut scratch = candidates[runs[0].0].full.clone();
             let mut visited = 0usize;
             let mut rejected = 0usize;
             let mut total = cheapest;
             // Wider passes also look further past the cheapest start.
             // The quick pass's last phase looks as far as it must: it is there to answer.
             let slack = match (k == last, widen) {
+                _ if streaming.is_some() => usize::MAX,
                 (true, 0) => usize::MAX,
                 (true, _) => LAST_SLACK,
                 (false, _) => SLACK + widen.max(1).trailing_zeros() as usize / 2 * 2,
@@ -1684,6 +1821,10 @@ impl PhasedSolver {
                         }
                         groups.sort_by_key(|(score, _, _, _)| *score);
                         for (g, (score, start, full, twins)) in groups.into_iter().enumerate() {
+                            // Streaming: what cannot beat the best so far is not handed on.
+                            if streaming.is_some() && score > cap {
+                                continue;
+                            }
                             if g > 0 && handed.already(&full) {
                                 continue;
                             }
@@ -1709,9 +1850,36 @@ impl PhasedSolver {
                                     cost: total,
                                     phase_costs,
                                     start,
+                                    from: c.from,
                                 },
                             );
-                            if !more {
+                            if more {
+                                continue;
+                            }
+                            let Some(stream) = streaming else {
+                                return false;
+                            };
+                            // A full batch: through the later phases now, then on.
+                            let batch = std::mem::take(&mut handed.kept);
+                            let before = streamed.as_ref().map(|b| b.cost);
+                            if self.stream_batch(
+                                k,
+                                batch,
+                                bound,
+                                &mut streamed,
+                                stop,
+                                &mut streamed_nodes,
+                            ) {
+                                halted = true;
+                                return false;
+                            }
+                            if let Some(b) = streamed.as_ref().filter(|b| Some(b.cost) != before) {
+                                cap = b.cost.saturating_sub(1);
+                            }
+                            let good_enough = streamed.as_ref().is_some_and(|b| {
+                                stream.good_enough.is_some_and(|limit| b.cost <= limit)
+                            });
+                            if good_enough || handed.reached.len() >= stream.most {
                                 return false;
                             }
                         }
@@ -1721,7 +1889,7 @@ impl PhasedSolver {
                         run.budget = QUICK_NODES.saturating_sub(*nodes - nodes_before);
                     }
                     let result = run.solutions(own, &mut visit);
-                    *nodes += std::mem::take(&mut run.nodes);
+                    *nodes += std::mem::take(&mut run.nodes) + std::mem::take(&mut streamed_nodes);
                     match result {
                         Err(Halt::Enough) => break 'totals,
                         // The quick pass gives up: the full passes follow.
@@ -1741,6 +1909,24 @@ impl PhasedSolver {
                 if handed.is_full() {
                     break;
                 }
+                // Streaming: what the plan's own pass would hand on goes on at once, so
+                // that a deadline soon after still has its answer.
+                if streaming.is_some()
+                    && total >= cheapest.saturating_add(SLACK)
+                    && !handed.kept.is_empty()
+                {
+                    let batch = std::mem::take(&mut handed.kept);
+                    if self.stream_batch(k, batch, bound, &mut streamed, stop, nodes) {
+                        halted = true;
+                        break;
+                    }
+                    if let Some(b) = &streamed {
+                        cap = cap.min(b.cost.saturating_sub(1));
+                        if streaming.is_some_and(|s| s.good_enough.is_some_and(|l| b.cost <= l)) {
+                            break;
+                        }
+                    }
+                }
                 total += 1;
             }
             if trace() {
@@ -1757,6 +1943,18 @@ impl PhasedSolver {
                     repeated = handed.repeated,
                 ));
             }
+            if streaming.is_some() {
+                // The last batch, unless the search stopped for good.
+                let done = halted || handed.reached.len() >= stream.map_or(0, |s| s.most);
+                if !handed.kept.is_empty() && (!done || streamed.is_none()) && !stop.reached() {
+                    let batch = std::mem::take(&mut handed.kept);
+                    halted |= self.stream_batch(k, batch, bound, &mut streamed, stop, nodes);
+                }
+                return PassOutcome {
+                    found: streamed,
+                    halted,
+                };
+            }
             let mut next = handed.kept;
             if next.is_empty() {
                 return PassOutcome {
@@ -1767,12 +1965,7 @@ impl PhasedSolver {
             if k == last {
                 let (_, best) = next.swap_remove(0);
                 return PassOutcome {
-                    found: Some(PhasedSolution {
-                        moves: best.moves,
-                        cost: best.cost,
-                        phase_costs: best.phase_costs,
-                        nodes: 0,
-                    }),
+                    found: Some(self.solution_of(best)),
                     halted,
                 };
             }
@@ -1795,6 +1988,64 @@ impl PhasedSolver {
             found: None,
             halted,
         }
+    }
+
+    /// The solution a last phase's candidate stands for: its moves read back through
+    /// the start it comes from (see [`starts::Starts::read_back`]).
+    fn solution_of(&self, candidate: Candidate) -> PhasedSolution {
+        let (moves, reversed) = self.plan.starts.read_back(candidate.from, &candidate.moves);
+        let mut phase_costs = candidate.phase_costs;
+        if reversed {
+            phase_costs.reverse();
+        }
+        PhasedSolution {
+            moves,
+            cost: candidate.cost,
+            phase_costs,
+            nodes: 0,
+        }
+    }
+
+    /// A streaming phase `k`'s `batch` through the later phases, bounded by the best so
+    /// far (`streamed`, else `bound`), which it replaces when beaten; whether the search
+    /// was stopped.
+    fn stream_batch(
+        &self,
+        k: usize,
+        batch: Vec<(usize, Candidate)>,
+        bound: Option<usize>,
+        streamed: &mut Option<PhasedSolution>,
+        stop: &Stop,
+        nodes: &mut u64,
+    ) -> bool {
+        let bound = streamed.as_ref().map_or(bound, |b| Some(b.cost));
+        let outcome = self.hand_on(k, batch, bound, stop, nodes);
+        if let Some(found) = outcome.found {
+            if streamed.as_ref().is_none_or(|b| found.cost < b.cost) {
+                *streamed = Some(found);
+            }
+        }
+        outcome.halted
+    }
+
+    /// Phase `k`'s solutions `batch` (with their scores) through the phases after it,
+    /// the most promising first (see [`Self::pass_from`]).
+    fn hand_on(
+        &self,
+        k: usize,
+        batch: Vec<(usize, Candidate)>,
+        bound: Option<usize>,
+        stop: &Stop,
+        nodes: &mut u64,
+    ) -> PassOutcome {
+        let mut scored: Vec<(usize, usize, Candidate)> = batch
+            .into_iter()
+            .enumerate()
+            .map(|(i, (score, c))| (score, i, c))
+            .collect();
+        scored.sort_by_key(|(estimate, i, _)| (*estimate, *i));
+        let candidates = scored.into_iter().map(|(_, _, c)| c).collect();
+        self.pass_from(k + 1, candidates, 1, bound, None, stop, nodes)
     }
 
     /// A uniformly random state of the puzzle (over every state its moves reach, identical
@@ -1937,6 +2188,14 @@ fn spare_moves(puzzle: &PermPuzzle, plan: &Plan, tables: &[PhaseTables]) -> Vec<
             }
         })
         .collect()
+}
+
+/// How a streaming pass's first phase ends (see [`PhasedSolver::pass_from`]).
+struct Streaming {
+    /// A total this short ends it.
+    good_enough: Option<usize>,
+    /// It ends after handing on this many solutions in all.
+    most: usize,
 }
 
 struct PassOutcome {

@@ -60,6 +60,8 @@ pub struct PhaseRun<'a> {
     children: Vec<u64>,
     /// Per depth, every child's matching rank (worked out for the prefetch, read after).
     ranks: Vec<u64>,
+    /// A node's children's entries in a far exact table (read right after the prefetch).
+    indices: Vec<u64>,
     /// Exact distance per depth (exact tables).
     distance: Vec<usize>,
     /// The matching's distance per depth (exact within its table's depth, else one more).
@@ -98,6 +100,7 @@ impl<'a> PhaseRun<'a> {
             stack,
             children: Vec::new(),
             ranks: Vec::new(),
+            indices: Vec::new(),
             distance: vec![start.pattern],
             pairs: vec![start.pairs],
             start: start.inner,
@@ -207,12 +210,30 @@ impl<'a> PhaseRun<'a> {
         let ranks = &mut self.ranks[depth * moves..][..moves];
         let mut near = [0u16; 128];
         let mut alive = 0u128;
+        // A table far bigger than the caches: every child's entry asked for first.
+        let far = exact && tables.exact_is_far();
+        if far {
+            self.indices.resize(moves, 0);
+            for m in bits(taken) {
+                let kid = &mut kids[m * width..][..width];
+                tables.child(here, m, kid);
+                self.indices[m] = tables.exact_index(kid);
+                tables.prefetch_exact(self.indices[m]);
+            }
+        }
         for m in bits(taken) {
             let kid = &mut kids[m * width..][..width];
-            tables.child(here, m, kid);
+            if !far {
+                tables.child(here, m, kid);
+            }
             let cost = self.moves.costs[m] as usize;
             if exact {
-                match exact_step(tables.exact_value(kid), d, cost, left - cost) {
+                let value = if far {
+                    tables.exact_value_at(self.indices[m])
+                } else {
+                    tables.exact_value(kid)
+                };
+                match exact_step(value, d, cost, left - cost) {
                     Some(distance) => near[m] = distance as u16,
                     None => continue,
                 }

@@ -21,8 +21,20 @@ use crate::search::bfs::{costed_bfs, mod3_bfs, mod3_bfs_observed, Mod3Observer, 
 use crate::table::{packed, Table, TableSpec, TableStore};
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// Most ranks of a phase's exact table (2 bits each: 512 MiB).
-pub const EXACT_RANKS: u64 = 1 << 31;
+/// Most ranks of a phase's exact table (2 bits each: 1 GiB). The 3x3x3's first phase of
+/// Kociemba's method (twist, flip and slice: 2,217,093,120) fits.
+pub const EXACT_RANKS: u64 = 1 << 32;
+
+/// A phase's exact table bigger than this is built by `cubedb-gen` only (about a minute
+/// and its size on disk), a first use takes pattern databases instead; once present, it
+/// is used.
+const FIRST_USE_BYTES: u64 = 256 << 20;
+
+/// An exact table bigger than this is read into huge pages and each node's children
+/// are asked for before any is read, so that the reads overlap: the 3x3x3's first phase
+/// (554 MB) went from 5 to 11 million nodes a second. Smaller ones are mostly in the caches (Square-1's
+/// 51 MB class table was 4% slower so read).
+const FAR_TABLE_BYTES: usize = 128 << 20;
 
 /// Most ranks of a phase's exact table when some moves cost 0 (its search keeps a byte
 /// per rank, on one core).
@@ -399,6 +411,15 @@ impl PhaseTables {
             4,
             projection.moves,
         );
+        // Too big for a first use: pattern databases, unless it was built explicitly.
+        if entries.div_ceil(4) > FIRST_USE_BYTES
+            && !rebuild
+            && !store.builds_big()
+            && !store.exists(&mod3_spec)
+            && !store.exists(&depth_spec)
+        {
+            return Ok(None);
+        }
         let mut sources: Vec<u64> = targets
             .iter()
             .filter_map(|t| projection.encode(t))
@@ -474,7 +495,13 @@ impl PhaseTables {
         } else {
             built.unwrap_or(&mod3_spec)
         };
-        let table = store.open(spec)?;
+        // A table far bigger than the caches is read at random: into huge pages (a TLB
+        // miss per read otherwise).
+        let table = if spec.payload_len() > FAR_TABLE_BYTES as u64 {
+            store.open_in_huge_pages(spec)?
+        } else {
+            store.open(spec)?
+        };
         let depths = spec.bits_per_entry == 4;
         let deepest = table.header().histogram.len().saturating_sub(1);
         Ok(Some(Heuristic::Exact {
@@ -591,28 +618,58 @@ impl PhaseTables {
     /// The exact table's value (distance mod 3, or 3: unreachable) at coordinate values.
     #[inline]
     pub fn exact_value(&self, values: &[u64]) -> u8 {
+        self.exact_value_at(self.exact_index(values))
+    }
+
+    /// The exact table's entry index of coordinate values (its class with a quotient).
+    #[inline]
+    pub fn exact_index(&self, values: &[u64]) -> u64 {
         match &self.heuristic {
             Heuristic::Exact {
                 projection,
-                table,
                 quotient,
-                depths,
                 ..
-            } => {
-                let rank = match quotient {
-                    Some(q) => q.index(&values[..projection.radix.len()]),
-                    None => rank_of(projection, values),
-                };
+            } => match quotient {
+                Some(q) => q.index(&values[..projection.radix.len()]),
+                None => rank_of(projection, values),
+            },
+            Heuristic::Pdbs(_) => 0,
+        }
+    }
+
+    /// The exact table's value at entry `index` (see [`Self::exact_value`]).
+    #[inline]
+    pub fn exact_value_at(&self, index: u64) -> u8 {
+        match &self.heuristic {
+            Heuristic::Exact { table, depths, .. } => {
                 if *depths {
-                    match packed::Nibbles::new(table.payload()).get(rank as usize) {
+                    match packed::Nibbles::new(table.payload()).get(index as usize) {
                         UNREACHED_DEPTH => UNREACHABLE,
                         depth => depth % 3,
                     }
                 } else {
-                    packed::Crumbs::new(table.payload()).get(rank as usize)
+                    packed::Crumbs::new(table.payload()).get(index as usize)
                 }
             }
             Heuristic::Pdbs(_) => 0,
+        }
+    }
+
+    /// Asks for the line of the exact table's entry `index` (see [`Self::exact_is_far`]).
+    #[inline]
+    pub fn prefetch_exact(&self, index: u64) {
+        if let Heuristic::Exact { table, depths, .. } = &self.heuristic {
+            let byte = if *depths { index / 2 } else { index / 4 };
+            crate::table::prefetch(table.payload(), byte as usize);
+        }
+    }
+
+    /// Whether the exact table is far bigger than the caches: its reads are then asked
+    /// for a node's children at a time, before any is read, so that they overlap.
+    pub fn exact_is_far(&self) -> bool {
+        match &self.heuristic {
+            Heuristic::Exact { table, .. } => table.payload().len() > FAR_TABLE_BYTES,
+            Heuristic::Pdbs(_) => false,
         }
     }
 
@@ -1026,23 +1083,37 @@ pub fn describe(
         );
     }
     let exact = exact.filter(|p| !free || p.size <= COSTED_RANKS);
+    let databases = || pattern_projections(&ranked, PDB_ENTRIES.min(budget / 2), join);
+    let listed = |projections: &[Projection]| {
+        format!(
+            "{} entries ({:.1} MB)",
+            projections
+                .iter()
+                .map(|p| crate::text::count(p.size as u128))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            projections.iter().map(|p| p.size.div_ceil(2)).sum::<u64>() as f64 / 1e6
+        )
+    };
     match exact {
         Some(p) if p.size <= EXACT_RANKS && p.size.div_ceil(4) <= budget => format!(
-            "sets {}; exact table of {} entries ({:.1} MB)",
+            "sets {}; exact table of {} entries ({:.1} MB){}",
             sets.join(", "),
             crate::text::count(p.size as u128),
-            p.size.div_ceil(4) as f64 / 1e6
+            p.size.div_ceil(4) as f64 / 1e6,
+            match databases() {
+                Ok(projections) if p.size.div_ceil(4) > FIRST_USE_BYTES => format!(
+                    ", built by cubedb-gen (a first use takes pattern databases of {})",
+                    listed(&projections)
+                ),
+                _ => String::new(),
+            }
         ),
-        _ => match pattern_projections(&ranked, PDB_ENTRIES.min(budget / 2), join) {
+        _ => match databases() {
             Ok(projections) => format!(
-                "sets {}; pattern databases of {} entries ({:.1} MB)",
+                "sets {}; pattern databases of {}",
                 sets.join(", "),
-                projections
-                    .iter()
-                    .map(|p| crate::text::count(p.size as u128))
-                    .collect::<Vec<_>>()
-                    .join(" + "),
-                projections.iter().map(|p| p.size.div_ceil(2)).sum::<u64>() as f64 / 1e6
+                listed(&projections)
             ),
             Err(e) => format!("sets {}; no tables ({e})", sets.join(", ")),
         },
