@@ -80,15 +80,18 @@ fn kociemba_plan_solves_random_states() {
     }
     let mean = total as f64 / count as f64;
     assert!(mean <= 22.5, "mean {mean}");
-    // --max-length asks for a shorter total: found, or the best found is said longer.
-    let state = phased.random_state(&mut rng).expect("a random state");
-    let limits = Limits {
-        max_length: Some(21),
-        ..Limits::default()
-    };
-    let solution = phased.solve(&state, &limits).expect("solved");
-    assert!(solution.cost <= 21, "{}", solution.cost);
-    assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)));
+    // --max-length asks for a shorter total: the first phase streams (`Stream`) until
+    // one is found.
+    for i in 0..4 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let limits = Limits {
+            max_length: Some(20),
+            ..Limits::default()
+        };
+        let solution = phased.solve(&state, &limits).expect("solved");
+        assert!(solution.cost <= 20, "state {i}: {}", solution.cost);
+        assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)));
+    }
     // A generous --max-length is met by the quick first pass (a few candidates per
     // phase), in fewer nodes than the plan's full first pass: on most states (where the
     // full pass is cheap too it may not be), and in all.
@@ -116,8 +119,7 @@ fn kociemba_plan_solves_random_states() {
 }
 
 /// The shipped plan's starts (`View`: the cube along its other two axes; `Inverse`):
-/// each start of a random state solved, its solution read back, solves the state. A
-/// solve with a length to reach streams its first phase (`Stream`) and reaches it.
+/// each start of a random state solved, its solution read back, solves the state.
 #[test]
 fn turned_and_inverted_starts_read_back_to_solutions() {
     let (puzzle, phased) = kociemba("phased-starts");
@@ -139,16 +141,6 @@ fn turned_and_inverted_starts_read_back_to_solutions() {
             let end = apply(&puzzle, &phased, &state, &read);
             assert!(puzzle.is_solved(&end), "state {i}, start {k}");
         }
-    }
-    for i in 0..4 {
-        let state = phased.random_state(&mut rng).expect("a random state");
-        let limits = Limits {
-            max_length: Some(20),
-            ..Limits::default()
-        };
-        let solution = phased.solve(&state, &limits).expect("solved");
-        assert!(solution.cost <= 20, "state {i}: {}", solution.cost);
-        assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)));
     }
 }
 

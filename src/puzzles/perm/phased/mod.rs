@@ -1969,14 +1969,7 @@ impl PhasedSolver {
                     halted,
                 };
             }
-            // The next phase tries the candidates that promise the shortest totals first.
-            let mut scored: Vec<(usize, usize, Candidate)> = next
-                .into_iter()
-                .enumerate()
-                .map(|(i, (score, c))| (score, i, c))
-                .collect();
-            scored.sort_by_key(|(estimate, i, _)| (*estimate, *i));
-            candidates = scored.into_iter().map(|(_, _, c)| c).collect();
+            candidates = most_promising_first(next);
             if halted {
                 return PassOutcome {
                     found: None,
@@ -2038,13 +2031,7 @@ impl PhasedSolver {
         stop: &Stop,
         nodes: &mut u64,
     ) -> PassOutcome {
-        let mut scored: Vec<(usize, usize, Candidate)> = batch
-            .into_iter()
-            .enumerate()
-            .map(|(i, (score, c))| (score, i, c))
-            .collect();
-        scored.sort_by_key(|(estimate, i, _)| (*estimate, *i));
-        let candidates = scored.into_iter().map(|(_, _, c)| c).collect();
+        let candidates = most_promising_first(batch);
         self.pass_from(k + 1, candidates, 1, bound, None, stop, nodes)
     }
 
@@ -2188,6 +2175,18 @@ fn spare_moves(puzzle: &PermPuzzle, plan: &Plan, tables: &[PhaseTables]) -> Vec<
             }
         })
         .collect()
+}
+
+/// Handed-on candidates in the order the next phase tries them: those that promise the
+/// shortest totals (their scores) first, ties in the order they were found.
+fn most_promising_first(scored: Vec<(usize, Candidate)>) -> Vec<Candidate> {
+    let mut scored: Vec<(usize, usize, Candidate)> = scored
+        .into_iter()
+        .enumerate()
+        .map(|(i, (score, c))| (score, i, c))
+        .collect();
+    scored.sort_by_key(|(score, i, _)| (*score, *i));
+    scored.into_iter().map(|(_, _, c)| c).collect()
 }
 
 /// How a streaming pass's first phase ends (see [`PhasedSolver::pass_from`]).
