@@ -413,7 +413,6 @@ impl PhaseTables {
         );
         // Too big for a first use: pattern databases, unless it was built explicitly.
         if entries.div_ceil(4) > FIRST_USE_BYTES
-            && !rebuild
             && !store.builds_big()
             && !store.exists(&mod3_spec)
             && !store.exists(&depth_spec)
