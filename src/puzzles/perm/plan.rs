@@ -19,7 +19,7 @@
 //! Top-level lines: `Plan NAME`; `Move NAME STEP...` (a compound move the phases may
 //! use, also accepted in input: `Move Uw U 2U`); `View FROM>TO...` (the search also
 //! starts from the state turned by the symmetry that makes each base move FROM a TO:
-//! `View R>U L>D U>F D>B F>R B>L` searches the 3x3x3 along its R-L axis; see
+//! `View R>U L>D U>L D>R F>F B>B` searches the 3x3x3 along its R-L axis; see
 //! `phased/starts.rs`); `Phase NAME` blocks up to `End`. In a
 //! phase: `Moves NAME...` (required), `Target ...` (required), `Upto NAME...` (states
 //! those moves reach from the target count as reaching it: the next phase's moves finish

@@ -587,7 +587,7 @@ impl Plan {
                 Some(rotations)
             }
         };
-        let mut turns = Vec::new();
+        let mut turns: Vec<Vec<(Element, Element)>> = Vec::new();
         for (pairs, line) in &spec.views {
             let mut turn = Vec::new();
             for (from, to) in pairs {
@@ -609,21 +609,24 @@ impl Plan {
                         .map(|((_, m), (_, n))| (m.clone(), n.clone())),
                 );
             }
-            turns.push((turn, *line));
+            turns.push(turn);
         }
         let inverse = spec.phases.first().and_then(|p| p.inverse);
-        let turn_pairs: Vec<Vec<(Element, Element)>> =
-            turns.iter().map(|(t, _)| t.clone()).collect();
         let starts = starts::Starts::new(
             puzzle,
             &moves,
-            &turn_pairs,
+            &turns,
             inverse.is_some(),
             rotations.is_some(),
         )
         .map_err(|problem| {
-            let line = turns.first().map(|(_, l)| *l).or(inverse).unwrap_or(0);
-            let what = if turns.is_empty() { "Inverse" } else { "View" };
+            let view_line = spec.views.first().map(|(_, l)| *l);
+            let line = view_line.or(inverse).unwrap_or(0);
+            let what = if view_line.is_some() {
+                "View"
+            } else {
+                "Inverse"
+            };
             error(line, format!("{what}: {problem}"))
         })?;
         Ok(Self {
@@ -1861,7 +1864,6 @@ impl PhasedSolver {
                             };
                             // A full batch: through the later phases now, then on.
                             let batch = std::mem::take(&mut handed.kept);
-                            let before = streamed.as_ref().map(|b| b.cost);
                             if self.stream_batch(
                                 k,
                                 batch,
@@ -1873,13 +1875,10 @@ impl PhasedSolver {
                                 halted = true;
                                 return false;
                             }
-                            if let Some(b) = streamed.as_ref().filter(|b| Some(b.cost) != before) {
-                                cap = b.cost.saturating_sub(1);
+                            if let Some(b) = &streamed {
+                                cap = cap.min(b.cost.saturating_sub(1));
                             }
-                            let good_enough = streamed.as_ref().is_some_and(|b| {
-                                stream.good_enough.is_some_and(|limit| b.cost <= limit)
-                            });
-                            if good_enough || handed.reached.len() >= stream.most {
+                            if stream.reached(&streamed) || handed.reached.len() >= stream.most {
                                 return false;
                             }
                         }
@@ -1922,9 +1921,9 @@ impl PhasedSolver {
                     }
                     if let Some(b) = &streamed {
                         cap = cap.min(b.cost.saturating_sub(1));
-                        if streaming.is_some_and(|s| s.good_enough.is_some_and(|l| b.cost <= l)) {
-                            break;
-                        }
+                    }
+                    if streaming.is_some_and(|s| s.reached(&streamed)) {
+                        break;
                     }
                 }
                 total += 1;
@@ -2195,6 +2194,14 @@ struct Streaming {
     good_enough: Option<usize>,
     /// It ends after handing on this many solutions in all.
     most: usize,
+}
+
+impl Streaming {
+    /// Whether `best` is short enough to end it.
+    fn reached(&self, best: &Option<PhasedSolution>) -> bool {
+        best.as_ref()
+            .is_some_and(|b| self.good_enough.is_some_and(|limit| b.cost <= limit))
+    }
 }
 
 struct PassOutcome {

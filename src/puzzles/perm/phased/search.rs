@@ -62,6 +62,8 @@ pub struct PhaseRun<'a> {
     ranks: Vec<u64>,
     /// A node's children's entries in a far exact table (read right after the prefetch).
     indices: Vec<u64>,
+    /// Whether the exact table is far ([`PhaseTables::exact_is_far`]).
+    far: bool,
     /// Exact distance per depth (exact tables).
     distance: Vec<usize>,
     /// The matching's distance per depth (exact within its table's depth, else one more).
@@ -101,6 +103,7 @@ impl<'a> PhaseRun<'a> {
             children: Vec::new(),
             ranks: Vec::new(),
             indices: Vec::new(),
+            far: moves.tables.exact_is_far(),
             distance: vec![start.pattern],
             pairs: vec![start.pairs],
             start: start.inner,
@@ -211,7 +214,7 @@ impl<'a> PhaseRun<'a> {
         let mut near = [0u16; 128];
         let mut alive = 0u128;
         // A table far bigger than the caches: every child's entry asked for first.
-        let far = exact && tables.exact_is_far();
+        let far = self.far;
         if far {
             self.indices.resize(moves, 0);
             for m in bits(taken) {

@@ -130,6 +130,9 @@ impl Starts {
 
     /// Start `k` of `state` (0: the state itself).
     pub fn start(&self, state: &Element, k: usize, puzzle: &PermPuzzle) -> Element {
+        if k == 0 {
+            return state.clone();
+        }
         let sets = &puzzle.sets;
         let turn = &self.turns[k % self.turns.len()];
         let given = if k >= self.turns.len() {

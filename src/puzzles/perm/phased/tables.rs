@@ -32,9 +32,9 @@ const FIRST_USE_BYTES: u64 = 256 << 20;
 
 /// An exact table bigger than this is read into huge pages and each node's children
 /// are asked for before any is read, so that the reads overlap: the 3x3x3's first phase
-/// (554 MB) went from 5 to 11 million nodes a second. Smaller ones are mostly in the caches (Square-1's
-/// 51 MB class table was 4% slower so read).
-const FAR_TABLE_BYTES: usize = 128 << 20;
+/// (554 MB) went from 5 to 11 million nodes a second. Smaller ones are mostly in the
+/// caches (Square-1's 51 MB class table was 4% slower so read).
+const FAR_TABLE_BYTES: u64 = 128 << 20;
 
 /// Most ranks of a phase's exact table when some moves cost 0 (its search keeps a byte
 /// per rank, on one core).
@@ -131,6 +131,9 @@ pub enum Heuristic {
         /// rather than modulo 3: a class table whose distances fit, since walking one
         /// down means finding the class of every neighbour tried.
         depths: bool,
+        /// Whether it is far bigger than the caches ([`FAR_TABLE_BYTES`]): read into
+        /// huge pages, each node's children asked for before any is read.
+        far: bool,
     },
     /// Pattern databases: each over some coordinates, distances capped at 15; the
     /// largest bounds the phase.
@@ -496,7 +499,8 @@ impl PhaseTables {
         };
         // A table far bigger than the caches is read at random: into huge pages (a TLB
         // miss per read otherwise).
-        let table = if spec.payload_len() > FAR_TABLE_BYTES as u64 {
+        let far = spec.payload_len() > FAR_TABLE_BYTES;
+        let table = if far {
             store.open_in_huge_pages(spec)?
         } else {
             store.open(spec)?
@@ -510,6 +514,7 @@ impl PhaseTables {
             targets: sources,
             quotient,
             depths,
+            far,
         }))
     }
 
@@ -667,7 +672,7 @@ impl PhaseTables {
     /// for a node's children at a time, before any is read, so that they overlap.
     pub fn exact_is_far(&self) -> bool {
         match &self.heuristic {
-            Heuristic::Exact { table, .. } => table.payload().len() > FAR_TABLE_BYTES,
+            Heuristic::Exact { far, .. } => *far,
             Heuristic::Pdbs(_) => false,
         }
     }
