@@ -164,6 +164,13 @@ def from_geometry():
     g.Puzzle("4x4x4", g.CUBE_V, g.CUBE_N, g.cube_layers(4)).write(
         out("4x4x4.tws"), ["4x4x4: each face turns its outer layer (R) and its inner slice (2R);",
                            "centres of one colour are identical."])
+    # Orbits in order: midges (12) before wings (24); x-centres (on the diagonals of a
+    # face) before t-centres (beside its middle), as the pieces are found face by face.
+    g.Puzzle("5x5x5", g.CUBE_V, g.CUBE_N, g.cube_layers(5)).write(
+        out("5x5x5.tws"), ["5x5x5: each face turns its outer layer (R) and its second layer (2R);",
+                           "the face centres stay fixed (a middle slice is a turn of the cube),",
+                           "x-centres and t-centres of one colour are identical."],
+        rename={"EDGE": "MIDGE", "EDGE2": "WING", "CENTER": "XCENTER", "CENTER2": "TCENTER"})
 
 
 if __name__ == "__main__":

@@ -135,7 +135,10 @@ class Puzzle:
                 dest[i] = i
         return dest
 
-    def write(self, path, header):
+    def write(self, path, header, rename=None):
+        """rename: set names to replace (the names are given by sticker count, in the
+        order orbits are sorted: bigger pieces first, then smaller orbits)."""
+        rename = rename or {}
         moves = [(m[0], self.sticker_move(m)) for m in self.moves]
         # Piece moves: slot p -> slot q with a cyclic shift of the sticker order.
         piece_moves = []
@@ -191,6 +194,7 @@ class Puzzle:
             base = kinds.get(k, f"PIECE{k}")
             name = base if base not in names else f"{base}{names[base] + 1}"
             names[base] = names.get(base, 0) + 1
+            name = rename.get(name, name)
             sets.append((name, o, omod))
             lines.append(f"Set {name} {len(o)} {omod}")
             # Identical: the same colours, and able to stand in each other's places and
@@ -233,13 +237,14 @@ def corner_name(d):
 
 
 def cube_layers(n):
-    """NxN: each face turns its outer layer (R) and, for n = 4, its inner slice (2R)."""
+    """NxN for n = 4 or 5: each face turns its outer layer (R) and its second layer (2R).
+    The 5x5x5's middle slices are left out: each is a turn of the cube with outer
+    layers, so its face centres stay fixed and the state space is the usual one."""
     moves = []
     width = 2 / n
     for normal, face in CUBE_FACES.items():
         moves.append((face, normal, -math.pi / 2, 1 - width, 9))
-        if n == 4:
-            moves.append((f"2{face}", normal, -math.pi / 2, 1 - 2 * width, 1 - width))
+        moves.append((f"2{face}", normal, -math.pi / 2, 1 - 2 * width, 1 - width))
     return moves
 
 

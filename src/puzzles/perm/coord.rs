@@ -176,6 +176,73 @@ fn rank_two_class_mask(mask: u64, n: usize) -> u64 {
     rank
 }
 
+/// [`rank_two_class_mask`] for one `n`, a byte at a time: byte `k`'s terms depend only on
+/// its bits and on how many ones lie in the bytes above it, so they are summed once per
+/// (byte, ones above, value), and a rank is one lookup per byte. A 4x4x4 centres
+/// coordinate's move table (735,471 x 36 ranks, 16 ones each) fills three times faster.
+struct TwoClassRanker {
+    bytes: usize,
+    /// `terms[(k * (n + 1) + above) * 256 + value]`.
+    terms: Vec<u32>,
+    n: usize,
+}
+
+impl TwoClassRanker {
+    fn new(n: usize) -> Self {
+        let binomial = small_binomials();
+        let bytes = n.div_ceil(8);
+        let mut terms = vec![0u32; bytes * (n + 1) * 256];
+        for k in 0..bytes {
+            for above in 0..=n {
+                for value in 0..256usize {
+                    let mut sum = 0u32;
+                    for j in 0..8 {
+                        let i = 8 * k + j;
+                        if value >> j & 1 == 1 && i < n {
+                            let ones = above + (value >> j).count_ones() as usize;
+                            sum += binomial[n - i - 1].get(ones).copied().unwrap_or(0);
+                        }
+                    }
+                    terms[(k * (n + 1) + above) * 256 + value] = sum;
+                }
+            }
+        }
+        Self { bytes, terms, n }
+    }
+
+    #[inline]
+    fn rank(&self, mask: u32) -> u64 {
+        let mut rank = 0u64;
+        let mut above = 0usize;
+        for k in (0..self.bytes).rev() {
+            let value = (mask >> (8 * k)) as usize & 0xFF;
+            rank += u64::from(self.terms[(k * (self.n + 1) + above) * 256 + value]);
+            above += value.count_ones() as usize;
+        }
+        rank
+    }
+
+    /// The mask of `ones` ones with rank `rank`: slot `i` holds a one exactly when the
+    /// rank left is at least the arrangements that put a zero there, `C(n - i - 1, ones
+    /// left)`.
+    fn unrank(&self, mut rank: u64, mut ones: usize) -> u32 {
+        let binomial = small_binomials();
+        let mut mask = 0u32;
+        for i in 0..self.n {
+            if ones == 0 {
+                break;
+            }
+            let zero_first = u64::from(binomial[self.n - i - 1].get(ones).copied().unwrap_or(0));
+            if rank >= zero_first {
+                mask |= 1 << i;
+                rank -= zero_first;
+                ones -= 1;
+            }
+        }
+        mask
+    }
+}
+
 /// Binomials `C(n, k)` for `n, k < 32`, in 4 KB that stay in the first-level cache (move
 /// tables rank two classes tens of millions of times; the full table is 512 KB).
 fn small_binomials() -> &'static [[u32; SMALL_BINOMIALS]] {
@@ -1462,19 +1529,15 @@ impl Coord {
                     })
                 })
                 .collect();
-            let decode = |v| {
-                places
-                    .decode(v, solved_parity)
-                    .iter()
-                    .enumerate()
-                    .fold(0u32, |mask, (i, &c)| mask | u32::from(c != 0) << i)
-            };
+            let ranker = TwoClassRanker::new(n);
+            let ones = places.counts[1];
+            let decode = |v| ranker.unrank(v, ones);
             places.table = fill_table(places.size(), moves, decode, |&mask, m| {
                 let rows = &carry[m * bytes..][..bytes];
                 let moved = rows.iter().enumerate().fold(0u32, |acc, (k, row)| {
                     acc | row[(mask >> (8 * k)) as usize & 0xFF]
                 });
-                rank_two_class_mask(u64::from(moved), n)
+                ranker.rank(moved)
             });
             return Ok(Coord::Places(places));
         }
@@ -1746,6 +1809,24 @@ impl Projection {
 
 #[cfg(test)]
 mod tests {
+    /// The byte-at-a-time ranker gives [`rank_two_class_mask`]'s ranks, and its unrank
+    /// reverses them: every mask of 13 slots, and one in 97 of 24 slots.
+    #[test]
+    fn byte_ranks_equal_bit_ranks() {
+        let small = super::TwoClassRanker::new(13);
+        for mask in 0u32..1 << 13 {
+            let rank = small.rank(mask);
+            assert_eq!(rank, super::rank_two_class_mask(u64::from(mask), 13));
+            assert_eq!(small.unrank(rank, mask.count_ones() as usize), mask);
+        }
+        let wide = super::TwoClassRanker::new(24);
+        for mask in (0u32..1 << 24).step_by(97) {
+            let rank = wide.rank(mask);
+            assert_eq!(rank, super::rank_two_class_mask(u64::from(mask), 24));
+            assert_eq!(wide.unrank(rank, mask.count_ones() as usize), mask);
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -32,9 +32,10 @@ const FIRST_USE_BYTES: u64 = 256 << 20;
 
 /// An exact table bigger than this is read into huge pages and each node's children
 /// are asked for before any is read, so that the reads overlap: the 3x3x3's first phase
-/// (554 MB) went from 5 to 11 million nodes a second. Smaller ones are mostly in the
-/// caches (Square-1's 51 MB class table was 4% slower so read).
-const FAR_TABLE_BYTES: u64 = 128 << 20;
+/// (554 MB) went from 5 to 11 million nodes a second, and the FTO's first phase (63 MB)
+/// made its random states 9% faster. Smaller ones are mostly in the caches (Square-1's
+/// 51 MB class table was 4% slower so read).
+const FAR_TABLE_BYTES: u64 = 56 << 20;
 
 /// Most ranks of a phase's exact table when some moves cost 0 (its search keeps a byte
 /// per rank, on one core).
