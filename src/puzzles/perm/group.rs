@@ -839,6 +839,7 @@ mod membership_tests {
     use super::*;
     use crate::puzzles::perm::{Definition, PuzzleMetric};
 
+    /// A definition of `puzzles/`, compiled.
     fn shipped(file: &str) -> PermPuzzle {
         let path = format!("{}/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).expect("definition");
@@ -893,14 +894,7 @@ mod membership_tests {
 
     #[test]
     fn flips_swaps_and_twists_alone_are_not_positions() {
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/3x3x3.tws"))
-                .expect("definition");
-        let puzzle = PermPuzzle::new(
-            &Definition::parse(&text).expect("parses"),
-            PuzzleMetric::Htm,
-        )
-        .expect("compiles");
+        let puzzle = shipped("3x3x3.tws");
         let test = Membership::new(&puzzle, 20_000_000).expect("distinct pieces");
         assert!(test.contains(&puzzle.solved));
         let scrambled = puzzle.scrambled("R U F' D2 L B' R2").expect("moves");
