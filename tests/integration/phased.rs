@@ -520,15 +520,51 @@ fn square_one_plan_solves_random_legal_states() {
 }
 
 /// The shape phase's search by listed steps (free turns then a slash, per shape) finds
-/// the same solutions in the same order as its search move by move, at every cost from
-/// the cheapest to two more, on random legal states.
+/// the solutions of its search move by move in the same order, less the second
+/// spellings of one element (`S U^c D^d S = R S U^d D^c S R`, `R = U6 D6`): at every
+/// cost from the cheapest to two more, on random legal states, the states both reach
+/// are the same up to free turns, and the listed search finds fewer solutions.
 fn square_one_steps_find_what_moves_find(puzzle: &PermPuzzle, phased: &PhasedSolver) {
     use cubedb::puzzles::perm::phased::search::{PhaseMoves, PhaseRun};
     use cubedb::puzzles::perm::phased::steps::FreeSteps;
     let (shape, tables) = (&phased.plan().phases[0], &phased.tables()[0]);
     let guard = tables.legality_guard(puzzle.illegal.len());
-    let steps = FreeSteps::new(tables, &shape.costs, guard, false)
-        .expect("the shape phase's steps are listed");
+    let elements = phased.plan().phase_elements(0);
+    let steps = FreeSteps::new(
+        tables,
+        &shape.costs,
+        guard,
+        false,
+        (&elements, &puzzle.sets),
+    )
+    .expect("the shape phase's steps are listed");
+    let turn = |name: &str| {
+        puzzle
+            .moves
+            .iter()
+            .find(|m| m.name == name)
+            .expect("U and D")
+            .element
+            .clone()
+    };
+    let (up, down) = (turn("U"), turn("D"));
+    // A state's key up to free turns: the least of the 144 states its U and D turns reach.
+    let up_to_turns = |state: &Element| {
+        let mut least: Option<Element> = None;
+        let mut top = state.clone();
+        for _ in 0..12 {
+            let mut both = top.clone();
+            for _ in 0..12 {
+                if least.as_ref().is_none_or(|l| both.orbits < l.orbits) {
+                    least = Some(both.clone());
+                }
+                both = both.then(&down, &puzzle.sets);
+            }
+            top = top.then(&up, &puzzle.sets);
+        }
+        least.expect("a state")
+    };
+    let (mut fewer, mut compared) = (0, 0);
     let stop = cubedb::limits::Stop::at(None);
     let mut rng = SplitMix64::new(17);
     let mut found = 0;
@@ -558,15 +594,44 @@ fn square_one_steps_find_what_moves_find(puzzle: &PermPuzzle, phased: &PhasedSol
         };
         for cost in cheapest..=cheapest + 2 {
             let by_moves = solutions(None, cost);
+            let listed = solutions(Some(&steps), cost);
+            if by_moves.len() >= 5_000 || listed.len() >= 5_000 {
+                continue;
+            }
+            // The listed solutions in the order the search move by move meets them.
+            let mut rest = by_moves.iter();
+            for path in &listed {
+                assert!(
+                    rest.any(|p| p == path),
+                    "state {i}, cost {cost}: {path:?} not met move by move, or not in order"
+                );
+            }
+            let reached = |paths: &[Vec<usize>]| -> std::collections::BTreeSet<Vec<_>> {
+                paths
+                    .iter()
+                    .map(|path| {
+                        let end = path.iter().fold(state.clone(), |here, &m| {
+                            here.then(elements[m], &puzzle.sets)
+                        });
+                        up_to_turns(&end).orbits
+                    })
+                    .collect()
+            };
             assert_eq!(
-                solutions(Some(&steps), cost),
-                by_moves,
+                reached(&listed),
+                reached(&by_moves),
                 "state {i}, cost {cost}"
             );
+            fewer += usize::from(listed.len() < by_moves.len());
+            compared += 1;
             found += by_moves.len();
         }
     }
     assert!(found > 0, "no solution was compared");
+    assert!(
+        fewer * 2 > compared,
+        "fewer solutions on {fewer} of {compared}"
+    );
 }
 
 /// `cubedb puzzle scramble` and `solve` on the Square-1, as a user runs them (tables in

@@ -1322,7 +1322,9 @@ impl PhasedSolver {
             .phases
             .iter()
             .zip(&tables)
-            .map(|(phase, tables)| {
+            .enumerate()
+            .map(|(k, (phase, tables))| {
+                let elements = plan.phase_elements(k);
                 // As the search asks (see `pass`): the coordinate that keeps the rules, or
                 // full states when none does.
                 let guard = phase
@@ -1330,7 +1332,7 @@ impl PhasedSolver {
                     .then(|| tables.legality_guard(puzzle.illegal.len()))
                     .flatten();
                 let full = phase.follows_legality && guard.is_none();
-                FreeSteps::new(tables, &phase.costs, guard, full)
+                FreeSteps::new(tables, &phase.costs, guard, full, (&elements, &puzzle.sets))
             })
             .collect();
         Ok(Self {

@@ -9,9 +9,22 @@
 //! search then walks a state's list and reads each step's value, in the order the plain
 //! search would have met those steps (so its solutions come in the same order), and makes
 //! nodes only where the table lets it go on.
+//!
+//! Some free words are spelt twice across a paid move. On the Square-1,
+//! `S U^c D^d S = R · S U^d D^c S · R` with `R = U6 D6`, a free element every free move
+//! commutes with: a word's step after a slash may swap its two turns if its neighbours
+//! take an `R` each (the last one's lands after the phase, where the next phase's free
+//! turns absorb it), so a word of k such steps has up to 2^k spellings of one element.
+//! Such a pairing `T` (with its `z`) is found from the moves themselves
+//! ([`redundant_after`]), and the steps after the paid move keep one of each pair,
+//! chosen so that a neighbour's shift by `z` keeps it chosen: on one random Square-1
+//! state the shape phase met 132 solutions for its 100 classes instead of 1,204, in 4,150
+//! nodes instead of 22,316, and 1,000 states took 0.75 s instead of 1.75.
 
 use super::tables::PhaseTables;
 use crate::puzzles::perm::coord::Reachable;
+use crate::puzzles::perm::element::{Element, SetDef};
+use std::collections::{HashMap, HashSet};
 
 /// Most states a phase's table may have for its steps to be listed.
 const MOST_STATES: u64 = 1 << 16;
@@ -72,6 +85,7 @@ impl FreeSteps {
         costs: &[u8],
         guard: Option<(usize, &Reachable)>,
         follows_full_states: bool,
+        (elements, sets): (&[&Element], &[SetDef]),
     ) -> Option<Self> {
         let moves = tables.ranked.moves.len();
         let free = costs.iter().filter(|&&c| c == 0).count();
@@ -103,10 +117,24 @@ impl FreeSteps {
             })
             .collect::<Option<Vec<u8>>>()?;
         let width = tables.width;
+        // The free elements a lone paid move makes redundant after it, when its row of
+        // steps is its own (not the start's).
+        let paid: Vec<usize> = (0..moves).filter(|&m| costs[m] > 0).collect();
+        let skip_row = match paid[..] {
+            [only] if follows[only] != follows[moves] => {
+                redundant_after(elements, sets, costs, only).map(|skip| (follows[only], skip))
+            }
+            _ => None,
+        };
         let mut starts = Vec::with_capacity(rows.len() * states as usize + 1);
         let mut steps = Vec::new();
         let mut values = vec![0u64; width];
+        let mut kept_words: HashMap<Vec<u8>, bool> = HashMap::new();
         for &row in &rows {
+            let skip = skip_row
+                .as_ref()
+                .filter(|(r, _)| *r == row)
+                .map(|(_, skip)| skip);
             for rank in 0..states {
                 starts.push(u32::try_from(steps.len()).ok()?);
                 tables.exact_values(rank, &mut values);
@@ -116,6 +144,7 @@ impl FreeSteps {
                     guard,
                     steps: &mut steps,
                     word: Vec::new(),
+                    skip: skip.map(|skip| (skip, elements, sets, &mut kept_words)),
                 };
                 lister.from(&values, row)?;
                 if steps.len() > MOST_STEPS {
@@ -153,6 +182,15 @@ struct Lister<'a> {
     guard: Option<(usize, &'a Reachable)>,
     steps: &'a mut Vec<Step>,
     word: Vec<u8>,
+    /// After the paid move whose redundant free elements these are: the set, the
+    /// phase's moves, and each free word's verdict so far (kept or not).
+    #[allow(clippy::type_complexity)]
+    skip: Option<(
+        &'a HashSet<Element>,
+        &'a [&'a Element],
+        &'a [SetDef],
+        &'a mut HashMap<Vec<u8>, bool>,
+    )>,
 }
 
 impl Lister<'_> {
@@ -179,6 +217,17 @@ impl Lister<'_> {
                 self.from(&next, self.tables.ranked.follows[m])?;
                 self.word.pop();
             } else {
+                if let Some((skip, elements, sets, kept)) = &mut self.skip {
+                    let keep = *kept.entry(self.word.clone()).or_insert_with(|| {
+                        let element = self.word.iter().fold(Element::identity(sets), |e, &f| {
+                            e.then(elements[f as usize], sets)
+                        });
+                        !skip.contains(&element)
+                    });
+                    if !keep {
+                        continue;
+                    }
+                }
                 let mut moves = [0u8; LONGEST_WORD + 1];
                 moves[..self.word.len()].copy_from_slice(&self.word);
                 moves[self.word.len()] = m as u8;
@@ -192,4 +241,87 @@ impl Lister<'_> {
         }
         Some(())
     }
+}
+
+/// Most elements of the free moves' group [`redundant_after`] looks through.
+const MOST_FREE_ELEMENTS: usize = 4096;
+
+/// The free elements that need not follow the paid move `paid`, or `None` when the
+/// moves have no such pairing. Looks for a free element `z`, not the identity, that
+/// every free move commutes with, and a pairing `T` of free elements with
+/// `P f P = z · P T(f) P · z⁻¹` for every free `f` (`P` the paid move, its own inverse),
+/// `T` an involution that commutes with the shift by `z`. A step `f` between two paid
+/// moves may then become `T(f)`, its neighbours shifted by `z`; of each set
+/// `{f, f z, T f, T f z}` the pair `{g, g z}` holding the first found is kept, and where
+/// `T f` is `f` or `f z` all four are. So a word keeps at least one spelling, whatever
+/// the shifts its other steps' choices put on it.
+fn redundant_after(
+    elements: &[&Element],
+    sets: &[SetDef],
+    costs: &[u8],
+    paid: usize,
+) -> Option<HashSet<Element>> {
+    let p = elements[paid];
+    let identity = Element::identity(sets);
+    if p.then(p, sets) != identity {
+        return None;
+    }
+    let free: Vec<&Element> = (0..costs.len())
+        .filter(|&m| costs[m] == 0)
+        .map(|m| elements[m])
+        .collect();
+    // The free moves' group, in the order a breadth-first search meets it.
+    let mut group = vec![identity.clone()];
+    let mut index: HashMap<Element, usize> = HashMap::from([(identity.clone(), 0)]);
+    let mut at = 0;
+    while at < group.len() {
+        for f in &free {
+            let next = group[at].then(f, sets);
+            if !index.contains_key(&next) {
+                if group.len() == MOST_FREE_ELEMENTS {
+                    return None;
+                }
+                index.insert(next.clone(), group.len());
+                group.push(next);
+            }
+        }
+        at += 1;
+    }
+    let central = |z: &Element| free.iter().all(|f| z.then(f, sets) == f.then(z, sets));
+    for z in group.iter().skip(1).filter(|z| central(z)) {
+        let z_inverse = z.inverse(sets);
+        let before = p.then(&z_inverse, sets).then(p, sets);
+        let after = p.then(z, sets).then(p, sets);
+        // T(f) = P z⁻¹ P · f · P z P, which must be free.
+        let pairing: Option<Vec<usize>> = group
+            .iter()
+            .map(|f| index.get(&before.then(f, sets).then(&after, sets)).copied())
+            .collect();
+        let Some(pairing) = pairing else { continue };
+        let shift: Vec<usize> = group.iter().map(|f| index[&f.then(z, sets)]).collect();
+        let fits = (0..group.len())
+            .all(|f| pairing[pairing[f]] == f && pairing[shift[f]] == shift[pairing[f]]);
+        if !fits {
+            continue;
+        }
+        let mut redundant = HashSet::new();
+        let mut decided = vec![false; group.len()];
+        for f in 0..group.len() {
+            if decided[f] {
+                continue;
+            }
+            let (fz, t, tz) = (shift[f], pairing[f], shift[pairing[f]]);
+            for g in [f, fz, t, tz] {
+                decided[g] = true;
+            }
+            if t == f || t == fz {
+                continue;
+            }
+            // f is the first of the four met: its pair stays, the other goes.
+            redundant.insert(group[t].clone());
+            redundant.insert(group[tz].clone());
+        }
+        return (!redundant.is_empty()).then_some(redundant);
+    }
+    None
 }
