@@ -82,15 +82,20 @@ fn kociemba_plan_solves_random_states() {
     assert!(mean <= 22.5, "mean {mean}");
     // --max-length asks for a shorter total: the first phase streams (`Stream`) until
     // one is found.
-    for i in 0..4 {
-        let state = phased.random_state(&mut rng).expect("a random state");
+    // A solution of at most `limit` moves (`--max-length`), applied and checked.
+    let within = |state: &Element, limit: usize, i: usize| {
         let limits = Limits {
-            max_length: Some(20),
+            max_length: Some(limit),
             ..Limits::default()
         };
-        let solution = phased.solve(&state, &limits).expect("solved");
-        assert!(solution.cost <= 20, "state {i}: {}", solution.cost);
-        assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &solution.moves)));
+        let solution = phased.solve(state, &limits).expect("solved");
+        assert!(solution.cost <= limit, "state {i}: {}", solution.cost);
+        assert!(puzzle.is_solved(&apply(&puzzle, &phased, state, &solution.moves)));
+        solution
+    };
+    for i in 0..4 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        within(&state, 20, i);
     }
     // A generous --max-length is met by the quick first pass (a few candidates per
     // phase), in fewer nodes than the plan's full first pass: on most states (where the
@@ -100,13 +105,7 @@ fn kociemba_plan_solves_random_states() {
     for i in 0..10 {
         let state = phased.random_state(&mut rng).expect("a random state");
         let full = phased.solve(&state, &Limits::default()).expect("solved");
-        let limits = Limits {
-            max_length: Some(40),
-            ..Limits::default()
-        };
-        let quick = phased.solve(&state, &limits).expect("solved");
-        assert!(quick.cost <= 40, "state {i}: {}", quick.cost);
-        assert!(puzzle.is_solved(&apply(&puzzle, &phased, &state, &quick.moves)));
+        let quick = within(&state, 40, i);
         quicker += usize::from(quick.nodes < full.nodes);
         quick_nodes += quick.nodes;
         full_nodes += full.nodes;

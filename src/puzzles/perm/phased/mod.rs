@@ -1871,16 +1871,13 @@ impl PhasedSolver {
                             if self.stream_batch(
                                 k,
                                 batch,
-                                bound,
+                                (bound, &mut cap),
                                 &mut streamed,
                                 stop,
                                 &mut streamed_nodes,
                             ) {
                                 halted = true;
                                 return false;
-                            }
-                            if let Some(b) = &streamed {
-                                cap = cap.min(b.cost.saturating_sub(1));
                             }
                             if stream.reached(&streamed) || handed.reached.len() >= stream.most {
                                 return false;
@@ -1919,12 +1916,9 @@ impl PhasedSolver {
                     && !handed.kept.is_empty()
                 {
                     let batch = std::mem::take(&mut handed.kept);
-                    if self.stream_batch(k, batch, bound, &mut streamed, stop, nodes) {
+                    if self.stream_batch(k, batch, (bound, &mut cap), &mut streamed, stop, nodes) {
                         halted = true;
                         break;
-                    }
-                    if let Some(b) = &streamed {
-                        cap = cap.min(b.cost.saturating_sub(1));
                     }
                     if streaming.is_some_and(|s| s.reached(&streamed)) {
                         break;
@@ -1951,7 +1945,8 @@ impl PhasedSolver {
                 let done = halted || handed.reached.len() >= stream.map_or(0, |s| s.most);
                 if !handed.kept.is_empty() && (!done || streamed.is_none()) && !stop.reached() {
                     let batch = std::mem::take(&mut handed.kept);
-                    halted |= self.stream_batch(k, batch, bound, &mut streamed, stop, nodes);
+                    halted |=
+                        self.stream_batch(k, batch, (bound, &mut cap), &mut streamed, stop, nodes);
                 }
                 return PassOutcome {
                     found: streamed,
@@ -2003,13 +1998,13 @@ impl PhasedSolver {
     }
 
     /// A streaming phase `k`'s `batch` through the later phases, bounded by the best so
-    /// far (`streamed`, else `bound`), which it replaces when beaten; whether the search
-    /// was stopped.
+    /// far (`streamed`, else the pass's `bound`), which it replaces when beaten; the
+    /// phase's `cap` on totals then drops below it. Whether the search was stopped.
     fn stream_batch(
         &self,
         k: usize,
         batch: Vec<(usize, Candidate)>,
-        bound: Option<usize>,
+        (bound, cap): (Option<usize>, &mut usize),
         streamed: &mut Option<PhasedSolution>,
         stop: &Stop,
         nodes: &mut u64,
@@ -2020,6 +2015,9 @@ impl PhasedSolver {
             if streamed.as_ref().is_none_or(|b| found.cost < b.cost) {
                 *streamed = Some(found);
             }
+        }
+        if let Some(b) = streamed {
+            *cap = (*cap).min(b.cost.saturating_sub(1));
         }
         outcome.halted
     }

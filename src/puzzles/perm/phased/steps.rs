@@ -218,12 +218,19 @@ impl Lister<'_> {
                 self.word.pop();
             } else {
                 if let Some((skip, elements, sets, kept)) = &mut self.skip {
-                    let keep = *kept.entry(self.word.clone()).or_insert_with(|| {
-                        let element = self.word.iter().fold(Element::identity(sets), |e, &f| {
-                            e.then(elements[f as usize], sets)
-                        });
-                        !skip.contains(&element)
-                    });
+                    // Looked up without a copy of the word: a few words, many steps.
+                    let keep = match kept.get(self.word.as_slice()) {
+                        Some(&keep) => keep,
+                        None => {
+                            let element =
+                                self.word.iter().fold(Element::identity(sets), |e, &f| {
+                                    e.then(elements[f as usize], sets)
+                                });
+                            let keep = !skip.contains(&element);
+                            kept.insert(self.word.clone(), keep);
+                            keep
+                        }
+                    };
                     if !keep {
                         continue;
                     }
