@@ -703,7 +703,11 @@ impl Reachable {
 
     /// Notes the move table's next entry as a move into a forbidden state.
     fn forbid_next(&mut self) {
-        let at = self.table.len();
+        self.forbid(self.table.len());
+    }
+
+    /// Notes the move table's entry `at` as a move into a forbidden state.
+    fn forbid(&mut self, at: usize) {
         if self.forbidden.len() <= at / 64 {
             self.forbidden.resize(at / 64 + 1, 0);
         }
@@ -754,7 +758,9 @@ impl Reachable {
         let Some((at, size, bit, counted)) = &self.reading else {
             return;
         };
-        let mut place = [u8::MAX; 256];
+        // The counted pieces numbered in their order here, then read in their order there:
+        // the parity of that arrangement (by its cycles) is the change the move makes.
+        let mut place = [u8::MAX; 2 * REACHABLE_BYTES];
         let mut next = 0u8;
         for i in 0..*size {
             if counted[here[at + i] as usize] {
@@ -762,11 +768,29 @@ impl Reachable {
                 next += 1;
             }
         }
-        let order: Vec<u8> = (0..*size)
-            .map(|j| place[pm.from[at + j] - at])
-            .filter(|&p| p != u8::MAX)
-            .collect();
-        let odd = (here[*bit] == 1) != (crate::puzzles::perm::element::parity(&order) == 1);
+        let mut order = [0u8; 2 * REACHABLE_BYTES];
+        let mut k = 0;
+        for j in 0..*size {
+            let p = place[pm.from[at + j] - at];
+            if p != u8::MAX {
+                order[k] = p;
+                k += 1;
+            }
+        }
+        let mut seen = 0u32;
+        let mut cycles = 0;
+        for start in 0..k {
+            if seen >> start & 1 == 0 {
+                cycles += 1;
+                let mut i = start;
+                while seen >> i & 1 == 0 {
+                    seen |= 1 << i;
+                    i = order[i] as usize;
+                }
+            }
+        }
+        let order_odd = (k - cycles) % 2 == 1;
+        let odd = (here[*bit] == 1) != order_odd;
         there[*bit] = u8::from(odd);
         there[bit + 1] = u8::from(!odd);
     }
@@ -1313,20 +1337,42 @@ impl Coord {
         }
         let (total, packed_moves) = coord.layout(puzzle);
         if tables {
-            let mut here = vec![0u8; total];
-            let mut there = vec![0u8; total];
-            coord.table.reserve(coord.keys.len() * packed_moves.len());
-            for id in 0..coord.keys.len() {
-                coord.unpack(coord.keys[id], &mut here);
-                for pm in &packed_moves {
-                    coord.step(pm, &here, &mut there);
-                    let entry = if coord.legal(&there) {
-                        *coord.index.get(&coord.pack(&there))?
-                    } else {
-                        coord.forbid_next();
-                        id as u32
-                    };
-                    coord.table.push(entry);
+            use rayon::prelude::*;
+            // Rows made a block of states at a time on every core, then joined in order:
+            // each block's entries and the places of its moves into forbidden states.
+            const BLOCK: usize = 1024;
+            let moves = packed_moves.len();
+            let blocks: Vec<Option<(Vec<u32>, Vec<usize>)>> = (0..coord.keys.len())
+                .into_par_iter()
+                .step_by(BLOCK)
+                .map(|first| {
+                    let last = (first + BLOCK).min(coord.keys.len());
+                    let mut here = vec![0u8; total];
+                    let mut there = vec![0u8; total];
+                    let mut entries = Vec::with_capacity((last - first) * moves);
+                    let mut forbidden = Vec::new();
+                    for id in first..last {
+                        coord.unpack(coord.keys[id], &mut here);
+                        for pm in &packed_moves {
+                            coord.step(pm, &here, &mut there);
+                            let entry = if coord.legal(&there) {
+                                *coord.index.get(&coord.pack(&there))?
+                            } else {
+                                forbidden.push(id * moves + entries.len() % moves);
+                                id as u32
+                            };
+                            entries.push(entry);
+                        }
+                    }
+                    Some((entries, forbidden))
+                })
+                .collect();
+            coord.table.reserve(coord.keys.len() * moves);
+            for block in blocks {
+                let (entries, forbidden) = block?;
+                coord.table.extend_from_slice(&entries);
+                for at in forbidden {
+                    coord.forbid(at);
                 }
             }
         }

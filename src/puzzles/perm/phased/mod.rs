@@ -1268,7 +1268,82 @@ pub struct PhasedSolver {
     spares: Vec<(u128, u128)>,
     /// Per phase, its steps of free moves then a paid move, where they are listed.
     steps: Vec<Option<FreeSteps>>,
+    /// How answers merge turns of one base.
+    spelling: Spelling,
     membership: std::sync::OnceLock<Option<super::group::Membership>>,
+}
+
+/// The definition's turns as answers merge them (see [`PhasedSolver::format`]), worked
+/// out once: each move name's base and power, each base's powers' names, and which bases
+/// move no slot in common.
+struct Spelling {
+    /// Per move name: its base (an index into `powers`) and power.
+    power: HashMap<String, (usize, u32)>,
+    /// Per base: the names of its powers 1, 2, ... (its order less one of them).
+    powers: Vec<Vec<String>>,
+    /// Per pair of bases: whether they move (or twist) no slot in common.
+    apart: Vec<Vec<bool>>,
+}
+
+impl Spelling {
+    fn new(puzzle: &PermPuzzle) -> Self {
+        let mut power = HashMap::new();
+        let powers: Vec<Vec<String>> = puzzle
+            .bases
+            .iter()
+            .enumerate()
+            .map(|(b, (base, order))| {
+                let names = power_names(base, *order);
+                for (k, name) in &names {
+                    power.entry(name.clone()).or_insert((b, *k));
+                }
+                names.into_iter().map(|(_, name)| name).collect()
+            })
+            .collect();
+        // The slots each base's turn moves (or twists), per set; `None` for a base
+        // that is no move.
+        let moved: Vec<Option<Vec<Vec<bool>>>> = puzzle
+            .bases
+            .iter()
+            .map(|(base, _)| {
+                let m = puzzle.moves.iter().find(|m| &m.name == base)?;
+                Some(
+                    m.element
+                        .orbits
+                        .iter()
+                        .map(|o| {
+                            o.perm
+                                .iter()
+                                .zip(&o.ori)
+                                .enumerate()
+                                .map(|(i, (&p, &t))| p as usize != i || t != 0)
+                                .collect()
+                        })
+                        .collect(),
+                )
+            })
+            .collect();
+        let apart = moved
+            .iter()
+            .map(|a| {
+                moved
+                    .iter()
+                    .map(|b| match (a, b) {
+                        (Some(x), Some(y)) => x
+                            .iter()
+                            .zip(y)
+                            .all(|(x, y)| x.iter().zip(y).all(|(&x, &y)| !(x && y))),
+                        _ => false,
+                    })
+                    .collect()
+            })
+            .collect();
+        Self {
+            power,
+            powers,
+            apart,
+        }
+    }
 }
 
 impl PhasedSolver {
@@ -1341,6 +1416,7 @@ impl PhasedSolver {
             tables,
             spares,
             steps,
+            spelling: Spelling::new(puzzle),
             membership: std::sync::OnceLock::new(),
         })
     }
@@ -1371,76 +1447,34 @@ impl PhasedSolver {
         if self.plan.expand.is_empty() {
             return names.collect::<Vec<_>>().join(" ");
         }
+        let spelling = &self.spelling;
         let mut out: Vec<String> = Vec::new();
-        let power_of = |name: &str| -> Option<(&str, u32, u32)> {
-            self.puzzle.bases.iter().find_map(|(base, order)| {
-                let k = power_names(base, *order)
-                    .into_iter()
-                    .find(|(_, n)| n == name)?
-                    .0;
-                Some((base.as_str(), k, *order))
-            })
-        };
-        // The slots each base's turn moves (or twists), per set.
-        let moved = |base: &str| -> Option<Vec<Vec<bool>>> {
-            let m = self.puzzle.moves.iter().find(|m| m.name == base)?;
-            Some(
-                m.element
-                    .orbits
-                    .iter()
-                    .map(|o| {
-                        o.perm
-                            .iter()
-                            .zip(&o.ori)
-                            .enumerate()
-                            .map(|(i, (&p, &t))| p as usize != i || t != 0)
-                            .collect()
-                    })
-                    .collect(),
-            )
-        };
-        let apart = |a: &str, b: &str| -> bool {
-            match (moved(a), moved(b)) {
-                (Some(x), Some(y)) => x
-                    .iter()
-                    .zip(&y)
-                    .all(|(x, y)| x.iter().zip(y).all(|(&x, &y)| !(x && y))),
-                _ => false,
-            }
-        };
         for name in names {
-            let steps = match self.plan.expand.get(&name) {
-                Some(steps) => steps.clone(),
-                None => vec![name],
-            };
+            let expanded = self.plan.expand.get(&name);
+            let steps = expanded.map_or(std::slice::from_ref(&name), Vec::as_slice);
             for step in steps {
                 // The latest turn of the step's base, past turns of bases apart from it.
-                let into = power_of(&step).and_then(|(base, j, order)| {
+                let into = spelling.power.get(step).and_then(|&(base, j)| {
+                    let order = spelling.powers[base].len() as u32 + 1;
                     let mut at = out.len();
                     while at > 0 {
                         at -= 1;
-                        let (other, k, _) = power_of(&out[at])?;
+                        let &(other, k) = spelling.power.get(&out[at])?;
                         if other == base {
-                            return Some((at, base.to_string(), (k + j) % order, order));
+                            return Some((at, base, (k + j) % order));
                         }
-                        if !apart(other, base) {
+                        if !spelling.apart[other][base] {
                             return None;
                         }
                     }
                     None
                 });
                 match into {
-                    Some((at, _, 0, _)) => {
+                    Some((at, _, 0)) => {
                         out.remove(at);
                     }
-                    Some((at, base, k, order)) => {
-                        if let Some((_, name)) =
-                            power_names(&base, order).into_iter().find(|(p, _)| *p == k)
-                        {
-                            out[at] = name;
-                        }
-                    }
-                    None => out.push(step),
+                    Some((at, base, k)) => out[at] = spelling.powers[base][k as usize - 1].clone(),
+                    None => out.push(step.clone()),
                 }
             }
         }

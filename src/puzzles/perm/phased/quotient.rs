@@ -17,7 +17,19 @@ use crate::puzzles::perm::coord::Projection;
 use crate::puzzles::perm::element::{parity, Element};
 use crate::puzzles::perm::puzzle::PermPuzzle;
 use crate::search::bfs::RankedSpace;
+use rayon::prelude::*;
 use std::collections::HashMap;
+
+/// An element's map of the pivot's values, hashed by its first values only (enough to
+/// tell a free group's few elements apart at once), compared in full.
+#[derive(PartialEq, Eq)]
+struct ValueMap(Vec<u32>);
+
+impl std::hash::Hash for ValueMap {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0[..self.0.len().min(64)].hash(state);
+    }
+}
 
 /// Neighbours a walk down the classes works out (and asks the table for) at a time.
 const GROUP: usize = 8;
@@ -66,7 +78,6 @@ impl Halving {
         let mut summable = Vec::new();
         for (j, coord) in projection.coords.iter().enumerate() {
             let r = projection.radix[j];
-            let mut state = puzzle.solved.clone();
             let of = |state: &Element| -> u8 {
                 state
                     .orbits
@@ -83,7 +94,10 @@ impl Halving {
                     .fold(0, |a, b| a ^ b)
             };
             let values: Option<Vec<u8>> = (0..r)
-                .map(|v| coord.decode_into(v, &mut state).then(|| of(&state)))
+                .into_par_iter()
+                .map_with(puzzle.solved.clone(), |state, v| {
+                    coord.decode_into(v, state).then(|| of(state))
+                })
                 .collect();
             let Some(values) = values else {
                 parities.push(Vec::new());
@@ -250,18 +264,20 @@ impl FreeQuotient {
                     .collect()
             };
             // The group's elements as maps of the pivot's values, each with the element
-            // it becomes after each free move.
+            // it becomes after each free move (those worked out on every core).
             let identity: Vec<u32> = (0..radix as u32).collect();
             let mut elements = vec![identity.clone()];
-            let mut index: HashMap<Vec<u32>, usize> = HashMap::from([(identity, 0)]);
+            let mut index: HashMap<ValueMap, usize> = HashMap::from([(ValueMap(identity), 0)]);
             let mut words: Vec<Vec<usize>> = vec![Vec::new()];
             let mut after: Vec<Vec<usize>> = Vec::new();
             let mut at = 0;
             let mut too_big = false;
             while at < elements.len() {
+                let nexts: Vec<Vec<u32>> =
+                    free.par_iter().map(|&m| step(&elements[at], m)).collect();
                 let mut row = Vec::with_capacity(free.len());
-                for &m in &free {
-                    let next = step(&elements[at], m);
+                for (&m, next) in free.iter().zip(nexts) {
+                    let next = ValueMap(next);
                     let k = match index.get(&next) {
                         Some(&k) => k,
                         None => {
@@ -272,8 +288,8 @@ impl FreeQuotient {
                             let mut word = words[at].clone();
                             word.push(m);
                             words.push(word);
-                            index.insert(next.clone(), elements.len());
-                            elements.push(next);
+                            elements.push(next.0.clone());
+                            index.insert(next, elements.len() - 1);
                             elements.len() - 1
                         }
                     };
@@ -305,14 +321,13 @@ impl FreeQuotient {
                     continue;
                 }
                 let r = projection.radix[j] as usize;
-                let mut map = Vec::with_capacity(n * r);
-                for word in &words {
-                    map.extend(
-                        (0..r as u64)
-                            .map(|v| word.iter().fold(v, |v, &m| c.apply(v, m, moves)) as u32),
-                    );
-                }
-                acts = (0..n).all(|e| {
+                let mut map = vec![0u32; n * r];
+                map.par_chunks_mut(r).zip(&words).for_each(|(row, word)| {
+                    for (v, out) in row.iter_mut().enumerate() {
+                        *out = word.iter().fold(v as u64, |v, &m| c.apply(v, m, moves)) as u32;
+                    }
+                });
+                acts = (0..n).into_par_iter().all(|e| {
                     free.iter().zip(&after[e]).all(|(&m, &k)| {
                         (0..r).all(|v| {
                             c.apply(map[e * r + v] as u64, m, moves) as u32 == map[k * r + v]
@@ -378,16 +393,13 @@ impl FreeQuotient {
                 .zip(&maps)
                 .map(|(c, map)| {
                     let r = map.len() / n;
-                    let mut table = Vec::with_capacity(n * paid.len() * r);
-                    for e in 0..n {
-                        for &m in &paid {
-                            table.extend(
-                                map[e * r..][..r]
-                                    .iter()
-                                    .map(|&v| c.apply(v as u64, m, moves) as u32),
-                            );
+                    let mut table = vec![0u32; n * paid.len() * r];
+                    table.par_chunks_mut(r).enumerate().for_each(|(at, row)| {
+                        let (e, m) = (at / paid.len(), paid[at % paid.len()]);
+                        for (out, &v) in row.iter_mut().zip(&map[e * r..][..r]) {
+                            *out = c.apply(v as u64, m, moves) as u32;
                         }
-                    }
+                    });
                     table
                 })
                 .collect();

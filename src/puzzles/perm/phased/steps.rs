@@ -24,6 +24,7 @@
 use super::tables::PhaseTables;
 use crate::puzzles::perm::coord::Reachable;
 use crate::puzzles::perm::element::{Element, SetDef};
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
 /// Most states a phase's table may have for its steps to be listed.
@@ -126,29 +127,47 @@ impl FreeSteps {
             }
             _ => None,
         };
+        // Each state's steps listed on every core (a block of states at a time, each
+        // block with its own verdicts on free words), then joined in order.
+        const BLOCK: u64 = 256;
         let mut starts = Vec::with_capacity(rows.len() * states as usize + 1);
         let mut steps = Vec::new();
-        let mut values = vec![0u64; width];
-        let mut kept_words: HashMap<Vec<u8>, bool> = HashMap::new();
         for &row in &rows {
             let skip = skip_row
                 .as_ref()
                 .filter(|(r, _)| *r == row)
                 .map(|(_, skip)| skip);
-            for rank in 0..states {
-                starts.push(u32::try_from(steps.len()).ok()?);
-                tables.exact_values(rank, &mut values);
-                let mut lister = Lister {
-                    tables,
-                    costs,
-                    guard,
-                    steps: &mut steps,
-                    word: Vec::new(),
-                    skip: skip.map(|skip| (skip, elements, sets, &mut kept_words)),
-                };
-                lister.from(&values, row)?;
-                if steps.len() > MOST_STEPS {
-                    return None;
+            let blocks: Vec<Option<Vec<Vec<Step>>>> = (0..states.div_ceil(BLOCK))
+                .into_par_iter()
+                .map(|block| {
+                    let first = block * BLOCK;
+                    let mut values = vec![0u64; width];
+                    let mut kept_words: HashMap<Vec<u8>, bool> = HashMap::new();
+                    (first..(first + BLOCK).min(states))
+                        .map(|rank| {
+                            let mut listed = Vec::new();
+                            tables.exact_values(rank, &mut values);
+                            let mut lister = Lister {
+                                tables,
+                                costs,
+                                guard,
+                                steps: &mut listed,
+                                word: Vec::new(),
+                                skip: skip.map(|skip| (skip, elements, sets, &mut kept_words)),
+                            };
+                            lister.from(&values, row)?;
+                            Some(listed)
+                        })
+                        .collect()
+                })
+                .collect();
+            for listed in blocks {
+                for listed in listed? {
+                    starts.push(u32::try_from(steps.len()).ok()?);
+                    steps.extend_from_slice(&listed);
+                    if steps.len() > MOST_STEPS {
+                        return None;
+                    }
                 }
             }
         }
