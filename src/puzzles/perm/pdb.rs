@@ -204,8 +204,8 @@ pub fn pattern_projections(
 }
 
 /// `Join N`: each pattern database over a whole set of distinct pieces also follows the
-/// first `join` pieces of the next such set (Square-1's pieces phase: the corners with
-/// two edges and the edges with two corners), a bound that sees both kinds of piece.
+/// first `join` pieces of the next such set (the FTO's last phase: the corners with
+/// three edges and the edges with three corners), a bound that sees both kinds of piece.
 fn join_pieces(
     puzzle: &PermPuzzle,
     projections: &mut [Projection],
@@ -232,6 +232,10 @@ fn join_pieces(
             distinct.len()
         )));
     }
+    // A database that would pass the cap with the other set's pieces stays as it was (the
+    // megaminx's last corners are 44 M entries alone); at least one must take them.
+    let mut oversized = Vec::new();
+    let mut joined_any = false;
     for (i, &(_, at)) in distinct.iter().enumerate() {
         let (other, _) = distinct[(i + 1) % distinct.len()];
         let labels = &puzzle.solved.orbits[other].perm[..join];
@@ -239,18 +243,23 @@ fn join_pieces(
         coords.push(Coord::tracked(puzzle, other, labels, 1, cache)?);
         let joined = Projection::new(puzzle, coords)?;
         if joined.size > cap {
-            return Err(CoordError(format!(
-                "Join {join}: set {} with {join} pieces of set {} makes a pattern database of \
-                 {} entries, over the {} allowed",
-                puzzle.sets[wholes.iter().find(|w| w.1 == at).map_or(0, |w| w.0)].name,
-                puzzle.sets[other].name,
-                crate::text::count(joined.size as u128),
-                crate::text::count(cap as u128)
-            )));
+            oversized.push((at, other, joined.size));
+            continue;
         }
         projections[at] = joined;
+        joined_any = true;
     }
-    Ok(())
+    match oversized.first() {
+        Some(&(at, other, size)) if !joined_any => Err(CoordError(format!(
+            "Join {join}: set {} with {join} pieces of set {} makes a pattern database of {} \
+             entries, over the {} allowed (and no other set takes them within it)",
+            puzzle.sets[wholes.iter().find(|w| w.1 == at).map_or(0, |w| w.0)].name,
+            puzzle.sets[other].name,
+            crate::text::count(size as u128),
+            crate::text::count(cap as u128)
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Projections of at most this many states are worth joining to others.
@@ -690,5 +699,27 @@ mod tests {
             }
             state = next;
         }
+    }
+
+    #[test]
+    fn a_join_that_passes_the_cap_leaves_that_database_alone() {
+        use crate::puzzles::perm::{shipped_plan, shipped_puzzle};
+        let puzzle = shipped_puzzle("megaminx.tws", PuzzleMetric::Htm);
+        let plan = shipped_plan(&puzzle, "megaminx.plan");
+        let last = plan.phases.last().expect("phases");
+        let (searched, _) = last.pattern.searched();
+        let (ranked, _) = searched.split_orbits(&last.splittable);
+        let alone = pattern_projections(&ranked, PDB_ENTRIES, 0).expect("databases");
+        let joined = pattern_projections(&ranked, PDB_ENTRIES, 3).expect("databases");
+        let sizes = |p: &[Projection]| p.iter().map(|p| p.size).collect::<Vec<_>>();
+        // The eight corners, placed and twisted (an even order with the edges' parity
+        // told apart: 8!/2 · 3^7), cannot take three edges (9 · 8 · 7 times more) within
+        // the cap; the nine edges (9!/2) take three corners' places.
+        assert_eq!(sizes(&alone), vec![20_160 * 2_187, 181_440]);
+        assert_eq!(sizes(&joined), vec![20_160 * 2_187, 181_440 * 8 * 7 * 6]);
+        assert!(joined.iter().all(|p| p.size <= PDB_ENTRIES));
+        // With four, neither fits: refused, naming the cap.
+        let refused = pattern_projections(&ranked, PDB_ENTRIES, 4).expect_err("too big");
+        assert!(refused.0.contains("268,435,456 allowed"), "{}", refused.0);
     }
 }

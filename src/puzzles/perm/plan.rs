@@ -127,7 +127,7 @@ pub struct PhaseSpec {
     /// How many of its solutions the next phase tries.
     pub keep: Option<usize>,
     /// `Join N`: each pattern database over a whole set of distinct pieces also follows
-    /// N pieces of the next such set.
+    /// N pieces of the next such set, where that fits the size cap.
     pub join: Option<usize>,
     /// Moves whose cost is not 1: name, cost (0 or 1), line.
     pub costs: Vec<(String, u8, usize)>,
