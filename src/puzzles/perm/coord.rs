@@ -2025,4 +2025,60 @@ mod split_tests {
             state = next;
         }
     }
+
+    /// The Square-1 shape phase's coordinate follows the reading parity (the order of the
+    /// slice's pieces) in its move table: stepping it along random legal walks gives the
+    /// value of each full state's view, the parity read from the full state each time.
+    #[test]
+    fn a_reading_parity_steps_like_the_states_it_reads() {
+        use crate::puzzles::perm::exact::exact_projection_with;
+        use crate::puzzles::perm::{shipped_plan, shipped_puzzle};
+        let puzzle = shipped_puzzle("square-1.tws", PuzzleMetric::Htm);
+        let plan = shipped_plan(&puzzle, "square-1.plan");
+        let phase = &plan.phases[0];
+        let elements = plan.phase_elements(0);
+        let (searched, restriction) = phase.pattern.searched();
+        let (ranked, split) = searched.split_orbits(&phase.splittable);
+        assert!(
+            !ranked.readings.is_empty(),
+            "the shape phase reads a parity"
+        );
+        let (projection, _) = exact_projection_with(&ranked, None, true).expect("projection");
+        let bit = ranked.readings[0].bit;
+        // Each full state's value, and the parity its view reads.
+        let value = |full: &Element| -> (u64, u8) {
+            let view = phase.view.apply(full, &puzzle.sets).expect("view");
+            let inner = split
+                .apply(&restriction.apply(&view).expect("restricted"))
+                .expect("split");
+            (
+                projection.encode(&inner).expect("rank"),
+                inner.orbits[bit].perm[0],
+            )
+        };
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let mut values = vec![0u64; projection.radix.len()];
+        let mut parities_read = std::collections::HashSet::new();
+        for _ in 0..20 {
+            let mut full = puzzle.solved.clone();
+            let (mut rank, _) = value(&full);
+            for _ in 0..200 {
+                let m = rng.below(elements.len() as u64) as usize;
+                let next = full.then(elements[m], &puzzle.sets);
+                if !puzzle.is_legal(&next) {
+                    continue;
+                }
+                projection.values(rank, &mut values);
+                let (read, parity) = value(&next);
+                assert_eq!(
+                    projection.after(&values, m),
+                    read,
+                    "move {m} from rank {rank}"
+                );
+                parities_read.insert(parity);
+                (full, rank) = (next, read);
+            }
+        }
+        assert_eq!(parities_read.len(), 2, "the walks read both parities");
+    }
 }
