@@ -1353,12 +1353,12 @@ impl Coord {
                     let mut forbidden = Vec::new();
                     for id in first..last {
                         coord.unpack(coord.keys[id], &mut here);
-                        for pm in &packed_moves {
+                        for (m, pm) in packed_moves.iter().enumerate() {
                             coord.step(pm, &here, &mut there);
                             let entry = if coord.legal(&there) {
                                 *coord.index.get(&coord.pack(&there))?
                             } else {
-                                forbidden.push(id * moves + entries.len() % moves);
+                                forbidden.push(id * moves + m);
                                 id as u32
                             };
                             entries.push(entry);

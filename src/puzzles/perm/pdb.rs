@@ -234,7 +234,7 @@ fn join_pieces(
     }
     // A database that would pass the cap with the other set's pieces stays as it was (the
     // megaminx's last corners are 44 M entries alone); at least one must take them.
-    let mut oversized = Vec::new();
+    let mut oversized = None;
     let mut joined_any = false;
     for (i, &(_, at)) in distinct.iter().enumerate() {
         let (other, _) = distinct[(i + 1) % distinct.len()];
@@ -243,14 +243,14 @@ fn join_pieces(
         coords.push(Coord::tracked(puzzle, other, labels, 1, cache)?);
         let joined = Projection::new(puzzle, coords)?;
         if joined.size > cap {
-            oversized.push((at, other, joined.size));
+            oversized.get_or_insert((at, other, joined.size));
             continue;
         }
         projections[at] = joined;
         joined_any = true;
     }
-    match oversized.first() {
-        Some(&(at, other, size)) if !joined_any => Err(CoordError(format!(
+    match oversized {
+        Some((at, other, size)) if !joined_any => Err(CoordError(format!(
             "Join {join}: set {} with {join} pieces of set {} makes a pattern database of {} \
              entries, over the {} allowed (and no other set takes them within it)",
             puzzle.sets[wholes.iter().find(|w| w.1 == at).map_or(0, |w| w.0)].name,
