@@ -490,12 +490,12 @@ impl Places {
         })
     }
 
-    /// The value after move `m` (of `moves`).
-    #[inline]
-    fn apply(&self, value: u64, m: usize, moves: usize) -> u64 {
-        match (self.table.get(), &self.stepper) {
-            (None, Some(stepper)) => stepper.step(value, m),
-            _ => u64::from(self.move_table()[value as usize * moves + m]),
+    /// The value after move `m` (of `moves`), stepped when the table was left for later.
+    #[inline(never)]
+    fn apply_without_table(&self, value: u64, m: usize, moves: usize) -> u64 {
+        match &self.stepper {
+            Some(stepper) => stepper.step(value, m),
+            None => u64::from(self.move_table()[value as usize * moves + m]),
         }
     }
 
@@ -1157,14 +1157,30 @@ impl Coord {
         }
     }
 
-    /// The value after move `m` (of `moves` moves).
-    #[inline]
+    /// The value after move `m` (of `moves` moves): one read of a move table, inlined
+    /// into the searches' inner loops; the coordinates without a plain table step apart.
+    #[inline(always)]
     pub fn apply(&self, value: u64, m: usize, moves: usize) -> u64 {
+        let at = value as usize * moves + m;
         match self {
-            Coord::Reachable(r) => r.table[value as usize * moves + m] as u64,
-            Coord::Twist(t) => t.table[value as usize * moves + m] as u64,
-            Coord::TwistPart(t) => t.table[value as usize * moves + m] as u64,
-            Coord::Places(p) => p.apply(value, m, moves),
+            Coord::Reachable(r) => u64::from(r.table[at]),
+            Coord::Twist(t) => u64::from(t.table[at]),
+            Coord::TwistPart(t) => u64::from(t.table[at]),
+            Coord::Places(p) => match p.table.get() {
+                Some(table) => u64::from(table[at]),
+                None => p.apply_without_table(value, m, moves),
+            },
+            _ => self.apply_composed(value, m, moves),
+        }
+    }
+
+    /// [`Coord::apply`] for the coordinates whose value is composed of parts.
+    #[inline(never)]
+    fn apply_composed(&self, value: u64, m: usize, moves: usize) -> u64 {
+        match self {
+            Coord::Reachable(_) | Coord::Twist(_) | Coord::TwistPart(_) | Coord::Places(_) => {
+                self.apply(value, m, moves)
+            }
             Coord::Split(s) => {
                 let (tail, orders) = (s.tail(), s.orders());
                 let (head, mut order) = (value / orders, value % orders);
@@ -2048,10 +2064,10 @@ mod split_tests {
         assert_eq!(places.size(), 10_626);
         let moves = puzzle.moves.len();
         assert_eq!(places.move_table().len(), 10_626 * moves);
-        let lazy = Places {
+        let lazy = Coord::Places(Places {
             table: OnceLock::new(),
             ..places.clone()
-        };
+        });
         for v in 0..places.size() {
             let classes = places.decode(v, 0);
             for (m, mv) in puzzle.moves.iter().enumerate() {
