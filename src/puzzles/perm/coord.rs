@@ -557,6 +557,25 @@ pub struct Split {
 }
 
 impl Split {
+    /// The value after move `m` (of `moves`): its head by table, its order composed
+    /// with the order the move induces (out of line: [`Coord::apply`] inlines the plain
+    /// tables' reads only).
+    #[inline(never)]
+    fn step(&self, value: u64, m: usize, moves: usize) -> u64 {
+        let (tail, orders) = (self.tail(), self.orders());
+        let (head, mut order) = (value / orders, value % orders);
+        if self.halved {
+            order *= 2;
+            order += u64::from(
+                self.tail_parity[order as usize] ^ self.head_parity[head as usize] != self.want,
+            );
+        }
+        let at = head as usize * moves + m;
+        let induced = self.order_move[at] as u64;
+        let order = self.compose[(order * tail + induced) as usize] as u64;
+        self.head[at] as u64 * orders + (order >> u32::from(self.halved))
+    }
+
     fn tail(&self) -> u64 {
         factorial(self.n - self.a)
     }
@@ -598,6 +617,19 @@ pub type TrackedCache =
     std::collections::HashMap<(usize, usize, u64), std::sync::Arc<TrackedMoves>>;
 
 impl Tracked {
+    /// The value after move `m` (of `moves`): the slots by table, the twists added
+    /// (out of line, as [`Split::step`]).
+    #[inline(never)]
+    fn step(&self, value: u64, m: usize, moves: usize) -> u64 {
+        let twists = self.twists();
+        let (slots, code) = (value / twists, value % twists);
+        let at = slots as usize * moves + m;
+        if self.omod == 1 {
+            return self.tables.head[at] as u64;
+        }
+        self.tables.head[at] as u64 * twists + self.add(code, self.tables.delta[at] as u64)
+    }
+
     fn slots(&self) -> u64 {
         (0..self.labels.len()).fold(1u64, |v, i| v * (self.n - i) as u64)
     }
@@ -1170,40 +1202,8 @@ impl Coord {
                 Some(table) => u64::from(table[at]),
                 None => p.apply_without_table(value, m, moves),
             },
-            _ => self.apply_composed(value, m, moves),
-        }
-    }
-
-    /// [`Coord::apply`] for the coordinates whose value is composed of parts.
-    #[inline(never)]
-    fn apply_composed(&self, value: u64, m: usize, moves: usize) -> u64 {
-        match self {
-            Coord::Reachable(_) | Coord::Twist(_) | Coord::TwistPart(_) | Coord::Places(_) => {
-                self.apply(value, m, moves)
-            }
-            Coord::Split(s) => {
-                let (tail, orders) = (s.tail(), s.orders());
-                let (head, mut order) = (value / orders, value % orders);
-                if s.halved {
-                    order *= 2;
-                    order += u64::from(
-                        s.tail_parity[order as usize] ^ s.head_parity[head as usize] != s.want,
-                    );
-                }
-                let at = head as usize * moves + m;
-                let induced = s.order_move[at] as u64;
-                let order = s.compose[(order * tail + induced) as usize] as u64;
-                s.head[at] as u64 * orders + (order >> u32::from(s.halved))
-            }
-            Coord::Tracked(t) => {
-                let twists = t.twists();
-                let (slots, code) = (value / twists, value % twists);
-                let at = slots as usize * moves + m;
-                if t.omod == 1 {
-                    return t.tables.head[at] as u64;
-                }
-                t.tables.head[at] as u64 * twists + t.add(code, t.tables.delta[at] as u64)
-            }
+            Coord::Split(s) => s.step(value, m, moves),
+            Coord::Tracked(t) => t.step(value, m, moves),
         }
     }
 }
