@@ -148,6 +148,9 @@ def from_geometry():
     out = lambda name: os.path.join(HERE, name)
     g.Puzzle("skewb", g.CUBE_V, g.CUBE_N, g.corner_turns(0)).write(
         out("skewb.tws"), ["Skewb: each of the 8 corners turns half the cube (centres move)."])
+    g.Puzzle("skewb-fixed", g.CUBE_V, g.CUBE_N, g.skewb_wca_turns()).write(
+        out("skewb-fixed.tws"), ["Skewb in the WCA's notation: R U L B turn half the cube about the",
+                                 "corners DRB UBL DFL DBL; the UFR corner never moves."])
     g.Puzzle("dino", g.CUBE_V, g.CUBE_N, g.corner_turns(1)).write(
         out("dino.tws"), ["Dino cube: each corner turns the 3 edges around it (6 colours)."])
     tetra_normals = [g.scale(v, -1) for v in g.TETRA_V]

@@ -248,13 +248,27 @@ def cube_layers(n):
     return moves
 
 
+# The WCA's skewb corners (regulation 12h: white on top, green front-left): R the
+# bottom-right-back corner, U the top-back-left, L the bottom-front-left, B the
+# bottom-back-left; the up-front-right corner never moves.
+SKEWB_WCA = {"R": (1, -1, -1), "U": (-1, 1, -1), "L": (-1, -1, 1), "B": (-1, -1, -1)}
+
+
+def skewb_wca_turns():
+    """The skewb's four WCA turns, each clockwise seen from its corner."""
+    return [(name, d, -2 * math.pi / 3, 0, 9) for name, d in SKEWB_WCA.items()]
+
+
 def corner_turns(cut):
     """Skewb (cut 0) and dino (cut 1): each corner turns what lies beyond its plane."""
     return [(corner_name(d), d, -2 * math.pi / 3, cut / math.sqrt(3), 9) for d in CUBE_V]
 
 
 TETRA_V = [(1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)]
-TETRA_NAMES = ["U", "R", "L", "B"]
+# The WCA's names (regulation 12e: yellow face down, green in front): U the top vertex,
+# L and R the front face's lower left and right, B the back; seen from U, L R B run
+# counter-clockwise.
+TETRA_NAMES = ["U", "L", "R", "B"]
 
 
 def pyraminx_moves():

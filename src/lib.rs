@@ -15,6 +15,7 @@
 //! - [`output`]: stdout and stderr without panics or silent losses;
 //! - [`text`]: quoting user input in messages (cut short, invisible characters escaped);
 //! - [`geometry`]: the 48 symmetries of a cube as signed permutation matrices;
+//! - [`events`]: scrambles for the WCA's events in its notation;
 //! - [`engine`]: the table and search engines behind one interface; [`rng`]: seeds.
 //!
 //! Layers and where new puzzles, tables and front ends go: `docs/architecture.md`.
@@ -24,6 +25,7 @@
 
 pub mod catalog;
 pub mod engine;
+pub mod events;
 pub mod geometry;
 pub mod judge;
 pub mod limits;

@@ -12,6 +12,9 @@ Rubik's cube::
 - ``solve_many(cubes, ..., errors="raise")``: the same for many cubes, on every core;
   ``errors="return"`` gives a failing cube's exception in its place instead of raising.
 - ``scramble(*, count=None, seed=None)``: random-state scrambles (at most 21 face turns).
+- ``scramble_event(event, *, count=None, seed=None, random_state=False)``: scrambles for
+  a WCA event (``"222"``, ``"444"``, ``"sq1"``, ``"minx"``, ``"clock"``, ...) in its notation,
+  as ``cubedb scramble EVENT`` prints them; ``scramble_picture(event, scramble)`` its SVG.
 - ``Cube``: a position (from facelets, from moves; ``apply``, ``then``, ``inverse``, ...).
 - ``cubedb.kociemba.solve``: a drop-in for the ``kociemba`` package's ``solve``.
 - ``rolling``, ``rotation``, ``soma``, ``walk``: the other puzzles cubedb knows.
@@ -40,6 +43,8 @@ from ._cubedb import (
     rolling,
     rotation,
     scramble,
+    scramble_event,
+    scramble_picture,
     soma,
     solve,
     solve_many,
@@ -58,6 +63,8 @@ __all__ = [
     "rolling",
     "rotation",
     "scramble",
+    "scramble_event",
+    "scramble_picture",
     "soma",
     "solve",
     "solve_many",

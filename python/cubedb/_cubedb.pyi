@@ -81,6 +81,13 @@ def solve_many(
 def scramble(*, count: None = None, seed: Optional[int] = None) -> str: ...
 @overload
 def scramble(*, count: int, seed: Optional[int] = None) -> List[str]: ...
+@overload
+def scramble_event(event: str, *, count: None = None, seed: Optional[int] = None, random_state: bool = False) -> str:
+    """Scrambles for a WCA event in its notation (``cubedb scramble EVENT``)."""
+@overload
+def scramble_event(event: str, *, count: int, seed: Optional[int] = None, random_state: bool = False) -> List[str]: ...
+def scramble_picture(event: str, scramble: str) -> str:
+    """The SVG picture of the state an event's scramble reaches (the cube events)."""
 def rolling(empty: Tuple[int, int], goal: str) -> int:
     """Cubic eight-puzzle: fewest rolls (-1 beyond 30) to the top colours ``goal``."""
 

@@ -13,6 +13,7 @@
 
 mod args;
 mod cube;
+mod events;
 mod interrupt;
 mod perm;
 mod puzzles;
@@ -114,6 +115,8 @@ fn _cubedb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(solve::scramble, m)?)?;
+    m.add_function(wrap_pyfunction!(events::scramble_event, m)?)?;
+    m.add_function(wrap_pyfunction!(events::scramble_picture, m)?)?;
     m.add(
         "_kociemba_solve",
         wrap_pyfunction!(solve::kociemba_solve, m)?,

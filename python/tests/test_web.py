@@ -176,3 +176,40 @@ def test_impossible_nets_say_which_rule(server, browser):
     by_id(browser, "solve-optimal").click()
     wait_for(browser, lambda d: "twist" in by_id(d, "message").text)
     assert by_id(browser, "solution").is_displayed() is False
+
+
+def test_competition_scrambles_with_pictures(server, browser):
+    """The event picker: the service's scrambles for the seed, each with the net of the
+    state it reaches (the cube events), and text alone for the others."""
+    import json
+    import urllib.request
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server + "/")
+    for event, count, pictured in (("333", 3, True), ("sq1", 2, False), ("444bf", 2, True)):
+        Select(by_id(browser, "event")).select_by_value(event)
+        type_into(browser, "event-count", str(count))
+        type_into(browser, "event-seed", "5")
+        by_id(browser, "event-scramble").click()
+        wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#event-scrambles li")) == count, timeout=120)
+        with urllib.request.urlopen(f"{server}/api/scramble/{event}?count={count}&seed=5&format=json") as reply:
+            expected = json.load(reply)["scrambles"]
+        shown = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#event-scrambles .scramble-text")]
+        assert shown == expected
+        pictures = browser.find_elements(By.CSS_SELECTOR, "#event-scrambles svg.scramble-picture")
+        assert len(pictures) == (count if pictured else 0)
+        if event == "333":
+            # Each picture shows the stickers of the cube its scramble reaches.
+            colours = {"U": "#ffffff", "R": "#ff0000", "F": "#00d800", "D": "#ffff00", "L": "#ff8000", "B": "#0000ff"}
+            for picture, scramble in zip(pictures, expected):
+                fills = [r.get_attribute("fill") for r in picture.find_elements(By.TAG_NAME, "rect")]
+                facelets = cubedb.Cube.from_moves(scramble).facelets
+                assert fills == [colours[f] for f in facelets]
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            by_id(browser, "events-title").location_once_scrolled_into_view
+            assert browser.save_screenshot(str(SCREENSHOTS / "web-events.png"))
+    type_into(browser, "event-count", "0")
+    by_id(browser, "event-scramble").click()
+    wait_for(browser, lambda d: "count" in by_id(d, "event-message").text)

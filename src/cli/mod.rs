@@ -7,6 +7,7 @@ mod puzzle;
 mod rolling;
 mod rotation;
 mod rubik;
+mod scramble;
 mod soma;
 mod walk;
 
@@ -52,6 +53,9 @@ enum Command {
     /// Any permutation puzzle from a `.tws` definition file: info, God's algorithm,
     /// optimal solving, scrambles.
     Puzzle(puzzle::PuzzleArgs),
+    /// Scrambles for a WCA event (random state where the WCA's program draws one), in
+    /// its notation.
+    Scramble(scramble::ScrambleArgs),
     /// Run the same queries through both engines and compare time and answers.
     Bench(crate::bench::BenchArgs),
     /// HTTP service and web page for the Rubik solvers (JSON API; loopback by default).
@@ -107,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::Soma(args) => soma::run(args),
         Command::Rubik(args) => rubik::run(args),
         Command::Puzzle(args) => puzzle::run(args),
+        Command::Scramble(args) => scramble::run(args),
         Command::Bench(args) => crate::bench::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => crate::serve::run(args),
@@ -130,6 +135,16 @@ fn exit_code(err: &anyhow::Error) -> u8 {
                 Some(DefinitionFileError::Invalid { .. })
             )
         {
+            return EXIT_BAD_INPUT;
+        }
+        if matches!(
+            cause.downcast_ref::<cubedb::events::EventError>(),
+            Some(
+                cubedb::events::EventError::Unknown { .. }
+                    | cubedb::events::EventError::NoRandomState(_)
+                    | cubedb::events::EventError::NoPicture(_)
+            )
+        ) {
             return EXIT_BAD_INPUT;
         }
         match cause.downcast_ref::<JudgeError>() {

@@ -56,6 +56,7 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/api/solve", post(solve))
         .route("/api/solve/batch", post(solve_batch))
         .route("/api/scramble", get(scramble))
+        .route("/api/scramble/{event}", get(event_scramble))
         .route("/api/cube", get(cube_get).post(cube_post))
         .route("/api/puzzles", get(puzzle_list))
         .route("/api/puzzle/{name}/solve", post(puzzle_solve))
@@ -865,6 +866,96 @@ async fn puzzle_solve(
         }
     }
     Ok(Json(value))
+}
+
+/// The parameters of `GET /api/scramble/{event}`.
+const EVENT_SCRAMBLE_PARAMETERS: [(&str, Kind); 3] = [
+    (
+        "count",
+        Kind::Whole(WholeRange {
+            min: 1,
+            max: MAX_PUZZLE_SCRAMBLES,
+        }),
+    ),
+    ("seed", Kind::Whole(WholeRange::SEED)),
+    ("format", Kind::Text),
+];
+
+/// `GET /api/scramble/{event}?count=&seed=&format=`: scrambles for a WCA event in its
+/// notation, as `cubedb scramble EVENT` prints them: JSON (`format=json`, the default),
+/// one scramble per line (`format=text`), or JSON with each scrambled state's picture
+/// (`format=svg`, the cube events).
+async fn event_scramble(
+    State(service): State<Arc<Service>>,
+    Path(event): Path<String>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    let event = cubedb::events::Event::parse(&event).map_err(|e| ApiError {
+        status: StatusCode::NOT_FOUND,
+        message: e.to_string(),
+        retry_after: None,
+    })?;
+    let map = query_fields(query, &EVENT_SCRAMBLE_PARAMETERS)?;
+    let number =
+        |name: &str, range: WholeRange| map.get(name).map(|v| whole(name, range, v)).transpose();
+    let count = number(
+        "count",
+        WholeRange {
+            min: 1,
+            max: MAX_PUZZLE_SCRAMBLES,
+        },
+    )?
+    .unwrap_or(1);
+    let seed = number("seed", WholeRange::SEED)?.unwrap_or_else(random_seed);
+    let format = match map.get("format").and_then(Value::as_str) {
+        None => "json",
+        Some(f @ ("json" | "text" | "svg")) => f,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "format must be json, text or svg, not {}",
+                cubedb::text::quote(other)
+            )))
+        }
+    };
+    if format == "svg" {
+        cubedb::events::picture(event, "").map_err(|e| ApiError::bad_request(e.to_string()))?;
+    }
+    let scrambles = service.event_scrambles(event, seed, count).await?;
+    service.count_answer();
+    if format == "svg" {
+        let pictures = scrambles
+            .iter()
+            .map(|s| cubedb::events::picture(event, s))
+            .collect::<Result<Vec<String>, _>>()
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        return Ok(Json(serde_json::json!({
+            "event": event.id(),
+            "seed": seed,
+            "scrambles": scrambles,
+            "pictures": pictures,
+        }))
+        .into_response());
+    }
+    Ok(if format == "text" {
+        let mut body = scrambles.join("\n");
+        body.push('\n');
+        (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                "text/plain; charset=utf-8",
+            )],
+            body,
+        )
+            .into_response()
+    } else {
+        Json(serde_json::json!({
+            "event": event.id(),
+            "seed": seed,
+            "scrambles": scrambles,
+        }))
+        .into_response()
+    })
 }
 
 async fn puzzle_scramble(

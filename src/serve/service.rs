@@ -6,9 +6,10 @@
 
 use super::error::ApiError;
 use super::puzzles::{self, PuzzleShelf};
+use cubedb::events::{Event, EventError, EventScrambler};
 use cubedb::limits::{deadline, Cancel, Stop};
 use cubedb::progress::Progress;
-use cubedb::puzzles::perm::served::ServedSolution;
+use cubedb::puzzles::perm::served::{ServedError, ServedSolution};
 use cubedb::puzzles::rubik::api::{
     GoalSolver, GoalSpec, GoalUnreachable, NotInGroup, OptimalSolver, SolutionFinder,
     TwoPhaseSolver, COUNT_EXTRA_LENGTH,
@@ -20,7 +21,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
@@ -145,7 +146,12 @@ pub struct Service {
     answered: AtomicU64,
     /// The definition-driven puzzles served.
     puzzles: PuzzleShelf,
+    /// The WCA events' scramblers, opened on first use (each opened once).
+    events: Mutex<HashMap<&'static str, Arc<OpenedEvent>>>,
 }
+
+/// An event's scrambler once opened, or why it could not be (kept: opened once).
+type OpenedEvent = OnceLock<Result<Arc<EventScrambler>, String>>;
 
 fn slot(metric: Metric) -> usize {
     match metric {
@@ -195,6 +201,7 @@ impl Service {
             shutdown: Cancel::new(),
             answered: AtomicU64::new(0),
             puzzles,
+            events: Mutex::new(HashMap::new()),
             progress: progress.clone(),
             store,
             preset,
@@ -367,6 +374,49 @@ impl Service {
                 .open(&name, &service.store, &service.progress)?;
             let (stop, limit, _) = service.stop_within(None, cancel);
             puzzles::scrambles(&puzzle, seed, count, stop, limit.as_secs_f64())
+        })
+        .await
+    }
+
+    /// Scrambles `0..count` of `seed` for the WCA event `event` (its scrambler opened,
+    /// tables built, on first use), on the long pool behind the queue, within the
+    /// deadline.
+    pub async fn event_scrambles(
+        self: &Arc<Self>,
+        event: Event,
+        seed: u64,
+        count: u64,
+    ) -> Result<Vec<String>, ApiError> {
+        self.on_long_pool(move |service, cancel| {
+            let slot = {
+                let mut events = service.events.lock().unwrap_or_else(|p| p.into_inner());
+                Arc::clone(events.entry(event.id()).or_default())
+            };
+            let scrambler = slot
+                .get_or_init(|| {
+                    EventScrambler::open(event, false, &service.store, &service.progress)
+                        .map(Arc::new)
+                        .map_err(|e| e.to_string())
+                })
+                .clone()
+                .map_err(ApiError::internal)?;
+            let (stop, limit, _) = service.stop_within(None, cancel);
+            scrambler
+                .scrambles(seed, 0, count, &stop)
+                .into_iter()
+                .map(|s| {
+                    s.map_err(|e| match e {
+                        EventError::Served(ServedError::TimedOut) => ApiError::deadline(format!(
+                            "no scramble within the time limit of {} s",
+                            limit.as_secs_f64()
+                        )),
+                        EventError::Served(ServedError::Cancelled) => {
+                            ApiError::busy("the service is stopping", 1)
+                        }
+                        other => ApiError::internal(other.to_string()),
+                    })
+                })
+                .collect()
         })
         .await
     }

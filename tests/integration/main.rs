@@ -2,6 +2,7 @@
 //! One test binary; one module per puzzle, helpers in `common`.
 
 mod common;
+mod events;
 mod every;
 mod goals;
 mod hardening;

@@ -723,6 +723,63 @@ fn scramble_lengths_follow_gods_algorithm() {
     }
 }
 
+/// Issue 54: the small puzzles' event scrambles (`cubedb scramble 222 | pyram | skewb`)
+/// are uniformly random states at least the WCA's minimum from solved: the lengths of
+/// 100,000 of each (each optimal: checked on a sample) follow God's algorithm's
+/// distribution over the distances from that minimum on (chi-square, p = 0.001; the test
+/// above shows the statistic fails biased draws).
+#[test]
+fn event_scramble_lengths_follow_gods_algorithm_from_the_minimum() {
+    let data = fresh_dir("event-chi-square");
+    let data_arg = data.display().to_string();
+    for (event, file, minimum) in [
+        ("222", "2x2x2-fixed.tws", 4),
+        ("pyram", "pyraminx.tws", 6),
+        ("skewb", "skewb-fixed.tws", 7),
+    ] {
+        let out = cubedb(
+            &[
+                "scramble", event, "--count", "100000", "--seed", "54", "--data", &data_arg, "-q",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 100_000);
+        let puzzle = load(file, PuzzleMetric::Htm);
+        let store = TableStore::new(&data);
+        let table =
+            ExactTable::load_or_build(&puzzle, &store, "test", 1024, &Progress::hidden()).unwrap();
+        let mut observed = vec![0u64; table.histogram.len() + 1];
+        for (i, line) in lines.iter().enumerate() {
+            let length = line.split_whitespace().count();
+            observed[length.min(table.histogram.len())] += 1;
+            if i % 197 == 0 {
+                let state = puzzle
+                    .scrambled(line)
+                    .expect("a scramble in the puzzle's moves");
+                assert_eq!(
+                    distance(&table, &state),
+                    length,
+                    "{event}: {line} is not optimal"
+                );
+            }
+        }
+        assert!(
+            observed[..minimum].iter().all(|&c| c == 0),
+            "{event}: {observed:?}"
+        );
+        let mut from_minimum = table.histogram.clone();
+        from_minimum[..minimum].iter_mut().for_each(|c| *c = 0);
+        let (statistic, df) = chi_square(&observed, &from_minimum);
+        assert!(
+            statistic < chi_square_999(df),
+            "{event}: chi-square {statistic:.1} with {df} degrees of freedom"
+        );
+    }
+}
+
 /// Square-1's random states (`Illegal` rules: drawn as a random loop at the solved shape
 /// times a random shape's path) are legal and uniform over the legal shapes, which hold
 /// equally many states each: the shapes (where the corners' second halves lie) of 10 draws

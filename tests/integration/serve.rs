@@ -1075,3 +1075,62 @@ fn puzzles_are_solved_and_scrambled_over_http() {
     let (status, _, _) = call(&agent, "GET", &url("/api/health"), None);
     assert_eq!(status, 200);
 }
+
+/// `GET /api/scramble/{event}`: the command line's scrambles (same seed, same text), as
+/// JSON or text; an unknown event is a 404 naming the known ones, a bad format a 400.
+#[test]
+fn event_scrambles_over_http_are_the_command_lines() {
+    let server = Server::start(&[]);
+    let agent = agent();
+    let url = |path: &str| format!("{}{path}", server.base);
+    let data = shared_data_dir().display().to_string();
+    for event in ["222", "333fm", "minx", "clock", "skewb"] {
+        let (status, text, _) = call(
+            &agent,
+            "GET",
+            &url(&format!("/api/scramble/{event}?count=4&seed=9")),
+            None,
+        );
+        assert_eq!(status, 200, "{text}");
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(answer["event"], event);
+        assert_eq!(answer["seed"], 9);
+        let out = crate::common::cubedb(
+            &[
+                "scramble", event, "--count", "4", "--seed", "9", "--data", &data, "-q",
+            ],
+            "",
+        );
+        let lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(String::from)
+            .collect();
+        let expected: Vec<String> = if event == "minx" {
+            lines.chunks(7).map(|c| c.join("\n")).collect()
+        } else {
+            lines
+        };
+        let got: Vec<String> = answer["scrambles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(got, expected, "{event}");
+    }
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &url("/api/scramble/pyram?count=3&seed=2&format=text"),
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+    let (status, text, _) = call(&agent, "GET", &url("/api/scramble/444fast"), None);
+    assert_eq!(status, 404, "{text}");
+    assert!(text.contains("sq1"), "{text}");
+    let (status, text, _) = call(&agent, "GET", &url("/api/scramble/333?format=svgz"), None);
+    assert_eq!(status, 400, "{text}");
+    let (status, text, _) = call(&agent, "GET", &url("/api/scramble/333?count=0"), None);
+    assert_eq!(status, 400, "{text}");
+}

@@ -889,6 +889,9 @@ impl ExactTable {
     ) -> bool {
         // Per step: the state, its entry, and the next move to try from it.
         let mut stack: Vec<(Element, u64, usize)> = vec![(state.clone(), rank, 0)];
+        // Each move tried is worked out here; only a step taken is kept (one copy a step,
+        // not an allocation a move tried).
+        let mut tried = state.clone();
         let base = path.len();
         while let Some((here, here_rank, next_move)) = stack.last_mut() {
             if *here_rank == self.solved {
@@ -910,15 +913,15 @@ impl ExactTable {
             let m = *next_move;
             *next_move += 1;
             let want = (self.value(*here_rank) + 2) % 3;
-            let next = here.then(&self.ranked.moves[m].element, &self.ranked.sets);
-            let Some(next_rank) = self.entry(&next) else {
+            here.then_into(&self.ranked.moves[m].element, &self.ranked.sets, &mut tried);
+            let Some(next_rank) = self.entry(&tried) else {
                 continue;
             };
             if self.value(next_rank) != want {
                 continue;
             }
             path.push(m);
-            stack.push((next, next_rank, 0));
+            stack.push((tried.clone(), next_rank, 0));
         }
         true
     }

@@ -6,10 +6,11 @@
 //! is left to the command line.
 
 use super::exact::ExactError;
-use super::phased::{Limits, PhasedError};
+use super::phased::{Limits, PhasedError, Plan};
 use super::puzzle::PermPuzzle;
 use super::solver::{
-    accept_plan_names, load_puzzle, plan_for, DefinitionFileError, PuzzleEngine, PuzzleSolver,
+    accept_plan_names, compile_plan, compile_puzzle, load_puzzle, plan_for, DefinitionFileError,
+    PuzzleEngine, PuzzleSolver,
 };
 use super::PuzzleMetric;
 use crate::limits::Stop;
@@ -78,12 +79,48 @@ impl ServedPuzzle {
         budget_mb: u64,
         progress: &Progress,
     ) -> Result<Self, ServedError> {
-        let mut puzzle = load_puzzle(path, PuzzleMetric::Htm, None)?;
+        let puzzle = load_puzzle(path, PuzzleMetric::Htm, None)?;
         let plan = plan_for(path, None, false, &puzzle)?;
+        Self::with_plan(
+            puzzle,
+            plan,
+            &path.display().to_string(),
+            store,
+            budget_mb,
+            progress,
+        )
+    }
+
+    /// Opens a definition given as text (`shown` names it in messages), with the plan
+    /// `plan` (text) when given: the built-in puzzles of the events.
+    pub fn from_text(
+        shown: &str,
+        definition: &str,
+        plan: Option<&str>,
+        store: &TableStore,
+        budget_mb: u64,
+        progress: &Progress,
+    ) -> Result<Self, ServedError> {
+        let puzzle = compile_puzzle(definition, shown, PuzzleMetric::Htm, None)?;
+        let plan = plan
+            .map(|text| compile_plan(text, &format!("{shown} (plan)"), &puzzle))
+            .transpose()?;
+        Self::with_plan(puzzle, plan, shown, store, budget_mb, progress)
+    }
+
+    /// Opens `puzzle` with `plan`: an exact table when one fits, else the plan.
+    fn with_plan(
+        mut puzzle: PermPuzzle,
+        plan: Option<Plan>,
+        source: &str,
+        store: &TableStore,
+        budget_mb: u64,
+        progress: &Progress,
+    ) -> Result<Self, ServedError> {
         if let Some(plan) = &plan {
             accept_plan_names(&mut puzzle, plan);
         }
-        let source = path.display().to_string();
+        let source = source.to_string();
         let has_plan = plan.is_some();
         let solver = match PuzzleSolver::open_with_plan(
             &puzzle,
@@ -106,6 +143,11 @@ impl ServedPuzzle {
             Err(e) => return Err(e.into()),
         };
         Ok(Self { puzzle, solver })
+    }
+
+    /// The definition, compiled.
+    pub fn puzzle(&self) -> &PermPuzzle {
+        &self.puzzle
     }
 
     /// The definition's name.

@@ -286,15 +286,25 @@ pub fn load_puzzle(
     metric: super::puzzle::PuzzleMetric,
     moves: Option<&[String]>,
 ) -> Result<PermPuzzle, DefinitionFileError> {
-    let shown = path.display().to_string();
+    let text = read_text_file(path, DEFINITION_FILE_LIMIT)?;
+    compile_puzzle(&text, &path.display().to_string(), metric, moves)
+}
+
+/// Compiles the definition `text` (errors name it `shown`, as a file) in `metric`,
+/// searching only the base moves in `moves` when given.
+pub fn compile_puzzle(
+    text: &str,
+    shown: &str,
+    metric: super::puzzle::PuzzleMetric,
+    moves: Option<&[String]>,
+) -> Result<PermPuzzle, DefinitionFileError> {
     let invalid = |line: usize, problem: String| DefinitionFileError::Invalid {
-        path: shown.clone(),
+        path: shown.to_string(),
         line,
         problem,
     };
-    let text = read_text_file(path, DEFINITION_FILE_LIMIT)?;
     let definition =
-        super::definition::Definition::parse(&text).map_err(|e| invalid(e.line, e.problem))?;
+        super::definition::Definition::parse(text).map_err(|e| invalid(e.line, e.problem))?;
     PermPuzzle::with_moves(&definition, metric, moves).map_err(|e| invalid(e.line, e.problem))
 }
 
@@ -335,11 +345,20 @@ pub fn accept_plan_names(puzzle: &mut PermPuzzle, plan: &Plan) {
 /// Reads a plan file and compiles it against `puzzle`; errors name the file and line.
 pub fn load_plan(path: &std::path::Path, puzzle: &PermPuzzle) -> Result<Plan, DefinitionFileError> {
     let text = read_text_file(path, DEFINITION_FILE_LIMIT)?;
+    compile_plan(&text, &path.display().to_string(), puzzle)
+}
+
+/// Compiles the plan `text` (errors name it `shown`, as a file) against `puzzle`.
+pub fn compile_plan(
+    text: &str,
+    shown: &str,
+    puzzle: &PermPuzzle,
+) -> Result<Plan, DefinitionFileError> {
     let invalid = |line: usize, problem: String| DefinitionFileError::Invalid {
-        path: path.display().to_string(),
+        path: shown.to_string(),
         line,
         problem,
     };
-    let spec = PlanSpec::parse(&text).map_err(|e| invalid(e.line, e.problem))?;
+    let spec = PlanSpec::parse(text).map_err(|e| invalid(e.line, e.problem))?;
     Plan::compile(puzzle, &spec).map_err(|e| invalid(e.line, e.problem))
 }

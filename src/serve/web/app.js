@@ -240,7 +240,55 @@ function goTo(step) {
 
 // ---- wiring ----------------------------------------------------------------------------
 
+// ---- competition scrambles -------------------------------------------------------------
+
+// Events whose scrambled state the service draws (the cube events).
+const DRAWN = new Set(["222", "333", "444", "555", "666", "777", "333bf", "333fm", "333oh", "333mbf", "444bf", "555bf"]);
+
+async function eventScrambles() {
+  const event = $("event").value;
+  const count = $("event-count").value || "1";
+  const seed = $("event-seed").value;
+  const box = $("event-message");
+  const list = $("event-scrambles");
+  box.textContent = "";
+  box.className = "message";
+  list.replaceChildren();
+  const format = DRAWN.has(event) ? "svg" : "json";
+  let path = `/api/scramble/${encodeURIComponent(event)}?count=${encodeURIComponent(count)}&format=${format}`;
+  if (seed !== "") path += `&seed=${encodeURIComponent(seed)}`;
+  $("event-scramble").disabled = true;
+  try {
+    const reply = await api("GET", path);
+    reply.scrambles.forEach((scramble, i) => {
+      const item = document.createElement("li");
+      item.className = "event-scramble";
+      const text = document.createElement("pre");
+      text.className = "scramble-text";
+      text.textContent = scramble;
+      item.append(text);
+      if (reply.pictures) {
+        // The service's own drawing (rectangles only), parsed as SVG, never as HTML.
+        const doc = new DOMParser().parseFromString(reply.pictures[i], "image/svg+xml");
+        const picture = document.importNode(doc.documentElement, true);
+        picture.setAttribute("class", "scramble-picture");
+        picture.setAttribute("role", "img");
+        picture.setAttribute("aria-label", `Scrambled ${event}, scramble ${i + 1}`);
+        item.append(picture);
+      }
+      list.append(item);
+    });
+    box.textContent = `${reply.scrambles.length} ${event} scramble${reply.scrambles.length === 1 ? "" : "s"}, seed ${reply.seed}`;
+  } catch (e) {
+    box.textContent = e.message;
+    box.className = "message error";
+  } finally {
+    $("event-scramble").disabled = false;
+  }
+}
+
 function wire() {
+  $("event-scramble").addEventListener("click", eventScrambles);
   $("apply-scramble").addEventListener("click", applyScramble);
   $("scramble").addEventListener("keydown", (e) => e.key === "Enter" && applyScramble());
   $("random").addEventListener("click", randomScramble);

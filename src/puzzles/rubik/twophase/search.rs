@@ -111,6 +111,14 @@ pub struct TwoPhaseSearch<'t> {
     /// Give up once the node count reaches this (checked with the stop).
     node_limit: u64,
     timed_out: bool,
+    /// Axes (bit `face % 3`: U-D, R-L, F-B) a solution's first move may not be on.
+    banned_first: u8,
+    /// Axes a solution's last move may not be on.
+    banned_last: u8,
+    /// How the view being searched maps its moves to the cube's (set per view).
+    view_unmap: [Move; MOVE_COUNT],
+    /// Whether the view being searched is the inverse.
+    view_inverse: bool,
 }
 
 impl<'t> TwoPhaseSearch<'t> {
@@ -156,7 +164,37 @@ impl<'t> TwoPhaseSearch<'t> {
             stop: Stop::never(),
             node_limit: u64::MAX,
             timed_out: false,
+            banned_first: 0,
+            banned_last: 0,
+            view_unmap: identity,
+            view_inverse: false,
         }
+    }
+
+    /// Makes later searches skip solutions whose first move is on an axis of
+    /// `first_axes` or whose last move is on an axis of `last_axes` (bit `face % 3` of
+    /// the faces U R F D L B; 0: no restriction). A scramble is a solution inverted, so
+    /// this keeps a scramble's ends from cancelling with moves written beside it (the
+    /// fewest-moves frame, the blindfolded orientation). The search stays complete: a
+    /// length limit it answers `NoneWithin` for has no allowed solution.
+    pub fn ban_end_axes(&mut self, first_axes: u8, last_axes: u8) {
+        self.banned_first = first_axes;
+        self.banned_last = last_axes;
+    }
+
+    /// Whether the solution `path[..len]` of the current view has allowed ends.
+    fn ends_allowed(&self, len: usize) -> bool {
+        if self.banned_first | self.banned_last == 0 || len == 0 {
+            return true;
+        }
+        let axis = |step: u8| 1u8 << (self.view_unmap[step as usize].face() as usize % 3);
+        // An inverse view's path is the solution backwards.
+        let (first, last) = if self.view_inverse {
+            (self.path[len - 1], self.path[0])
+        } else {
+            (self.path[0], self.path[len - 1])
+        };
+        axis(first) & self.banned_first == 0 && axis(last) & self.banned_last == 0
     }
 
     /// The metric lengths are counted in.
@@ -236,6 +274,8 @@ impl<'t> TwoPhaseSearch<'t> {
             }
             self.edge_cache[0] = view.edges;
             self.edges_valid = 0;
+            self.view_unmap = view.unmap;
+            self.view_inverse = view.inverse;
             let found = self.phase1(
                 view.flip,
                 view.slice,
@@ -537,7 +577,7 @@ impl<'t> TwoPhaseSearch<'t> {
         last: usize,
     ) -> bool {
         if togo == 0 {
-            if corners == 0 && ud == 0 && order == 0 {
+            if corners == 0 && ud == 0 && order == 0 && self.ends_allowed(depth) {
                 self.solution_len = depth;
                 return true;
             }

@@ -1,0 +1,200 @@
+//! A built-in puzzle's scramble rewritten in the WCA's words, and checked to reach the
+//! same state:
+//! - 4x4x4: outer-block turns without `Dw`, `Lw`, `Bw` or rotations (each is the front
+//!   face's wide turn and a rotation, carried into the turns after it), as TNoodle
+//!   writes them; the state is the same up to holding the cube another way;
+//! - pyraminx: the tips last, in the order `u l r b` (a tip turn commutes with every
+//!   move);
+//! - Square-1: `(x,y)` for the layer turns between slashes, `/` for a slash;
+//! - the others as the definition writes them (2x2x2 `U R F`, skewb `R U L B`, FTO and
+//!   random-state megaminx face turns).
+
+use super::nxn::{self, CubeN};
+use super::{Event, EventError};
+use crate::puzzles::perm::PermPuzzle;
+
+/// `text` (a scramble in `puzzle`'s move names, reaching the state drawn) in the
+/// event's words, checked to reach the same state.
+pub fn in_event_words(event: Event, puzzle: &PermPuzzle, text: &str) -> Result<String, EventError> {
+    let bad = |what: &str| EventError::Internal(format!("{} scramble {what}: {text}", event.id()));
+    match event {
+        Event::Cube4 | Event::Blind4 => {
+            let turns = nxn::parse_turns(text, 4).map_err(|e| bad(&e.to_string()))?;
+            let written = nxn::without_back_wide_turns(&turns, 4);
+            let (mut drawn, mut reached) = (CubeN::solved(4), CubeN::solved(4));
+            turns.iter().for_each(|&t| drawn.apply(t));
+            written.iter().for_each(|&t| reached.apply(t));
+            if !drawn.same_up_to_rotation(&reached) {
+                return Err(bad(
+                    "rewritten without back wide turns reaches another state",
+                ));
+            }
+            Ok(super::random_moves::format_turns(&written))
+        }
+        Event::Pyraminx => {
+            let written = tips_last(text);
+            same_state(puzzle, text, &written).map_err(|e| bad(&e))?;
+            Ok(written)
+        }
+        Event::Square1 => {
+            let written = square1_words(text).map_err(|e| bad(&e))?;
+            let back = square1_moves(&written).map_err(|e| bad(&e))?;
+            same_state(puzzle, text, &back).map_err(|e| bad(&e))?;
+            Ok(written)
+        }
+        _ => Ok(text.to_string()),
+    }
+}
+
+/// The scramble's length as the WCA counts it: one per move, a Square-1 `(x,y)` and `/`
+/// one each, a pyraminx tip one.
+pub fn length(_event: Event, written: &str) -> usize {
+    written.split_whitespace().count()
+}
+
+/// Whether two texts in `puzzle`'s names reach one state.
+fn same_state(puzzle: &PermPuzzle, a: &str, b: &str) -> Result<(), String> {
+    let first = puzzle.scrambled(a).map_err(|e| e.to_string())?;
+    let second = puzzle.scrambled(b).map_err(|e| e.to_string())?;
+    if first == second {
+        Ok(())
+    } else {
+        Err(format!("rewritten as {b:?} reaches another state"))
+    }
+}
+
+/// The pyraminx tips' turns moved to the end, each tip's merged, in the order u l r b.
+pub fn tips_last(text: &str) -> String {
+    let mut tips = [0u8; 4];
+    let mut words = Vec::new();
+    for word in text.split_whitespace() {
+        match "ulrb".find(word.chars().next().unwrap_or(' ')) {
+            Some(tip) => {
+                let thirds = if word.ends_with('\'') { 2 } else { 1 };
+                tips[tip] = (tips[tip] + thirds) % 3;
+            }
+            None => words.push(word.to_string()),
+        }
+    }
+    for (tip, &thirds) in tips.iter().enumerate() {
+        let name = &"ulrb"[tip..tip + 1];
+        match thirds {
+            1 => words.push(name.to_string()),
+            2 => words.push(format!("{name}'")),
+            _ => {}
+        }
+    }
+    words.join(" ")
+}
+
+/// A layer turn of the definition (`U3`, `D5'`) as twelfths of a turn, -5..=6 (positive:
+/// the definition's direction).
+fn twelfths(word: &str) -> Option<(char, i32)> {
+    let mut chars = word.chars();
+    let layer = chars.next()?;
+    let rest: String = chars.collect();
+    let (digits, inverse) = match rest.strip_suffix('\'') {
+        Some(d) => (d.to_string(), true),
+        None => (rest, false),
+    };
+    let amount: i32 = if digits.is_empty() {
+        1
+    } else {
+        digits.parse().ok()?
+    };
+    let signed = if inverse { -amount } else { amount };
+    Some((layer, (signed + 5).rem_euclid(12) - 5))
+}
+
+/// Square-1 moves (`U3 D' S ...`) in the WCA's words: `(x,y)` for the layer turns before
+/// each slash (none when both are 0), `/` for the slash, single spaces.
+pub fn square1_words(text: &str) -> Result<String, String> {
+    let mut words: Vec<String> = Vec::new();
+    let (mut top, mut bottom) = (0i32, 0i32);
+    let flush = |words: &mut Vec<String>, top: &mut i32, bottom: &mut i32| {
+        let norm = |v: i32| (v + 5).rem_euclid(12) - 5;
+        let (t, b) = (norm(*top), norm(*bottom));
+        if t != 0 || b != 0 {
+            words.push(format!("({t},{b})"));
+        }
+        *top = 0;
+        *bottom = 0;
+    };
+    for word in text.split_whitespace() {
+        if word == "S" || word == "S'" {
+            flush(&mut words, &mut top, &mut bottom);
+            words.push("/".into());
+            continue;
+        }
+        match twelfths(word) {
+            Some(('U', v)) => top += v,
+            Some(('D', v)) => bottom += v,
+            _ => return Err(format!("{word:?} is not a Square-1 move")),
+        }
+    }
+    flush(&mut words, &mut top, &mut bottom);
+    Ok(words.join(" "))
+}
+
+/// The WCA's Square-1 words read back as the definition's moves.
+pub fn square1_moves(written: &str) -> Result<String, String> {
+    let mut moves = Vec::new();
+    for word in written.split_whitespace() {
+        if word == "/" {
+            moves.push("S".to_string());
+            continue;
+        }
+        let inner = word
+            .strip_prefix('(')
+            .and_then(|w| w.strip_suffix(')'))
+            .ok_or_else(|| format!("{word:?} is neither (x,y) nor /"))?;
+        let (t, b) = inner
+            .split_once(',')
+            .ok_or_else(|| format!("{word:?} has no comma"))?;
+        for (layer, value) in [('U', t), ('D', b)] {
+            let v: i32 = value
+                .parse()
+                .map_err(|_| format!("{word:?}: {value:?} is not a whole number"))?;
+            if !(-5..=6).contains(&v) {
+                return Err(format!("{word:?}: {v} is outside -5..6"));
+            }
+            // The definition's power names: `U`, `U2`..`U6`, `U5'`..`U2'`, `U'`.
+            match v {
+                0 => {}
+                1 => moves.push(layer.to_string()),
+                -1 => moves.push(format!("{layer}'")),
+                v if v > 0 => moves.push(format!("{layer}{v}")),
+                v => moves.push(format!("{layer}{}'", -v)),
+            }
+        }
+    }
+    Ok(moves.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tips_go_last_merged_in_their_order() {
+        assert_eq!(tips_last("b l' r u' R' B R'"), "R' B R' u' l' r b");
+        assert_eq!(tips_last("u U u R b'"), "U R u' b'");
+        assert_eq!(tips_last("u u u R"), "R");
+    }
+
+    #[test]
+    fn square1_words_merge_layer_turns_between_slashes() {
+        assert_eq!(
+            square1_words("U3 D' S D U4 S D3' S U6").expect("moves"),
+            "(3,-1) / (4,1) / (0,-3) / (6,0)"
+        );
+        assert_eq!(square1_words("S U2' S").expect("moves"), "/ (-2,0) /");
+        assert_eq!(square1_words("U7 D6").expect("moves"), "(-5,6)");
+        assert_eq!(
+            square1_moves("/ (-2,0) / (3,-1)").expect("words"),
+            "S U2' S U3 D'"
+        );
+        assert!(square1_moves("(7,0)").is_err());
+        assert!(square1_moves("(1;0)").is_err());
+    }
+}
