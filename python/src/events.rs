@@ -68,16 +68,7 @@ pub fn scramble_event(
         .into_iter()
         .map(|s| s.map_err(event_error))
         .collect::<PyResult<_>>()?;
-    Ok(match count {
-        None => scrambles
-            .into_iter()
-            .next()
-            .unwrap_or_default()
-            .into_pyobject(py)?
-            .into_any()
-            .unbind(),
-        Some(_) => scrambles.into_pyobject(py)?.into_any().unbind(),
-    })
+    crate::one_or_list(py, count, scrambles)
 }
 
 /// The picture of the state the `event` scramble `scramble` reaches, as SVG (the cube

@@ -64,6 +64,25 @@ pub(crate) fn store() -> TableStore {
     TableStore::new(data_dir())
 }
 
+/// The first of `items` when no count was asked (`count` is `None`), else all of them
+/// as a list: the shape of the scramble functions' answers.
+pub(crate) fn one_or_list(
+    py: Python<'_>,
+    count: Option<u64>,
+    items: Vec<String>,
+) -> PyResult<Py<PyAny>> {
+    Ok(match count {
+        None => items
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+        Some(_) => items.into_pyobject(py)?.into_any().unbind(),
+    })
+}
+
 /// A value loaded once per process (per metric), retried after a failure.
 pub(crate) struct Cached<T>(Mutex<Option<Arc<T>>>);
 

@@ -479,16 +479,7 @@ pub fn scramble(
         .into_iter()
         .map(|s| s.ok_or_else(|| PyValueError::new_err("internal error: no scramble found")))
         .collect::<PyResult<_>>()?;
-    Ok(match count {
-        None => scrambles
-            .into_iter()
-            .next()
-            .unwrap_or_default()
-            .into_pyobject(py)?
-            .into_any()
-            .unbind(),
-        Some(_) => scrambles.into_pyobject(py)?.into_any().unbind(),
-    })
+    crate::one_or_list(py, count, scrambles)
 }
 
 /// Scrambles made between two looks for Ctrl-C (a few milliseconds of work per core).

@@ -129,6 +129,23 @@ impl Event {
             })
     }
 
+    /// The number of layers of the cube the event is held on (`None`: not a cube).
+    pub fn cube_size(self) -> Option<usize> {
+        match self {
+            Event::Cube2 => Some(2),
+            Event::Cube3
+            | Event::OneHanded
+            | Event::Blind3
+            | Event::MultiBlind
+            | Event::FewestMoves => Some(3),
+            Event::Cube4 | Event::Blind4 => Some(4),
+            Event::Cube5 | Event::Blind5 => Some(5),
+            Event::Cube6 => Some(6),
+            Event::Cube7 => Some(7),
+            _ => None,
+        }
+    }
+
     /// The ids of every event, space-separated.
     pub fn known() -> String {
         let ids: Vec<&str> = Event::ALL.iter().map(|e| e.id()).collect();
@@ -435,19 +452,7 @@ impl EventScrambler {
 /// The picture of the state `scramble` (an `event` scramble) reaches, as one line of SVG:
 /// the cube's net for the cube events.
 pub fn picture(event: Event, scramble: &str) -> Result<String, EventError> {
-    let n = match event {
-        Event::Cube2 => 2,
-        Event::Cube3
-        | Event::OneHanded
-        | Event::Blind3
-        | Event::MultiBlind
-        | Event::FewestMoves => 3,
-        Event::Cube4 | Event::Blind4 => 4,
-        Event::Cube5 | Event::Blind5 => 5,
-        Event::Cube6 => 6,
-        Event::Cube7 => 7,
-        _ => return Err(EventError::NoPicture(event.id())),
-    };
+    let n = event.cube_size().ok_or(EventError::NoPicture(event.id()))?;
     let mut cube = nxn::CubeN::solved(n);
     cube.apply_text(scramble)
         .map_err(|e| EventError::Scramble(e.to_string()))?;

@@ -102,18 +102,8 @@ fn every_event_has_its_shape_and_reads_back_into_its_model() {
         assert_eq!(distinct.len(), count, "{}: repeated scrambles", event.id());
         for line in &lines {
             check(event, line).unwrap_or_else(|e| panic!("{}: {line}: {e}", event.id()));
-            let n = match event {
-                Event::Cube2 => 2,
-                Event::Cube3
-                | Event::OneHanded
-                | Event::Blind3
-                | Event::MultiBlind
-                | Event::FewestMoves => 3,
-                Event::Cube4 | Event::Blind4 => 4,
-                Event::Cube5 | Event::Blind5 => 5,
-                Event::Cube6 => 6,
-                Event::Cube7 => 7,
-                _ => continue,
+            let Some(n) = event.cube_size() else {
+                continue;
             };
             let mut cube = CubeN::solved(n);
             cube.apply_text(line)
