@@ -23,7 +23,7 @@ use crate::limits::Stop;
 use crate::progress::Progress;
 use crate::puzzles::perm::served::{ServedError, ServedPuzzle};
 use crate::puzzles::rubik::api::{SolverSearch, TwoPhaseSolver};
-use crate::puzzles::rubik::model::cube::{Cube, Move};
+use crate::puzzles::rubik::model::cube::{Cube, Face, Move};
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::model::notation::format_moves;
 use crate::puzzles::rubik::twophase::Outcome;
@@ -361,8 +361,11 @@ impl EventScrambler {
                 Event::FewestMoves => {
                     // R' U' F, the scramble, R' U' F: its first move is not on the F-B
                     // axis and its last not on the R-L axis, so neither end cancels.
-                    let frame = crate::puzzles::rubik::model::notation::parse_moves("R' U' F")
-                        .map_err(|e| EventError::Internal(e.to_string()))?;
+                    let frame = [
+                        Move::new(Face::R, 3),
+                        Move::new(Face::U, 3),
+                        Move::new(Face::F, 1),
+                    ];
                     let frame_cube = Cube::from_moves(&frame);
                     // The inner scramble reaches frame⁻¹ · cube · frame⁻¹.
                     let undo = frame_cube.inverse();
@@ -425,7 +428,7 @@ impl EventScrambler {
         for attempt in 0.. {
             let text = served.scramble(attempt_seed(seed, attempt), index, stop.clone())?;
             let written = written::in_event_words(self.event, served.puzzle(), &text)?;
-            if written::length(self.event, &written) < minimum {
+            if written::length(&written) < minimum {
                 continue;
             }
             let mut rng = SplitMix64::stream(attempt_seed(seed, attempt), u64::MAX - index);

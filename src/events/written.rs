@@ -48,7 +48,7 @@ pub fn in_event_words(event: Event, puzzle: &PermPuzzle, text: &str) -> Result<S
 
 /// The scramble's length as the WCA counts it: one per move, a Square-1 `(x,y)` and `/`
 /// one each, a pyraminx tip one.
-pub fn length(_event: Event, written: &str) -> usize {
+pub fn length(written: &str) -> usize {
     written.split_whitespace().count()
 }
 

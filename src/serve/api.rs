@@ -868,15 +868,15 @@ async fn puzzle_solve(
     Ok(Json(value))
 }
 
+/// Scrambles in one `GET /api/scramble/{event}`.
+const EVENT_SCRAMBLE_COUNT: WholeRange = WholeRange {
+    min: 1,
+    max: MAX_PUZZLE_SCRAMBLES,
+};
+
 /// The parameters of `GET /api/scramble/{event}`.
 const EVENT_SCRAMBLE_PARAMETERS: [(&str, Kind); 3] = [
-    (
-        "count",
-        Kind::Whole(WholeRange {
-            min: 1,
-            max: MAX_PUZZLE_SCRAMBLES,
-        }),
-    ),
+    ("count", Kind::Whole(EVENT_SCRAMBLE_COUNT)),
     ("seed", Kind::Whole(WholeRange::SEED)),
     ("format", Kind::Text),
 ];
@@ -899,14 +899,7 @@ async fn event_scramble(
     let map = query_fields(query, &EVENT_SCRAMBLE_PARAMETERS)?;
     let number =
         |name: &str, range: WholeRange| map.get(name).map(|v| whole(name, range, v)).transpose();
-    let count = number(
-        "count",
-        WholeRange {
-            min: 1,
-            max: MAX_PUZZLE_SCRAMBLES,
-        },
-    )?
-    .unwrap_or(1);
+    let count = number("count", EVENT_SCRAMBLE_COUNT)?.unwrap_or(1);
     let seed = number("seed", WholeRange::SEED)?.unwrap_or_else(random_seed);
     let format = match map.get("format").and_then(Value::as_str) {
         None => "json",
