@@ -10,6 +10,7 @@ import math
 import os
 
 import geometry as g
+import pictures
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -99,6 +100,7 @@ def main():
           [("R", {"DISCS": (track, [0] * 20)}), ("F", {"DISCS": (flip, [0] * 20)})])
     square_one()
     from_geometry()
+    event_pictures()
 
 
 def square_one():
@@ -174,6 +176,109 @@ def from_geometry():
                            "the face centres stay fixed (a middle slice is a turn of the cube),",
                            "x-centres and t-centres of one colour are identical."],
         rename={"EDGE": "MIDGE", "EDGE2": "WING", "CENTER": "XCENTER", "CENTER2": "TCENTER"})
+
+
+def event_pictures():
+    """The drawings `cubedb scramble EVENT --format svg` makes, in the WCA program's
+    colours: pyraminx, skewb and megaminx as it draws them, the FTO as two halves seen
+    from above and below."""
+    out = lambda name: os.path.join(HERE, name)
+    # Pyraminx: F (opposite vertex B) pointing up, L R D laid out about it.
+    tetra_normals = [g.scale(v, -1) for v in g.TETRA_V]
+    pyra = g.Puzzle("pyraminx", g.TETRA_V, tetra_normals, g.pyraminx_moves())
+    face = {name: i for i, name in enumerate(["D", "R", "L", "F"])}  # opposite U L R B
+    side = 120
+    height = side * math.sqrt(3) / 2
+    scale = side / math.dist(g.TETRA_V[0], g.TETRA_V[1])
+    maps = pictures.flower(pyra, face["F"], g.TETRA_V[0], (4 + side, 4 + 2 * height / 3), scale)
+    colours = {face["F"]: "#00ff00", face["D"]: "#ffff00", face["L"]: "#ff0000", face["R"]: "#0000ff"}
+    pictures.write_picture(pyra, out("pyraminx.picture"), ["Pyraminx: F in the middle, L R D about it."],
+                           maps, (2 * side + 8, 2 * height + 8), colours)
+    # Skewb: the cube net in the WCA's colours (white U, green F, red R; TNoodle's own
+    # drawing holds it turned, its F the WCA's R).
+    skewb = g.Puzzle("skewb-fixed", g.CUBE_V, g.CUBE_N, g.skewb_wca_turns())
+    maps, size = pictures.cube_net(skewb, 60, 4)
+    by_normal = {(0, 1, 0): "#ffffff", (0, -1, 0): "#ffff00", (1, 0, 0): "#ff0000",
+                 (-1, 0, 0): "#ff8000", (0, 0, 1): "#00d800", (0, 0, -1): "#0000ff"}
+    colours = {f: by_normal[tuple(round(x) for x in n)] for f, (n, _, _) in enumerate(skewb.faces)}
+    pictures.write_picture(skewb, out("skewb-fixed.picture"), ["Skewb: the cube's net, U above F."],
+                           maps, size, colours)
+    # FTO: the upper four faces seen from above (front at the bottom), the lower four
+    # from below (front at the top).
+    fto = g.Puzzle("fto", g.OCTA_V, g.OCTA_N, g.fto_moves())
+    half = 100
+    maps = {}
+    for f, (n, _, _) in enumerate(fto.faces):
+        x0 = 4 + half if n[1] > 0 else 12 + 3 * half
+        down = 1 if n[1] > 0 else -1
+        maps[f] = (lambda x0, down: lambda p: (x0 + half * p[0], 4 + half + down * half * p[2]))(x0, down)
+    palette = {"UFR": "#ffffff", "UFL": "#ff0000", "UBL": "#00d800", "UBR": "#0000ff",
+               "DFR": "#ffff00", "DFL": "#8a1aff", "DBL": "#ff8000", "DBR": "#999999"}
+    colours = {f: palette[g.corner_name(tuple(round(x) for x in n))] for f, (n, _, _) in enumerate(fto.faces)}
+    pictures.write_picture(fto, out("fto.picture"), ["FTO: the upper half seen from above, the lower from below."],
+                           maps, (16 + 4 * half, 8 + 2 * half), colours)
+    # Megaminx: TNoodle's two flowers, U with F below it, and D seen from below with B
+    # above it; its faces named from U (the definition's U) and F (the definition's F).
+    v, n = g.dodecahedron()
+    minx_moves = g.megaminx_moves(n)
+    minx = g.Puzzle("megaminx", v, n, minx_moves)
+    names = minx_faces(minx, [m[0] for m in minx_moves])
+    cut = minx_moves[0][3]
+    pochmann = [("R++", minx.faces[names["DBR"]][0], -4 * math.pi / 5, -cut, 99),
+                ("D++", minx.faces[names["D"]][0], -4 * math.pi / 5, -cut, 99)]
+    radius = 40
+    scale = radius / math.dist(minx.faces[0][2], minx.faces[0][1][0])
+    top = [vx for vx in minx.faces[names["U"]][1] if all(
+        any(math.dist(vx, w) < 1e-9 for w in minx.faces[names[f]][1]) for f in ("BL", "BR"))][0]
+    left = pictures.flower(minx, names["U"], top, (0, 0), scale)
+    right = pictures.flower(minx, names["D"], minx.faces[names["B"]][2], (0, 0), scale)
+    maps, width, height = side_by_side(minx, [left, right], 4)
+    scheme = {"U": "#ffffff", "BL": "#ffcc00", "BR": "#0000b3", "R": "#dd0000", "F": "#006600",
+              "L": "#8a1aff", "D": "#999999", "DR": "#ffffb3", "DBR": "#ff99ff", "B": "#71e600",
+              "DBL": "#ff8433", "DL": "#88ddff"}
+    colours = {names[f]: c for f, c in scheme.items()}
+    pictures.write_picture(minx, out("megaminx.picture"),
+                           ["Megaminx: U with F below it; D seen from below, B above it.",
+                            "R++ and D++ are Pochmann's turns (all but L, all but U, two fifths)."],
+                           maps, (width, height), colours, extra_moves=pochmann)
+
+
+def minx_faces(minx, definition_names):
+    """The WCA program's names of the megaminx's faces (face index by name): U and F are
+    the definition's; seen from above U, F L BL BR R run clockwise; the rest are their
+    opposites."""
+    names = {"U": definition_names.index("U"), "F": definition_names.index("F")}
+    normal = lambda f: minx.faces[f][0]
+    around = [f for f in range(12) if abs(g.dot(normal(f), normal(names["U"])) - 1 / math.sqrt(5)) < 1e-6]
+    u = g.unit(g.sub(normal(names["F"]), g.scale(normal(names["U"]), g.dot(normal(names["F"]), normal(names["U"])))))
+    w = g.cross(normal(names["U"]), u)
+    # Clockwise seen from outside: decreasing angle about U's normal, from F.
+    angle = lambda f: -math.atan2(g.dot(normal(f), w), g.dot(normal(f), u)) % (2 * math.pi)
+    for name, f in zip(["F", "L", "BL", "BR", "R"], sorted(around, key=angle)):
+        names[name] = f
+    opposite = lambda f: max(range(12), key=lambda k: -g.dot(normal(k), normal(f)))
+    for name, of in [("D", "U"), ("B", "F"), ("DBR", "L"), ("DBL", "R"), ("DR", "BL"), ("DL", "BR")]:
+        names[name] = opposite(names[of])
+    return names
+
+
+def side_by_side(puzzle, flowers, gap):
+    """Page maps of several flowers set in a row, each moved to start where the last
+    ends: (face -> map, width, height)."""
+    maps, x = {}, gap
+    boxes = []
+    for fl in flowers:
+        points = [fl[f](p) for f in fl for p in puzzle.faces[f][1]]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        boxes.append((min(xs), max(xs), min(ys), max(ys)))
+    height = max(b[3] - b[2] for b in boxes)
+    for fl, (x0, x1, y0, y1) in zip(flowers, boxes):
+        dx, dy = x - x0, gap + (height - (y1 - y0)) / 2 - y0
+        for f, m in fl.items():
+            if f not in maps:
+                maps[f] = (lambda m, dx, dy: lambda p: (m(p)[0] + dx, m(p)[1] + dy))(m, dx, dy)
+        x += (x1 - x0) + gap
+    return maps, x, height + 2 * gap
 
 
 if __name__ == "__main__":

@@ -82,6 +82,7 @@ class Puzzle:
         self.faces = faces_of(vertices, normals)
         self.moves = [(m, unit(a), ang, lo, hi) for m, a, ang, lo, hi in moves]
         planes = sorted({(a, cut) for _, a, _, lo, hi in self.moves for cut in (lo, hi) if abs(cut) < 50})
+        self.planes = planes
         # Stickers: (face, sides of every plane) -> sample points.
         groups = {}
         for f, face in enumerate(self.faces):
@@ -135,14 +136,11 @@ class Puzzle:
                 dest[i] = i
         return dest
 
-    def write(self, path, header, rename=None):
-        """rename: set names to replace (the names are given by sticker count, in the
-        order orbits are sorted: bigger pieces first, then smaller orbits)."""
-        rename = rename or {}
-        moves = [(m[0], self.sticker_move(m)) for m in self.moves]
-        # Piece moves: slot p -> slot q with a cyclic shift of the sticker order.
-        piece_moves = []
-        for name, dest in moves:
+    def piece_moves(self, moves=None):
+        """Each move as pieces: (name, slot each piece goes to, twist it gains there)."""
+        out = []
+        for move in moves or self.moves:
+            name, dest = move[0], self.sticker_move(move)
             to, twist = {}, {}
             for p, members in enumerate(self.pieces):
                 q, pos = self.piece_of[dest[members[0]]]
@@ -151,7 +149,16 @@ class Puzzle:
                     q2, pos2 = self.piece_of[dest[s]]
                     assert q2 == q and pos2 == (pos + i) % k, f"{name}: piece {p} does not move rigidly"
                 to[p], twist[q] = q, pos
-            piece_moves.append((name, to, twist))
+            out.append((name, to, twist))
+        return out
+
+    def orbits(self, rename=None):
+        """The sets of the definition, in its order: (name, pieces, orientations, labels,
+        reach), where reach[p] is every (slot, twist) piece p can take.
+        rename: set names to replace (the names are given by sticker count, in the
+        order orbits are sorted: bigger pieces first, then smaller orbits)."""
+        rename = rename or {}
+        piece_moves = self.piece_moves()
         # Orbits: pieces joined by moves.
         parent = list(range(len(self.pieces)))
 
@@ -171,9 +178,7 @@ class Puzzle:
         orbits.sort(key=lambda o: (-len(self.pieces[o[0]]), len(o), o[0]))
         names = {}
         kinds = {1: "CENTER", 2: "EDGE", 3: "CORNER", 4: "CORNER", 5: "CORNER"}
-        lines = [f"# {h}" for h in header] + [f"Name {self.name}", ""]
         sets = []
-        labelled = []
         for o in orbits:
             k = len(self.pieces[o[0]])
             # Where each piece can be, and how twisted: a set whose twist is fixed by the
@@ -195,8 +200,6 @@ class Puzzle:
             name = base if base not in names else f"{base}{names[base] + 1}"
             names[base] = names.get(base, 0) + 1
             name = rename.get(name, name)
-            sets.append((name, o, omod))
-            lines.append(f"Set {name} {len(o)} {omod}")
             # Identical: the same colours, and able to stand in each other's places and
             # twists (two wings of one edge are not: each shows the colours its own way).
             colours, labels = {}, []
@@ -204,14 +207,22 @@ class Puzzle:
                 key = (tuple(self.stickers[s][0] for s in self.pieces[p]), reach[p])
                 colours.setdefault(key, len(colours) + 1)
                 labels.append(colours[key])
-            labelled.append(labels)
+            sets.append((name, o, omod, labels, reach))
+        return sets, piece_moves
+
+    def write(self, path, header, rename=None):
+        """The definition as a .tws file (see orbits for rename)."""
+        sets, piece_moves = self.orbits(rename)
+        lines = [f"# {h}" for h in header] + [f"Name {self.name}", ""]
+        for name, o, omod, _, _ in sets:
+            lines.append(f"Set {name} {len(o)} {omod}")
         lines += ["", "Solved"]
-        for (name, o, _), labels in zip(sets, labelled):
+        for name, o, _, labels, _ in sets:
             lines += [name, " ".join(map(str, labels)), " ".join("0" for _ in o)]
         lines += ["End", ""]
         for mname, to, twist in piece_moves:
             lines.append(f"Move {mname}")
-            for name, o, k in sets:
+            for name, o, k, _, _ in sets:
                 index = {p: i for i, p in enumerate(o)}
                 src = [0] * len(o)
                 ori = [0] * len(o)

@@ -87,7 +87,7 @@ def scramble_event(event: str, *, count: None = None, seed: Optional[int] = None
 @overload
 def scramble_event(event: str, *, count: int, seed: Optional[int] = None, random_state: bool = False) -> List[str]: ...
 def scramble_picture(event: str, scramble: str) -> str:
-    """The SVG picture of the state an event's scramble reaches (the cube events)."""
+    """The SVG picture of the state an event's scramble reaches (every event)."""
 def rolling(empty: Tuple[int, int], goal: str) -> int:
     """Cubic eight-puzzle: fewest rolls (-1 beyond 30) to the top colours ``goal``."""
 

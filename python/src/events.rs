@@ -71,8 +71,9 @@ pub fn scramble_event(
     crate::one_or_list(py, count, scrambles)
 }
 
-/// The picture of the state the `event` scramble `scramble` reaches, as SVG (the cube
-/// events: a net in the WCA's colours); other events raise `CubeError`.
+/// The picture of the state the `event` scramble `scramble` reaches, as SVG (the cubes as
+/// a net in the WCA's colours, the others as the WCA's program draws them); a scramble
+/// the event's notation cannot read raises `CubeError`.
 #[pyfunction]
 pub fn scramble_picture(event: &str, scramble: &str) -> PyResult<String> {
     let event = Event::parse(event).map_err(event_error)?;

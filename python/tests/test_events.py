@@ -29,10 +29,14 @@ def test_unknown_events_and_bad_numbers_are_named():
         cubedb.scramble_event("555", random_state=True)
 
 
-def test_pictures_of_cube_scrambles():
+def test_pictures_of_scrambles():
     svg = cubedb.scramble_picture("333", "R U R' U'")
     assert svg.startswith("<svg") and svg.count("<rect") == 54
-    with pytest.raises(cubedb.CubeError, match="no picture of sq1"):
-        cubedb.scramble_picture("sq1", "/")
+    # Square-1: two layers of 8 pieces with their side bands, and the equator's two halves.
+    assert cubedb.scramble_picture("sq1", "/").count("<polygon") == 2 * (8 + 12) + 2
+    assert cubedb.scramble_picture("pyram", "U l'").count("<polygon") == 36
+    assert "<circle" in cubedb.scramble_picture("clock", "UR1+ y2 ALL2-")
+    with pytest.raises(cubedb.CubeError, match="Q"):
+        cubedb.scramble_picture("skewb", "R Q")
     with pytest.raises(cubedb.CubeError, match="Q"):
         cubedb.scramble_picture("333", "R Q")

@@ -142,7 +142,6 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             Some(
                 cubedb::events::EventError::Unknown { .. }
                     | cubedb::events::EventError::NoRandomState(_)
-                    | cubedb::events::EventError::NoPicture(_)
             )
         ) {
             return EXIT_BAD_INPUT;

@@ -28,7 +28,7 @@ pub struct ScrambleArgs {
 
     /// `text`: one scramble per line (a megaminx scramble is its seven lines); `json`:
     /// one JSON object per line with the event, seed, index and scramble; `svg`: the
-    /// picture of each scrambled state, one SVG document per line (cube events).
+    /// picture of each scrambled state, one SVG document per line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 
@@ -67,10 +67,6 @@ pub fn run(args: ScrambleArgs) -> Result<()> {
     });
     let progress = Progress::stderr(args.quiet);
     let store = TableStore::locate(args.data.clone());
-    if args.format == Format::Svg {
-        // Refused before any table is built.
-        cubedb::events::picture(event, "")?;
-    }
     let scrambler = EventScrambler::open(event, args.random_state, &store, &progress)?;
     let mut out = std::io::BufWriter::new(cubedb::output::stdout()?);
     let mut next = 0u64;

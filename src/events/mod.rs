@@ -5,7 +5,8 @@
 //!
 //! - [`notation`]: the shape of each event's scrambles, for any program's;
 //! - [`nxn`]: the N×N×N cube's stickers and its outer-block notation;
-//! - [`picture`]: the scrambled state as SVG;
+//! - [`picture`]: the scrambled cube as SVG; [`stickers`] the pyraminx, skewb, FTO and
+//!   megaminx from their sticker maps, [`square1`] the Square-1, [`clock`] the clock;
 //! - [`random_moves`]: the random-move scrambles (5x5x5 to 7x7x7, megaminx, clock);
 //! - [`written`]: each random-state puzzle's moves rewritten in the WCA's words (Square-1
 //!   `(x,y)/`, pyraminx tips last, skewb `R U L B`, 4x4x4 without `Dw Lw Bw`).
@@ -13,15 +14,19 @@
 //! Every scramble is checked before it is returned: a random-state one reaches the state
 //! drawn, a random-move one reads back as the moves drawn.
 
+pub mod clock;
 pub mod notation;
 pub mod nxn;
 pub mod picture;
 pub mod random_moves;
+pub mod square1;
+pub mod stickers;
 pub mod written;
 
 use crate::limits::Stop;
 use crate::progress::Progress;
 use crate::puzzles::perm::served::{ServedError, ServedPuzzle};
+use crate::puzzles::perm::{Definition, PermPuzzle, PuzzleMetric};
 use crate::puzzles::rubik::api::{SolverSearch, TwoPhaseSolver};
 use crate::puzzles::rubik::model::cube::{Cube, Face, Move};
 use crate::puzzles::rubik::model::metric::Metric;
@@ -174,9 +179,9 @@ pub enum EventError {
     /// A built-in puzzle could not be opened or could not answer.
     #[error(transparent)]
     Served(#[from] ServedError),
-    /// `--format svg` for an event whose puzzle has no drawing yet.
-    #[error("no picture of {0} scrambles yet: pictures are drawn for the cube events (222 to 777, blindfolded, one-handed, fewest moves)")]
-    NoPicture(&'static str),
+    /// A scramble that cannot be drawn.
+    #[error(transparent)]
+    Picture(#[from] stickers::PictureError),
     /// A scramble failed its own check (a bug).
     #[error("internal error: {0}")]
     Internal(String),
@@ -195,6 +200,10 @@ mod builtin {
     pub const MEGAMINX_PLAN: &str = include_str!("../../puzzles/megaminx.plan");
     pub const FTO: &str = include_str!("../../puzzles/fto.tws");
     pub const FTO_PLAN: &str = include_str!("../../puzzles/fto.plan");
+    pub const PYRAMINX_PICTURE: &str = include_str!("../../puzzles/pyraminx.picture");
+    pub const SKEWB_PICTURE: &str = include_str!("../../puzzles/skewb-fixed.picture");
+    pub const FTO_PICTURE: &str = include_str!("../../puzzles/fto.picture");
+    pub const MEGAMINX_PICTURE: &str = include_str!("../../puzzles/megaminx.picture");
 }
 
 /// Memory a built-in puzzle's tables may take, in MB (the command line's default).
@@ -453,13 +462,73 @@ impl EventScrambler {
 }
 
 /// The picture of the state `scramble` (an `event` scramble) reaches, as one line of SVG:
-/// the cube's net for the cube events.
+/// the cube's net for the cube events, the WCA program's drawings of the others.
 pub fn picture(event: Event, scramble: &str) -> Result<String, EventError> {
-    let n = event.cube_size().ok_or(EventError::NoPicture(event.id()))?;
-    let mut cube = nxn::CubeN::solved(n);
-    cube.apply_text(scramble)
-        .map_err(|e| EventError::Scramble(e.to_string()))?;
-    Ok(picture::cube_net(&cube))
+    if let Some(n) = event.cube_size() {
+        let mut cube = nxn::CubeN::solved(n);
+        cube.apply_text(scramble)
+            .map_err(|e| EventError::Scramble(e.to_string()))?;
+        return Ok(picture::cube_net(&cube));
+    }
+    match event {
+        Event::Square1 => {
+            let puzzle = square1_puzzle()?;
+            let moves = written::square1_moves(scramble).map_err(EventError::Scramble)?;
+            let state = puzzle
+                .scrambled(&moves)
+                .map_err(|e| EventError::Scramble(e.to_string()))?;
+            Ok(square1::picture(puzzle, &state)?)
+        }
+        Event::Clock => {
+            let mut clock = clock::Clock::solved();
+            clock
+                .apply_text(scramble)
+                .map_err(|e| EventError::Scramble(e.to_string()))?;
+            Ok(clock.picture())
+        }
+        _ => {
+            let map = sticker_map(event)?;
+            Ok(map.svg(&map.after(scramble)?))
+        }
+    }
+}
+
+/// The sticker map of a puzzle drawn from one (pyraminx, skewb, FTO, megaminx), read once.
+pub fn sticker_map(event: Event) -> Result<&'static stickers::StickerPicture, EventError> {
+    use std::sync::OnceLock;
+    type Map = OnceLock<Result<stickers::StickerPicture, String>>;
+    static PYRAMINX: Map = OnceLock::new();
+    static SKEWB: Map = OnceLock::new();
+    static FTO: Map = OnceLock::new();
+    static MEGAMINX: Map = OnceLock::new();
+    let (cell, name, text) = match event {
+        Event::Pyraminx => (&PYRAMINX, "pyraminx", builtin::PYRAMINX_PICTURE),
+        Event::Skewb => (&SKEWB, "skewb-fixed", builtin::SKEWB_PICTURE),
+        Event::Fto => (&FTO, "fto", builtin::FTO_PICTURE),
+        Event::Megaminx => (&MEGAMINX, "megaminx", builtin::MEGAMINX_PICTURE),
+        _ => {
+            return Err(EventError::Internal(format!(
+                "no sticker map for {}",
+                event.id()
+            )))
+        }
+    };
+    cell.get_or_init(|| stickers::StickerPicture::parse(name, text).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| EventError::Internal(e.clone()))
+}
+
+/// The built-in Square-1 definition, read once (for its pictures).
+fn square1_puzzle() -> Result<&'static PermPuzzle, EventError> {
+    use std::sync::OnceLock;
+    static PUZZLE: OnceLock<Result<PermPuzzle, String>> = OnceLock::new();
+    PUZZLE
+        .get_or_init(|| {
+            let definition = Definition::parse(builtin::SQUARE1).map_err(|e| e.to_string())?;
+            PermPuzzle::new(&definition, PuzzleMetric::Htm).map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| EventError::Internal(format!("the built-in Square-1: {e}")))
 }
 
 /// Axis bits for [`scramble_with_ends`] (bit `face % 3`).

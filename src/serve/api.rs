@@ -884,7 +884,7 @@ const EVENT_SCRAMBLE_PARAMETERS: [(&str, Kind); 3] = [
 /// `GET /api/scramble/{event}?count=&seed=&format=`: scrambles for a WCA event in its
 /// notation, as `cubedb scramble EVENT` prints them: JSON (`format=json`, the default),
 /// one scramble per line (`format=text`), or JSON with each scrambled state's picture
-/// (`format=svg`, the cube events).
+/// (`format=svg`).
 async fn event_scramble(
     State(service): State<Arc<Service>>,
     Path(event): Path<String>,
@@ -911,9 +911,6 @@ async fn event_scramble(
             )))
         }
     };
-    if format == "svg" {
-        cubedb::events::picture(event, "").map_err(|e| ApiError::bad_request(e.to_string()))?;
-    }
     let scrambles = service.event_scrambles(event, seed, count).await?;
     service.count_answer();
     if format == "svg" {

@@ -242,9 +242,6 @@ function goTo(step) {
 
 // ---- competition scrambles -------------------------------------------------------------
 
-// Events whose scrambled state the service draws (the cube events).
-const DRAWN = new Set(["222", "333", "444", "555", "666", "777", "333bf", "333fm", "333oh", "333mbf", "444bf", "555bf"]);
-
 async function eventScrambles() {
   const event = $("event").value;
   const count = $("event-count").value || "1";
@@ -254,8 +251,7 @@ async function eventScrambles() {
   box.textContent = "";
   box.className = "message";
   list.replaceChildren();
-  const format = DRAWN.has(event) ? "svg" : "json";
-  let path = `/api/scramble/${encodeURIComponent(event)}?count=${encodeURIComponent(count)}&format=${format}`;
+  let path = `/api/scramble/${encodeURIComponent(event)}?count=${encodeURIComponent(count)}&format=svg`;
   if (seed !== "") path += `&seed=${encodeURIComponent(seed)}`;
   $("event-scramble").disabled = true;
   try {
@@ -268,7 +264,7 @@ async function eventScrambles() {
       text.textContent = scramble;
       item.append(text);
       if (reply.pictures) {
-        // The service's own drawing (rectangles only), parsed as SVG, never as HTML.
+        // The service's own drawing (shapes only), parsed as SVG, never as HTML.
         const doc = new DOMParser().parseFromString(reply.pictures[i], "image/svg+xml");
         const picture = document.importNode(doc.documentElement, true);
         picture.setAttribute("class", "scramble-picture");
