@@ -25,6 +25,30 @@ fn factorial(n: usize) -> u64 {
     (1..=n as u64).product()
 }
 
+/// Working bytes for one encoding: on the stack up to 64 (every orbit of the shipped
+/// puzzles), on the heap beyond, so that a table lookup allocates nothing.
+enum Scratch {
+    Stack([u8; 64], usize),
+    Heap(Vec<u8>),
+}
+
+impl Scratch {
+    fn new(len: usize) -> Self {
+        if len <= 64 {
+            Scratch::Stack([0; 64], len)
+        } else {
+            Scratch::Heap(vec![0; len])
+        }
+    }
+
+    fn slice(&mut self) -> &mut [u8] {
+        match self {
+            Scratch::Stack(bytes, len) => &mut bytes[..*len],
+            Scratch::Heap(bytes) => bytes,
+        }
+    }
+}
+
 /// Lehmer rank of a permutation of `0..n`.
 pub fn rank_perm(p: &[u8]) -> u64 {
     let n = p.len();
@@ -1050,45 +1074,51 @@ impl Coord {
             }
             Coord::TwistPart(t) => t.encode_ori(&state.orbits[t.set].ori),
             Coord::Places(p) => {
-                let classes: Vec<u8> = state.orbits[p.set]
-                    .perm
-                    .iter()
-                    .map(|&l| p.class_of[l as usize])
-                    .collect();
-                if p.halved && parity(&classes) != p.solved_parity {
+                let perm = &state.orbits[p.set].perm;
+                let mut scratch = Scratch::new(perm.len());
+                let classes = scratch.slice();
+                for (c, &l) in classes.iter_mut().zip(perm) {
+                    *c = p.class_of[l as usize];
+                }
+                if p.halved && parity(classes) != p.solved_parity {
                     return None;
                 }
-                p.encode_classes(&classes)
+                p.encode_classes(classes)
             }
             Coord::Split(s) => {
                 let perm = &state.orbits[s.set].perm;
                 if s.halved && parity(perm) != s.want {
                     return None;
                 }
-                let mut slot_of = vec![0u8; s.n];
+                let mut slots = Scratch::new(s.n);
+                let slot_of = slots.slice();
                 for (slot, &label) in perm.iter().enumerate() {
                     slot_of[label as usize] = slot as u8;
                 }
                 let head = rank_slots(&slot_of[..s.a], s.n);
-                let order: Vec<u8> = perm
-                    .iter()
-                    .filter(|&&l| l as usize >= s.a)
-                    .map(|&l| l - s.a as u8)
-                    .collect();
-                head * s.orders() + (rank_perm(&order) >> u32::from(s.halved))
+                let mut rest = Scratch::new(perm.len().saturating_sub(s.a));
+                let order = rest.slice();
+                for (o, &l) in order
+                    .iter_mut()
+                    .zip(perm.iter().filter(|&&l| l as usize >= s.a))
+                {
+                    *o = l - s.a as u8;
+                }
+                head * s.orders() + (rank_perm(order) >> u32::from(s.halved))
             }
             Coord::Tracked(t) => {
                 let orbit = &state.orbits[t.set];
-                let mut slots = Vec::with_capacity(t.labels.len());
+                let mut scratch = Scratch::new(t.labels.len());
+                let slots = scratch.slice();
                 let mut code = 0u64;
                 let mut place = 1u64;
-                for &label in &t.labels {
+                for (i, &label) in t.labels.iter().enumerate() {
                     let slot = orbit.perm.iter().position(|&l| l == label).unwrap_or(0);
-                    slots.push(slot as u8);
+                    slots[i] = slot as u8;
                     code += orbit.ori[slot] as u64 % t.omod * place;
                     place *= t.omod;
                 }
-                rank_slots(&slots, t.n) * t.twists() + code
+                rank_slots(slots, t.n) * t.twists() + code
             }
         })
     }

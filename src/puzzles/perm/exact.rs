@@ -674,6 +674,8 @@ fn open_existing(
             .map_err(|e| damaged(&coords_path, &e.0))?;
         let reduction = match layout.symmetry {
             None => None,
+            // A small table reduced before small tables stayed plain: built again plain.
+            Some(_) if reduced::stays_plain(encoder.size) => continue,
             Some((symmetries, reduced, classes)) => {
                 let classes_file = read_side(store, &spec, "classes")?;
                 let not_classes =
@@ -772,6 +774,10 @@ pub struct ExactTable {
     pub histogram: Vec<u64>,
     /// For each move, the index of its inverse move.
     inverse: Vec<usize>,
+    /// A plain table's numbering with move tables, built on the first random scramble:
+    /// its walks step entry to entry without building states (`None`: reduced, or the
+    /// numbering came out otherwise).
+    stepper: std::sync::OnceLock<Option<Projection>>,
 }
 
 impl ExactTable {
@@ -836,6 +842,7 @@ impl ExactTable {
             table,
             histogram,
             inverse,
+            stepper: std::sync::OnceLock::new(),
         };
         opened.solved = opened
             .entry(&opened.ranked.solved)
@@ -887,16 +894,19 @@ impl ExactTable {
         path: &mut Vec<usize>,
         visit: &mut impl FnMut(&[usize]) -> bool,
     ) -> bool {
-        // Per step: the state, its entry, and the next move to try from it.
-        let mut stack: Vec<(Element, u64, usize)> = vec![(state.clone(), rank, 0)];
-        // Each move tried is worked out here; only a step taken is kept (one copy a step,
-        // not an allocation a move tried).
+        // Per step: its entry and the next move to try from it; its state is
+        // `states[step]`. Each move tried is worked out in `tried`; a step taken swaps it
+        // into the step's slot, so a walk allocates a state per level once, not a state
+        // a move tried or a step taken.
+        let mut stack: Vec<(u64, usize)> = vec![(rank, 0)];
+        let mut states: Vec<Element> = vec![state.clone()];
         let mut tried = state.clone();
         let base = path.len();
-        while let Some((here, here_rank, next_move)) = stack.last_mut() {
-            if *here_rank == self.solved {
+        while let Some(&(here_rank, next_move)) = stack.last() {
+            let level = stack.len() - 1;
+            if here_rank == self.solved {
                 // Entries cover every piece and twist the moves change: solved.
-                debug_assert!(self.ranked.is_solved(here));
+                debug_assert!(self.ranked.is_solved(&states[level]));
                 if !visit(path) {
                     return false;
                 }
@@ -905,15 +915,15 @@ impl ExactTable {
                 continue;
             }
             // No walk is longer than the deepest layer (a damaged table could loop).
-            if *next_move >= self.ranked.moves.len() || path.len() - base >= self.histogram.len() {
+            if next_move >= self.ranked.moves.len() || path.len() - base >= self.histogram.len() {
                 stack.pop();
                 path.truncate(base + stack.len().saturating_sub(1));
                 continue;
             }
-            let m = *next_move;
-            *next_move += 1;
-            let want = (self.value(*here_rank) + 2) % 3;
-            here.then_into(&self.ranked.moves[m].element, &self.ranked.sets, &mut tried);
+            let m = next_move;
+            stack[level].1 += 1;
+            let want = (self.value(here_rank) + 2) % 3;
+            states[level].then_into(&self.ranked.moves[m].element, &self.ranked.sets, &mut tried);
             let Some(next_rank) = self.entry(&tried) else {
                 continue;
             };
@@ -921,7 +931,12 @@ impl ExactTable {
                 continue;
             }
             path.push(m);
-            stack.push((tried.clone(), next_rank, 0));
+            if states.len() == level + 1 {
+                states.push(tried.clone());
+            } else {
+                std::mem::swap(&mut states[level + 1], &mut tried);
+            }
+            stack.push((next_rank, 0));
         }
         true
     }
@@ -977,6 +992,41 @@ impl ExactTable {
         (self.ranked.apply_path(&self.ranked.solved, &scramble) == *inner).then_some(scramble)
     }
 
+    /// The numbering with move tables, for a plain table whose numbering it repeats.
+    fn stepper(&self) -> Option<&Projection> {
+        self.stepper
+            .get_or_init(|| {
+                if self.reduction.is_some() {
+                    return None;
+                }
+                let stepper = exact_projection(&self.ranked, true).ok()?;
+                let same = stepper.size == self.encoder.size
+                    && stepper.encode(&self.ranked.solved) == Some(self.solved);
+                same.then_some(stepper)
+            })
+            .as_ref()
+    }
+
+    /// An optimal solution of entry `rank` of a plain table, walked by move tables.
+    fn rank_walk(&self, stepper: &Projection, mut rank: u64) -> Option<Vec<usize>> {
+        let mut values = vec![0u64; stepper.radix.len()];
+        let mut path = Vec::new();
+        while rank != self.solved {
+            // No walk is longer than the deepest layer (a damaged table could loop).
+            if path.len() >= self.histogram.len() {
+                return None;
+            }
+            stepper.values(rank, &mut values);
+            let want = (self.value(rank) + 2) % 3;
+            let (m, next) = (0..self.ranked.moves.len())
+                .map(|m| (m, stepper.after(&values, m)))
+                .find(|&(_, next)| self.value(next) == want)?;
+            path.push(m);
+            rank = next;
+        }
+        Some(path)
+    }
+
     /// A shortest scramble of a uniformly random position: every coordinate drawn at
     /// random until the state they make is a position (`None`: none found, or a
     /// scramble that does not reach its position, which would be a bug).
@@ -987,9 +1037,19 @@ impl ExactTable {
                 *v = rng.below(radix);
             }
             let state = self.encoder.decode(&values, &self.ranked.solved)?;
-            if self.entry(&state).is_some_and(|rank| self.reachable(rank)) {
-                return self.scramble_to(&state);
+            let Some(rank) = self.entry(&state).filter(|&rank| self.reachable(rank)) else {
+                continue;
+            };
+            if let Some(stepper) = self.stepper() {
+                // Entry to entry by the move tables: the walk the states would take (the
+                // first move one step closer, in move order), checked on the state.
+                let solution = self.rank_walk(stepper, rank)?;
+                let scramble: Vec<usize> =
+                    solution.iter().rev().map(|&m| self.inverse[m]).collect();
+                return (self.ranked.apply_path(&self.ranked.solved, &scramble) == state)
+                    .then_some(scramble);
             }
+            return self.scramble_to(&state);
         }
         None
     }

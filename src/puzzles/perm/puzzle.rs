@@ -271,9 +271,26 @@ impl PermPuzzle {
 
     /// The solved state after a move sequence.
     pub fn scrambled(&self, text: &str) -> Result<Element, InputError> {
+        let mut moves = Vec::new();
+        for token in text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
+            let element = self
+                .names
+                .get(token)
+                .ok_or_else(|| InputError::UnknownMove {
+                    move_name: crate::text::quote(token).to_string(),
+                    known: self.some_names(),
+                })?;
+            moves.push((token, element));
+        }
+        // Two states, swapped a move: no allocation a move.
         let mut state = self.solved.clone();
-        for (i, (name, element)) in self.parse_sequence(text)?.into_iter().enumerate() {
-            state = state.then(&element, &self.sets);
+        let mut next = self.solved.clone();
+        for (i, (name, element)) in moves.into_iter().enumerate() {
+            state.then_into(element, &self.sets, &mut next);
+            std::mem::swap(&mut state, &mut next);
             if !self.is_legal(&state) {
                 return Err(InputError::BadState(format!(
                     "move {} ({name}) leads to a state the definition's Illegal rules forbid",
@@ -284,11 +301,16 @@ impl PermPuzzle {
         Ok(state)
     }
 
-    /// `state` after the search moves `path` (indices into [`PermPuzzle::moves`]).
+    /// `state` after the search moves `path` (indices into [`PermPuzzle::moves`]), two
+    /// states swapped a move (no allocation a move).
     pub fn apply_path(&self, state: &Element, path: &[usize]) -> Element {
-        path.iter().fold(state.clone(), |s, &m| {
-            s.then(&self.moves[m].element, &self.sets)
-        })
+        let mut here = state.clone();
+        let mut next = state.clone();
+        for &m in path {
+            here.then_into(&self.moves[m].element, &self.sets, &mut next);
+            std::mem::swap(&mut here, &mut next);
+        }
+        here
     }
 
     /// The names of a path of search moves, separated by spaces.

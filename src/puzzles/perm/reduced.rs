@@ -47,14 +47,28 @@ pub struct Reduction {
     pub per_class: u64,
 }
 
+/// Tables of at most this many entries (8 MB) stay plain: they sit in the caches anyway,
+/// and a plain lookup is one encoding where a reduced one conjugates by every symmetry
+/// (skewb scrambles: 1.4x faster plain).
+const PLAIN_AT_MOST: u64 = 1 << 25;
+
+/// Whether a table of `entries` states is kept plain, never reduced.
+pub fn stays_plain(entries: u64) -> bool {
+    entries <= PLAIN_AT_MOST
+}
+
 /// The symmetries and the coordinate to reduce for `projection` of `puzzle` (the puzzle
-/// as searched), or `None` when reduction does not apply: fewer than two usable
-/// symmetries, or coordinates without plain tables or too big for the maps.
+/// as searched), or `None` when reduction does not apply: a table small enough to stay
+/// plain, fewer than two usable symmetries, or coordinates without plain tables or too
+/// big for the maps.
 pub fn plan(
     puzzle: &PermPuzzle,
     projection: &Projection,
     found: &Symmetries,
 ) -> Option<(Symmetries, usize)> {
+    if stays_plain(projection.size) {
+        return None;
+    }
     let reduced = reduced_coordinate(projection)?;
     let twisted: Vec<usize> = projection
         .coords
