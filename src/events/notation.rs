@@ -110,15 +110,17 @@ fn random_cube(words: &[&str], n: usize, length: usize) -> Result<(), ShapeError
     if words.len() != length {
         return Err(format!("{} turns, not {length}", words.len()));
     }
-    let mut allowed: Vec<String> = FIVE.iter().map(|s| s.to_string()).collect();
-    if n == 6 {
-        allowed.extend(["3Rw", "3Uw", "3Fw"].map(String::from));
+    let extra: &[&str] = match n {
+        6 => &["3Rw", "3Uw", "3Fw"],
+        7 => &["3Rw", "3Uw", "3Fw", "3Lw", "3Dw", "3Bw"],
+        _ => &[],
+    };
+    let mut names = [""; FIVE.len() + 6];
+    for (slot, name) in names.iter_mut().zip(FIVE.iter().chain(extra)) {
+        *slot = name;
     }
-    if n == 7 {
-        allowed.extend(["3Rw", "3Uw", "3Fw", "3Lw", "3Dw", "3Bw"].map(String::from));
-    }
-    let allowed: Vec<&str> = allowed.iter().map(|s| s.as_str()).collect();
-    cube_words(words, n, &allowed)
+    let allowed = &names[..FIVE.len() + extra.len()];
+    cube_words(words, n, allowed)
 }
 
 /// The words after the last one that `is_turn` does not take: the orientation.

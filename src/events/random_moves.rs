@@ -40,7 +40,9 @@ pub fn axis(face: usize) -> usize {
 }
 
 /// Whether `turn` after `before` is redundant: an earlier turn of its face and width
-/// with only turns of its axis since.
+/// with only turns of its axis since (the rule [`cube_scramble`] masks by; the tests
+/// check it against this).
+#[cfg(test)]
 fn redundant(before: &[Turn], turn: &Turn) -> bool {
     for earlier in before.iter().rev() {
         if axis(earlier.face) != axis(turn.face) {
@@ -57,19 +59,46 @@ fn redundant(before: &[Turn], turn: &Turn) -> bool {
 pub fn cube_scramble(n: usize, length: usize, rng: &mut SplitMix64) -> Vec<Turn> {
     let turns = cube_turns(n);
     let mut out: Vec<Turn> = Vec::with_capacity(length);
-    let mut allowed: Vec<Turn> = Vec::with_capacity(turns.len());
     while out.len() < length {
-        allowed.clear();
-        allowed.extend(turns.iter().filter(|t| !redundant(&out, t)));
-        out.push(allowed[rng.below(allowed.len() as u64) as usize]);
+        // A turn is redundant exactly when its face and width is in the trailing run of
+        // turns of the last turn's axis (see `redundant`): those are masked out, per
+        // face a bit a width, and the pick counts the others in the list's order.
+        let mut blocked = [0u128; 6];
+        if let Some(last) = out.last() {
+            let run = axis(last.face);
+            for t in out.iter().rev().take_while(|t| axis(t.face) == run) {
+                blocked[t.face] |= 1u128 << t.layers.min(127);
+            }
+        }
+        // The list holds each face and width's three turns together.
+        let open = |group: &&[Turn]| blocked[group[0].face] >> group[0].layers.min(127) & 1 == 0;
+        // Every masked face and width is in the list (it was drawn from it).
+        let masked: u32 = blocked.iter().map(|b| b.count_ones()).sum();
+        let count = turns.len() - 3 * masked as usize;
+        let mut pick = rng.below(count as u64) as usize;
+        for group in turns.chunks(3).filter(open) {
+            if pick < group.len() {
+                out.push(group[pick]);
+                break;
+            }
+            pick -= group.len();
+        }
     }
     out
 }
 
 /// Turns written with single spaces.
 pub fn format_turns(turns: &[Turn]) -> String {
-    let words: Vec<String> = turns.iter().map(|t| t.to_string()).collect();
-    words.join(" ")
+    use std::fmt::Write;
+    let mut out = String::with_capacity(turns.len() * 4);
+    for (i, turn) in turns.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{turn}");
+    }
+    out
 }
 
 /// The orientation written after a blindfolded scramble: one of the 24 ways to hold the
@@ -195,6 +224,31 @@ mod tests {
                         format_turns(&turns)
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_masked_draw_is_the_draw_among_the_turns_the_rule_allows() {
+        // The draw as the rule says it: the allowed turns listed, one picked.
+        let reference = |n: usize, length: usize, rng: &mut SplitMix64| {
+            let turns = cube_turns(n);
+            let mut out: Vec<Turn> = Vec::new();
+            while out.len() < length {
+                let allowed: Vec<Turn> = turns
+                    .iter()
+                    .filter(|t| !redundant(&out, t))
+                    .copied()
+                    .collect();
+                out.push(allowed[rng.below(allowed.len() as u64) as usize]);
+            }
+            out
+        };
+        for n in 5..=7 {
+            for index in 0..100 {
+                let a = cube_scramble(n, 100, &mut SplitMix64::stream(3, index));
+                let b = reference(n, 100, &mut SplitMix64::stream(3, index));
+                assert_eq!(format_turns(&a), format_turns(&b));
             }
         }
     }
