@@ -49,6 +49,20 @@ pub fn cube_net(cube: &CubeN) -> String {
     out
 }
 
+/// Appends a filled polygon with a black outline (the pictures of the puzzles that are
+/// not cubes), coordinates to a tenth of a pixel.
+pub fn polygon(out: &mut String, points: &[(f64, f64)], colour: &str) {
+    out.push_str("<polygon points=\"");
+    for (j, (x, y)) in points.iter().enumerate() {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{}{x:.1},{y:.1}", if j > 0 { " " } else { "" });
+    }
+    let _ = write!(
+        out,
+        "\" fill=\"{colour}\" stroke=\"#000\" stroke-width=\"1\"/>"
+    );
+}
+
 /// The colour of every sticker in a net drawn by [`cube_net`], face by face, in the
 /// order the rectangles are drawn (what a test compares).
 pub fn net_colours(svg: &str) -> Vec<&str> {

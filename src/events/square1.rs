@@ -11,11 +11,11 @@
 //! top slot i to bottom slot i, so bottom slots run clockwise seen from below from the
 //! line's front end.
 
+use super::picture::polygon;
 use super::stickers::PictureError;
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::PermPuzzle;
 use std::f64::consts::PI;
-use std::fmt::Write;
 
 const TOP: &str = "#ffff00";
 const BOTTOM: &str = "#ffffff";
@@ -164,17 +164,4 @@ pub fn picture(puzzle: &PermPuzzle, state: &Element) -> Result<String, PictureEr
     );
     out.push_str("</svg>");
     Ok(out)
-}
-
-/// Appends a filled polygon.
-fn polygon(out: &mut String, points: &[(f64, f64)], colour: &str) {
-    out.push_str("<polygon points=\"");
-    for (j, (x, y)) in points.iter().enumerate() {
-        // Writing to a String cannot fail.
-        let _ = write!(out, "{}{x:.1},{y:.1}", if j > 0 { " " } else { "" });
-    }
-    let _ = write!(
-        out,
-        "\" fill=\"{colour}\" stroke=\"#000\" stroke-width=\"1\"/>"
-    );
 }

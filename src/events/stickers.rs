@@ -11,7 +11,6 @@
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::PermPuzzle;
 use std::collections::HashMap;
-use std::fmt::Write;
 
 /// Why a sticker map or a scramble cannot be drawn.
 #[derive(Debug, thiserror::Error)]
@@ -332,16 +331,12 @@ impl StickerPicture {
              viewBox=\"0 0 {w} {h}\">"
         );
         for (sticker, &from) in self.stickers.iter().zip(shown) {
-            let colour = &self.stickers[from].colour;
-            out.push_str("<polygon points=\"");
-            for (j, (x, y)) in sticker.points.iter().enumerate() {
-                // Writing to a String cannot fail.
-                let _ = write!(out, "{}{x},{y}", if j > 0 { " " } else { "" });
-            }
-            let _ = write!(
-                out,
-                "\" fill=\"{colour}\" stroke=\"#000\" stroke-width=\"1\"/>"
-            );
+            let points: Vec<(f64, f64)> = sticker
+                .points
+                .iter()
+                .map(|&(x, y)| (f64::from(x), f64::from(y)))
+                .collect();
+            super::picture::polygon(&mut out, &points, &self.stickers[from].colour);
         }
         out.push_str("</svg>");
         out
