@@ -435,8 +435,14 @@ impl EventScrambler {
             _ => 2,
         };
         for attempt in 0.. {
-            let text = served.scramble(attempt_seed(seed, attempt), index, stop.clone())?;
-            let written = written::in_event_words(self.event, served.puzzle(), &text)?;
+            let written = if self.event == Event::Pyraminx {
+                // Rewritten from the move numbers: no text read back.
+                let moves = served.table_scramble(attempt_seed(seed, attempt), index)?;
+                written::pyraminx_words(served.puzzle(), &moves)?
+            } else {
+                let text = served.scramble(attempt_seed(seed, attempt), index, stop.clone())?;
+                written::in_event_words(self.event, served.puzzle(), &text)?
+            };
             if written::length(&written) < minimum {
                 continue;
             }

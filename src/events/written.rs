@@ -63,6 +63,44 @@ fn same_state(puzzle: &PermPuzzle, a: &str, b: &str) -> Result<(), String> {
     }
 }
 
+/// A pyraminx scramble (`moves`, in the definition's move numbers) written with its tips
+/// last, as [`tips_last`] writes its text, and checked to reach the same state (move by
+/// move, without reading text back).
+pub fn pyraminx_words(puzzle: &PermPuzzle, moves: &[usize]) -> Result<String, EventError> {
+    let name = |m: usize| puzzle.moves[m].name.as_str();
+    let tip_of = |m: usize| "ulrb".find(name(m).chars().next().unwrap_or(' '));
+    let mut tips = [0u8; 4];
+    let mut written: Vec<usize> = Vec::with_capacity(moves.len());
+    for &m in moves {
+        match tip_of(m) {
+            Some(tip) => tips[tip] = (tips[tip] + if name(m).ends_with('\'') { 2 } else { 1 }) % 3,
+            None => written.push(m),
+        }
+    }
+    for (tip, &thirds) in tips.iter().enumerate() {
+        if thirds == 0 {
+            continue;
+        }
+        let letter = &"ulrb"[tip..tip + 1];
+        let want = if thirds == 1 {
+            letter.to_string()
+        } else {
+            format!("{letter}'")
+        };
+        let m = (0..puzzle.moves.len())
+            .find(|&m| name(m) == want)
+            .ok_or_else(|| EventError::Internal(format!("pyram: no move {want:?}")))?;
+        written.push(m);
+    }
+    if puzzle.apply_path(&puzzle.solved, moves) != puzzle.apply_path(&puzzle.solved, &written) {
+        return Err(EventError::Internal(format!(
+            "pyram scramble {}: rewritten with its tips last reaches another state",
+            puzzle.format_path(moves)
+        )));
+    }
+    Ok(puzzle.format_path(&written))
+}
+
 /// The pyraminx tips' turns moved to the end, each tip's merged, in the order u l r b.
 pub fn tips_last(text: &str) -> String {
     let mut tips = [0u8; 4];
@@ -180,6 +218,23 @@ mod tests {
         assert_eq!(tips_last("b l' r u' R' B R'"), "R' B R' u' l' r b");
         assert_eq!(tips_last("u U u R b'"), "U R u' b'");
         assert_eq!(tips_last("u u u R"), "R");
+    }
+
+    /// The move-number rewrite writes what the text rewrite writes, on random sequences
+    /// of the built-in pyraminx's moves (tips anywhere, any number of them).
+    #[test]
+    fn pyraminx_words_equal_the_text_rewrite() {
+        use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
+        let puzzle = shipped_puzzle("pyraminx.tws", PuzzleMetric::Htm);
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let moves = puzzle.moves.len() as u64;
+        for length in 0..200 {
+            let path: Vec<usize> = (0..length % 25)
+                .map(|_| rng.below(moves) as usize)
+                .collect();
+            let words = pyraminx_words(&puzzle, &path).expect("same state");
+            assert_eq!(words, tips_last(&puzzle.format_path(&path)), "{path:?}");
+        }
     }
 
     #[test]

@@ -1008,21 +1008,27 @@ impl ExactTable {
     }
 
     /// An optimal solution of entry `rank` of a plain table, walked by move tables.
+    /// Every neighbour's entry is asked for before any is read, so that the reads
+    /// overlap; the first one step closer, in move order, is taken.
     fn rank_walk(&self, stepper: &Projection, mut rank: u64) -> Option<Vec<usize>> {
         let mut values = vec![0u64; stepper.radix.len()];
-        let mut path = Vec::new();
+        let mut next = vec![0u64; self.ranked.moves.len()];
+        let mut path = Vec::with_capacity(self.histogram.len());
+        let payload = self.table.payload();
         while rank != self.solved {
             // No walk is longer than the deepest layer (a damaged table could loop).
             if path.len() >= self.histogram.len() {
                 return None;
             }
             stepper.values(rank, &mut values);
+            for (m, n) in next.iter_mut().enumerate() {
+                *n = stepper.after(&values, m);
+                crate::table::prefetch(payload, (*n / 4) as usize);
+            }
             let want = (self.value(rank) + 2) % 3;
-            let (m, next) = (0..self.ranked.moves.len())
-                .map(|m| (m, stepper.after(&values, m)))
-                .find(|&(_, next)| self.value(next) == want)?;
+            let m = next.iter().position(|&n| self.value(n) == want)?;
             path.push(m);
-            rank = next;
+            rank = next[m];
         }
         Some(path)
     }
@@ -1032,24 +1038,35 @@ impl ExactTable {
     /// scramble that does not reach its position, which would be a bug).
     pub fn random_scramble(&self, rng: &mut SplitMix64) -> Option<Vec<usize>> {
         let mut values = vec![0u64; self.encoder.radix.len()];
+        let stepper = self.stepper();
         for _ in 0..1_000_000 {
             for (v, &radix) in values.iter_mut().zip(&self.encoder.radix) {
                 *v = rng.below(radix);
             }
-            let state = self.encoder.decode(&values, &self.ranked.solved)?;
-            let Some(rank) = self.entry(&state).filter(|&rank| self.reachable(rank)) else {
-                continue;
-            };
-            if let Some(stepper) = self.stepper() {
+            if let Some(stepper) = stepper {
+                // A plain table is numbered by the values themselves: a draw that is not a
+                // position is passed over without making its state.
+                let rank = values
+                    .iter()
+                    .zip(&self.encoder.radix)
+                    .fold(0, |acc, (&v, &radix)| acc * radix + v);
+                if !self.reachable(rank) {
+                    continue;
+                }
                 // Entry to entry by the move tables: the walk the states would take (the
-                // first move one step closer, in move order), checked on the state.
+                // first move one step closer, in move order), checked on the state (so a
+                // numbering other than the values' would be caught there).
+                let state = self.encoder.decode(&values, &self.ranked.solved)?;
                 let solution = self.rank_walk(stepper, rank)?;
                 let scramble: Vec<usize> =
                     solution.iter().rev().map(|&m| self.inverse[m]).collect();
                 return (self.ranked.apply_path(&self.ranked.solved, &scramble) == state)
                     .then_some(scramble);
             }
-            return self.scramble_to(&state);
+            let state = self.encoder.decode(&values, &self.ranked.solved)?;
+            if self.entry(&state).is_some_and(|rank| self.reachable(rank)) {
+                return self.scramble_to(&state);
+            }
         }
         None
     }

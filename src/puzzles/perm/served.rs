@@ -243,16 +243,20 @@ impl ServedPuzzle {
                 }
                 Ok(text)
             }
-            solver => {
-                let table = solver
-                    .exact()
-                    .ok_or_else(|| ServedError::Internal("no exact table".into()))?;
-                let mut rng = SplitMix64::stream(seed, index);
-                let moves = table.random_scramble(&mut rng).ok_or_else(|| {
-                    ServedError::Internal("no scramble reaching a random position".into())
-                })?;
-                Ok(self.puzzle.format_path(&moves))
-            }
+            _ => Ok(self.puzzle.format_path(&self.table_scramble(seed, index)?)),
         }
+    }
+
+    /// Scramble `index` of the random states `seed` draws, as move numbers, from the
+    /// puzzle's exact table (see [`ServedPuzzle::scramble`]; an error for a phased one).
+    pub fn table_scramble(&self, seed: u64, index: u64) -> Result<Vec<usize>, ServedError> {
+        let table = self
+            .solver
+            .exact()
+            .ok_or_else(|| ServedError::Internal("no exact table".into()))?;
+        let mut rng = SplitMix64::stream(seed, index);
+        table
+            .random_scramble(&mut rng)
+            .ok_or_else(|| ServedError::Internal("no scramble reaching a random position".into()))
     }
 }
