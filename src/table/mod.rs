@@ -13,6 +13,7 @@
 //! [`mmap`] turns into a message and exit code 1 instead of a bare bus error.
 
 pub mod base_lines;
+pub mod derived;
 mod error;
 pub mod family;
 mod file;

@@ -655,6 +655,51 @@ fn square_one_from_the_command_line(dir: &Path) {
     assert!(first.status.success(), "{}", stderr(&first));
     let again = cubedb(&args, "");
     assert_eq!(stdout(&first), stdout(&again));
+    // What the open works out is kept beside the tables (the free turns' steps and
+    // classes, the enumerated coordinates' move tables) and read back by later
+    // processes; a damaged one is named and made again, with the same answers.
+    let derived: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("data folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.ends_with(".cdb")
+                && ["-steps-", "-free-classes-", "-move-rows"]
+                    .iter()
+                    .any(|k| name.contains(k))
+        })
+        .collect();
+    for kind in ["-steps-", "-free-classes-", "-move-rows"] {
+        assert!(
+            derived.iter().any(|p| p.to_string_lossy().contains(kind)),
+            "no {kind} file kept in {derived:?}"
+        );
+    }
+    for path in &derived {
+        let mut bytes = std::fs::read(path).expect("derived file");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x5a;
+        std::fs::write(path, &bytes).expect("damaged");
+    }
+    let loud: Vec<&str> = args.iter().copied().filter(|&a| a != "-q").collect();
+    let damaged = cubedb(&loud, "");
+    assert!(damaged.status.success(), "{}", stderr(&damaged));
+    assert_eq!(stdout(&first), stdout(&damaged));
+    for path in &derived {
+        let name = path.file_name().and_then(|n| n.to_str()).expect("name");
+        assert!(
+            stderr(&damaged).contains(name) && stderr(&damaged).contains("made again"),
+            "{name} not named: {}",
+            stderr(&damaged)
+        );
+    }
+    let mended = cubedb(&loud, "");
+    assert_eq!(stdout(&first), stdout(&mended));
+    assert!(
+        !stderr(&mended).contains("made again"),
+        "{}",
+        stderr(&mended)
+    );
     let scrambles = stdout(&first);
     assert_eq!(scrambles.lines().count(), 12);
     let solved = cubedb(

@@ -713,6 +713,31 @@ pub struct Reachable {
     forbidden: Vec<u64>,
 }
 
+/// An enumerated coordinate's move table and the entries whose moves break a rule, as a
+/// file beside a table keeps them ([`crate::table::derived`]).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct MoveRows {
+    #[serde(with = "crate::table::derived::words")]
+    table: Vec<u32>,
+    forbidden: Vec<u64>,
+}
+
+impl Projection {
+    /// The move rows of its enumerated coordinates, in order.
+    pub fn move_rows(&self) -> Vec<MoveRows> {
+        self.coords
+            .iter()
+            .filter_map(|c| match c {
+                Coord::Reachable(r) => Some(MoveRows {
+                    table: r.table.clone(),
+                    forbidden: r.forbidden.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// A fast hash for packed states (a multiply and a fold; the keys are not adversarial).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PackedHash;
@@ -1428,7 +1453,8 @@ impl Coord {
     }
 
     /// The states of the sets `group` from their packed keys, in number order (as
-    /// [`Coord::reachable`] enumerated them); the move table is made when `tables`.
+    /// [`Coord::reachable`] enumerated them); the move table is made when `tables`
+    /// (taken from `rows` when they fit: kept by an earlier process).
     /// `None` when the keys do not fit the sets (a damaged file).
     pub fn reachable_from_keys(
         puzzle: &PermPuzzle,
@@ -1436,6 +1462,7 @@ impl Coord {
         facts: &[SetFacts],
         keys: Vec<u128>,
         tables: bool,
+        rows: Option<MoveRows>,
     ) -> Option<Reachable> {
         if group.iter().any(|&s| s >= puzzle.sets.len()) {
             return None;
@@ -1449,7 +1476,17 @@ impl Coord {
             }
         }
         let (total, packed_moves) = coord.layout(puzzle);
-        if tables {
+        // Rows kept from an earlier process, when they fit these keys.
+        let rows = rows.filter(|r| {
+            let entries = coord.keys.len() * packed_moves.len();
+            r.table.len() == entries
+                && r.forbidden.len() <= entries.div_ceil(64)
+                && r.table.iter().all(|&e| (e as usize) < coord.keys.len())
+        });
+        if let (true, Some(rows)) = (tables, rows) {
+            coord.table = rows.table;
+            coord.forbidden = rows.forbidden;
+        } else if tables {
             use rayon::prelude::*;
             // Rows made a block of states at a time on every core, then joined in order:
             // each block's entries and the places of its moves into forbidden states.

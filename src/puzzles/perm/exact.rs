@@ -10,7 +10,7 @@
 //! (God's algorithm reads it back without a search).
 
 use super::coord::{
-    arrangements, set_facts, Coord, CoordError, Projection, Reachable, TrackedCache,
+    arrangements, set_facts, Coord, CoordError, MoveRows, Projection, Reachable, TrackedCache,
     REACHABLE_LIMIT,
 };
 use super::element::{Element, WILD};
@@ -48,6 +48,17 @@ pub fn exact_projection_with(
     puzzle: &PermPuzzle,
     known: Option<Groups>,
     tables: bool,
+) -> Result<(Projection, Groups), CoordError> {
+    exact_projection_with_rows(puzzle, known, tables, Vec::new())
+}
+
+/// [`exact_projection_with`], the enumerated coordinates' move tables taken from `rows`
+/// (one per group of `known`, in order) where they fit.
+pub fn exact_projection_with_rows(
+    puzzle: &PermPuzzle,
+    known: Option<Groups>,
+    tables: bool,
+    rows: Vec<MoveRows>,
 ) -> Result<(Projection, Groups), CoordError> {
     let facts = set_facts(puzzle);
     let active: Vec<usize> = (0..puzzle.sets.len())
@@ -118,11 +129,12 @@ pub fn exact_projection_with(
     let groups: Vec<(Vec<usize>, Reachable)> = match known {
         Some(known) => known
             .into_iter()
-            .map(|(sets, keys)| {
-                let coord = Coord::reachable_from_keys(puzzle, &sets, &facts, keys, tables)
+            .zip(rows.into_iter().map(Some).chain(std::iter::repeat(None)))
+            .map(|((sets, keys), rows)| {
+                let coord = Coord::reachable_from_keys(puzzle, &sets, &facts, keys, tables, rows)
                     .ok_or_else(|| {
-                        CoordError("the coordinate file does not fit the puzzle".into())
-                    })?;
+                    CoordError("the coordinate file does not fit the puzzle".into())
+                })?;
                 Ok((sets, coord))
             })
             .collect::<Result<_, CoordError>>()?,

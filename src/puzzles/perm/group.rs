@@ -741,20 +741,7 @@ impl LegalSampler {
 /// A uniformly random state among those legal moves reach ([`LegalSampler`]); `None`
 /// when there are too many shapes or Schreier–Sims gives up.
 fn random_legal_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> Option<Element> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, LazyLock, Mutex};
-    static SAMPLERS: LazyLock<Mutex<HashMap<u64, Option<Arc<LegalSampler>>>>> =
-        LazyLock::new(Default::default);
-    let key = puzzle.hash ^ xxhash_rust::xxh3::xxh3_64(format!("{:?}", puzzle.illegal).as_bytes());
-    let found = SAMPLERS.lock().ok()?.get(&key).cloned();
-    let sampler = match found {
-        Some(sampler) => sampler?,
-        None => {
-            let made = LegalSampler::new(puzzle).map(Arc::new);
-            SAMPLERS.lock().ok()?.insert(key, made.clone());
-            made?
-        }
-    };
+    let sampler = legal_sampler(puzzle)?;
     let v = random_element(&sampler.chain, puzzle, rng)?;
     let shape = &sampler.paths[rng.below(sampler.paths.len() as u64) as usize];
     Some(
@@ -763,6 +750,35 @@ fn random_legal_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> 
             .then(&v, &puzzle.sets)
             .then(shape, &puzzle.sets),
     )
+}
+
+/// The sampler of `puzzle`'s legal states, made once per puzzle and rules.
+fn legal_sampler(puzzle: &PermPuzzle) -> Option<std::sync::Arc<LegalSampler>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, LazyLock, Mutex};
+    static SAMPLERS: LazyLock<Mutex<HashMap<u64, Option<Arc<LegalSampler>>>>> =
+        LazyLock::new(Default::default);
+    let key = puzzle.hash ^ xxhash_rust::xxh3::xxh3_64(format!("{:?}", puzzle.illegal).as_bytes());
+    let found = SAMPLERS.lock().ok()?.get(&key).cloned();
+    match found {
+        Some(sampler) => sampler,
+        None => {
+            let made = LegalSampler::new(puzzle).map(Arc::new);
+            SAMPLERS.lock().ok()?.insert(key, made.clone());
+            made
+        }
+    }
+}
+
+/// Makes what [`random_state`] draws `puzzle`'s states from (its stabilizer chain, or its
+/// legal states' sampler), so that a process opening tables meanwhile has it ready for
+/// its first scramble.
+pub fn prepare_random_states(puzzle: &PermPuzzle) {
+    if puzzle.illegal.is_empty() {
+        cached_chain(puzzle);
+    } else {
+        legal_sampler(puzzle);
+    }
 }
 
 /// Stabilizer chains already made, by puzzle hash (Schreier–Sims on the megaminx takes a

@@ -122,20 +122,33 @@ impl ServedPuzzle {
         }
         let source = source.to_string();
         let has_plan = plan.is_some();
-        let solver = match PuzzleSolver::open_with_plan(
-            &puzzle,
-            plan,
-            store,
-            &source,
-            budget_mb,
-            if has_plan {
-                PuzzleEngine::Auto
-            } else {
-                PuzzleEngine::Table
+        // A planned puzzle's scrambles draw from its group: that is made on the other
+        // core while the tables open (Square-1's legal-state sampler: a third of a fresh
+        // process's first scramble).
+        let (opened, ()) = rayon::join(
+            || {
+                PuzzleSolver::open_with_plan(
+                    &puzzle,
+                    plan,
+                    store,
+                    &source,
+                    budget_mb,
+                    if has_plan {
+                        PuzzleEngine::Auto
+                    } else {
+                        PuzzleEngine::Table
+                    },
+                    progress,
+                    false,
+                )
             },
-            progress,
-            false,
-        ) {
+            || {
+                if has_plan {
+                    super::group::prepare_random_states(&puzzle);
+                }
+            },
+        );
+        let solver = match opened {
             Ok(solver) => solver,
             Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) if !has_plan => {
                 return Err(ServedError::Unbounded(puzzle.name.clone()))

@@ -1407,7 +1407,28 @@ impl PhasedSolver {
                     .then(|| tables.legality_guard(puzzle.illegal.len()))
                     .flatten();
                 let full = phase.follows_legality && guard.is_none();
-                FreeSteps::new(tables, &phase.costs, guard, full, (&elements, &puzzle.sets))
+                let make =
+                    || FreeSteps::new(tables, &phase.costs, guard, full, (&elements, &puzzle.sets));
+                // Listed once and kept beside the phase's exact table.
+                match (tables.exact_spec(), tables.whole_exact_size()) {
+                    (Some(spec), Some(states)) => {
+                        let key = xxhash_rust::xxh3::xxh3_64(
+                            format!("{:?}", (&phase.costs, guard.map(|g| g.0), full, &elements))
+                                .as_bytes(),
+                        );
+                        let moves = tables.ranked.moves.len();
+                        crate::table::derived::load_or_make(
+                            store,
+                            spec,
+                            &format!("steps-{:08x}", key as u32),
+                            key,
+                            progress,
+                            |steps: &FreeSteps| steps.fit(moves, states),
+                            make,
+                        )
+                    }
+                    _ => make(),
+                }
             })
             .collect();
         Ok(Self {

@@ -44,7 +44,7 @@ const MOST_MAP_ENTRIES: u64 = 1 << 26;
 /// coordinates' parities) and the targets share: the states it rules out are never
 /// reached, so one coordinate is numbered among the values of its parity only (half of
 /// them), its parity told by the others'. Square-1's pieces phase: half of its classes.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 struct Halving {
     /// The coordinate numbered by half.
     coord: usize,
@@ -53,6 +53,7 @@ struct Halving {
     /// The sum every reachable state has.
     sum: u8,
     /// Per value of the halved coordinate: its number among the values of its parity.
+    #[serde(with = "crate::table::derived::words")]
     half: Vec<u32>,
     /// Per parity, per number: the halved coordinate's value.
     whole: [Vec<u32>; 2],
@@ -200,20 +201,24 @@ impl Halving {
 }
 
 /// The classes of a projection's states under the group of its free moves.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct FreeQuotient {
     /// The coordinate the group moves freely.
     pivot: usize,
     /// Per pivot value: its class.
+    #[serde(with = "crate::table::derived::words")]
     class_of: Vec<u32>,
     /// Per pivot value: the element taking it to its class's representative.
     to_rep: Vec<u8>,
     /// Per class: the representative's pivot value.
+    #[serde(with = "crate::table::derived::words")]
     reps: Vec<u32>,
     /// Per coordinate, per element `e`, per value `v`: `v` after `e`, at `e * radix + v`.
+    #[serde(with = "crate::table::derived::word_lists")]
     maps: Vec<Vec<u32>>,
     /// Per coordinate, per element `e` and paid move `p` (of `P`), per value `v`: `v`
     /// after `e` then `p`, at `(e * P + p) * radix + v`.
+    #[serde(with = "crate::table::derived::word_lists")]
     moved: Vec<Vec<u32>>,
     /// Number of elements of the group.
     elements: usize,
@@ -426,6 +431,68 @@ impl FreeQuotient {
             });
         }
         None
+    }
+
+    /// Whether these classes fit `projection` (classes read back from a file): every
+    /// table the right length for its coordinate and every entry in range.
+    pub fn fits(&self, projection: &Projection) -> bool {
+        let width = &projection.radix;
+        let (n, paid) = (self.elements, self.paid.len());
+        let below = |table: &[u32], bound: u64| table.iter().all(|&x| u64::from(x) < bound);
+        let sized = |table: &Vec<u32>, per: usize, r: u64| table.len() as u64 == per as u64 * r;
+        let Some(&pivot_width) = width.get(self.pivot) else {
+            return false;
+        };
+        let pivot_width = pivot_width as usize;
+        let halving_fits = self.halving.as_ref().is_none_or(|h| {
+            let Some(&r) = width.get(h.coord) else {
+                return false;
+            };
+            h.coord != self.pivot
+                && h.parities.len() == width.len()
+                && h.parities.iter().zip(width).all(|(p, &r)| {
+                    p.is_empty() || (p.len() as u64 == r && p.iter().all(|&x| x < 2))
+                })
+                && h.half.len() as u64 == r
+                && below(&h.half, r.div_ceil(2))
+                && h.whole.iter().all(|w| w.len() as u64 <= r && below(w, r))
+        });
+        self.width == *width
+            && self.radix.len() == width.len()
+            && self.paid.iter().all(|&m| m < projection.moves)
+            && self.class_of.len() == pivot_width
+            && self.to_rep.len() == pivot_width
+            && self.to_rep.iter().all(|&e| (e as usize) < n)
+            && below(&self.class_of, self.reps.len() as u64)
+            && below(&self.reps, pivot_width as u64)
+            && self.maps.len() == width.len()
+            && self.moved.len() == width.len()
+            && self
+                .maps
+                .iter()
+                .zip(width)
+                .all(|(t, &r)| sized(t, n, r) && below(t, r))
+            && self
+                .moved
+                .iter()
+                .zip(width)
+                .all(|(t, &r)| sized(t, n * paid, r) && below(t, r))
+            && halving_fits
+            && self
+                .radix
+                .iter()
+                .zip(width)
+                .enumerate()
+                .all(|(j, (&c, &r))| {
+                    if j == self.pivot {
+                        c == self.reps.len() as u64
+                    } else if self.halving.as_ref().is_some_and(|h| h.coord == j) {
+                        c == r / 2
+                    } else {
+                        c == r
+                    }
+                })
+            && self.radix.iter().try_fold(1u64, |a, &r| a.checked_mul(r)) == Some(self.size)
     }
 
     /// The number of elements of the free group.

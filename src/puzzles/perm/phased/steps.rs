@@ -64,6 +64,7 @@ impl Step {
 }
 
 /// A phase's steps, per kind of move before them and per state.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct FreeSteps {
     /// Per phase move (and the start, at the end), which list of steps follows it;
     /// `u8::MAX` after a free move (the search goes on move by move there).
@@ -71,7 +72,9 @@ pub struct FreeSteps {
     /// The table's number of states.
     states: u64,
     /// Per row and state, where its steps start in `steps` (one more entry at the end).
+    #[serde(with = "crate::table::derived::words")]
     starts: Vec<u32>,
+    #[serde(with = "step_bytes")]
     steps: Vec<Step>,
 }
 
@@ -180,6 +183,30 @@ impl FreeSteps {
         })
     }
 
+    /// Whether these steps fit a phase of `moves` moves over an exact table of `states`
+    /// states (steps read back from a file): every index they hold in range.
+    pub fn fit(&self, moves: usize, states: u64) -> bool {
+        let rows = self
+            .row_of_last
+            .iter()
+            .filter(|&&r| r != u8::MAX)
+            .map(|&r| r as usize + 1)
+            .max()
+            .unwrap_or(0);
+        self.states == states
+            && self.row_of_last.len() == moves + 1
+            && self.starts.len() == rows * states as usize + 1
+            && self.starts.first() == Some(&0)
+            && self.starts.last().map(|&s| s as usize) == Some(self.steps.len())
+            && self.starts.windows(2).all(|w| w[0] <= w[1])
+            && self.steps.iter().all(|step| {
+                (1..=LONGEST_WORD + 1).contains(&(step.len as usize))
+                    && step.moves().all(|m| m < moves)
+                    && u64::from(step.rank) < states
+                    && step.value < 4
+            })
+    }
+
     /// The steps after move `last` (the start: the number of moves) from the state of
     /// exact rank `rank`, or `None` after a free move.
     #[inline]
@@ -191,6 +218,57 @@ impl FreeSteps {
         let at = row as usize * self.states as usize + rank as usize;
         let (from, to) = (self.starts[at] as usize, self.starts[at + 1] as usize);
         Some(&self.steps[from..to])
+    }
+}
+
+/// Serde for the steps as one run of bytes, 13 a step (moves, count, value, rank): read
+/// back in one pass rather than field by field.
+mod step_bytes {
+    use super::{Step, LONGEST_WORD};
+    use serde::{de, Deserializer, Serializer};
+
+    const SIZE: usize = LONGEST_WORD + 1 + 2 + 4;
+
+    pub fn serialize<S: Serializer>(steps: &[Step], s: S) -> Result<S::Ok, S::Error> {
+        let mut bytes = Vec::with_capacity(steps.len() * SIZE);
+        for step in steps {
+            bytes.extend_from_slice(&step.moves);
+            bytes.extend_from_slice(&[step.len, step.value]);
+            bytes.extend_from_slice(&step.rank.to_le_bytes());
+        }
+        s.serialize_bytes(&bytes)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Step>, D::Error> {
+        struct StepsVisitor;
+        impl de::Visitor<'_> for StepsVisitor {
+            type Value = Vec<Step>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "steps of {SIZE} bytes")
+            }
+
+            fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<Step>, E> {
+                if !bytes.len().is_multiple_of(SIZE) {
+                    return Err(E::invalid_length(bytes.len(), &self));
+                }
+                Ok(bytes
+                    .chunks_exact(SIZE)
+                    .map(|c| {
+                        let mut moves = [0u8; LONGEST_WORD + 1];
+                        moves.copy_from_slice(&c[..LONGEST_WORD + 1]);
+                        let at = LONGEST_WORD + 1;
+                        Step {
+                            moves,
+                            len: c[at],
+                            value: c[at + 1],
+                            rank: u32::from_le_bytes([c[at + 2], c[at + 3], c[at + 4], c[at + 5]]),
+                        }
+                    })
+                    .collect())
+            }
+        }
+        d.deserialize_bytes(StepsVisitor)
     }
 }
 

@@ -9,11 +9,11 @@ use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
 use super::view::Matching;
 use crate::progress::Progress;
-use crate::puzzles::perm::coord::{Coord, CoordError, Projection, Reachable};
+use crate::puzzles::perm::coord::{Coord, CoordError, MoveRows, Projection, Reachable};
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::exact::{
-    exact_projection_with, groups_from_bytes, groups_to_bytes, phase_table_spec, table_prefix,
-    ExactError, Space,
+    exact_projection_with, exact_projection_with_rows, groups_from_bytes, groups_to_bytes,
+    phase_table_spec, table_prefix, ExactError, Space,
 };
 use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
@@ -135,6 +135,8 @@ pub enum Heuristic {
         /// Whether it is far bigger than the caches ([`FAR_TABLE_BYTES`]): read into
         /// huge pages, each node's children asked for before any is read.
         far: bool,
+        /// The table's file (structures derived from it are kept beside it).
+        spec: Box<TableSpec>,
     },
     /// Pattern databases: each over some coordinates, distances capped at 15; the
     /// largest bounds the phase.
@@ -370,7 +372,37 @@ impl PhaseTables {
         if !whole && !classes {
             return Ok(None);
         }
-        let (projection, groups) = exact_projection_with(ranked, known, true)?;
+        // The enumerated coordinates' move tables, kept beside the table by the process
+        // that first made them (for these coordinates as numbered).
+        let anchor = spec(
+            ranked,
+            source,
+            "exact",
+            "depth-mod3",
+            0,
+            2,
+            ranked.moves.len(),
+        );
+        let rows_key = known
+            .as_ref()
+            .map(|k| xxhash_rust::xxh3::xxh3_64(&groups_to_bytes(k)));
+        let kept_rows = rows_key.and_then(|key| {
+            crate::table::derived::load(
+                store,
+                &anchor,
+                "move-rows",
+                key,
+                progress,
+                |rows: &Vec<MoveRows>| known.as_ref().is_some_and(|k| rows.len() == k.len()),
+            )
+        });
+        let had_rows = kept_rows.is_some();
+        let (projection, groups) =
+            exact_projection_with_rows(ranked, known, true, kept_rows.unwrap_or_default())?;
+        if let (false, Some(key)) = (had_rows, rows_key) {
+            let rows = projection.move_rows();
+            crate::table::derived::keep(store, &anchor, "move-rows", key, progress, &rows);
+        }
         let quotient = if classes {
             let target_values: Vec<Vec<u64>> = targets
                 .iter()
@@ -381,9 +413,25 @@ impl PhaseTables {
                     values
                 })
                 .collect();
-            FreeQuotient::new(ranked, &projection, costs, &target_values)
-                .filter(|q| fits(q.size))
-                .map(Box::new)
+            // Worked out once and kept beside the table, for the coordinates as numbered.
+            let key = xxhash_rust::xxh3::xxh3_64(
+                &[
+                    groups_to_bytes(&groups),
+                    format!("{costs:?} {target_values:?} {:?}", projection.radix).into_bytes(),
+                ]
+                .concat(),
+            );
+            crate::table::derived::load_or_make(
+                store,
+                &anchor,
+                &format!("free-classes-{:08x}", key as u32),
+                key,
+                progress,
+                |q: &FreeQuotient| q.fits(&projection),
+                || FreeQuotient::new(ranked, &projection, costs, &target_values),
+            )
+            .filter(|q| fits(q.size))
+            .map(Box::new)
         } else {
             None
         };
@@ -516,6 +564,7 @@ impl PhaseTables {
             quotient,
             depths,
             far,
+            spec: Box::new(spec.clone()),
         }))
     }
 
@@ -879,6 +928,14 @@ impl PhaseTables {
             }
         }
         None
+    }
+
+    /// The file of the phase's exact table, when it has one.
+    pub fn exact_spec(&self) -> Option<&TableSpec> {
+        match &self.heuristic {
+            Heuristic::Exact { spec, .. } => Some(spec),
+            Heuristic::Pdbs(_) => None,
+        }
     }
 
     /// The number of states of an exact table over every coordinate a node carries

@@ -1,0 +1,329 @@
+//! Structures a process would otherwise work out again at every open, kept in a file
+//! beside the table they serve: the move tables of enumerated coordinates, the classes
+//! free moves join, the steps listed per state. They are derived from the table's inputs
+//! alone, so the first process that makes one writes it (atomically, checksummed like
+//! every table file) and later ones read it back instead: Square-1's first scramble in a
+//! fresh process went from 0.19 s to under 0.1 s this way (docs/phases.md).
+//!
+//! Such a file is never trusted blindly: its header must carry the parameters the caller
+//! gives (the derivation's format among them, so a file an earlier version wrote is not
+//! read as this one's), its checksum must hold, it must decode, and the caller checks
+//! what it decoded. A file that fails any of these is named in a note and made again.
+
+use super::{read_header, TableSpec, TableStore};
+use crate::progress::Progress;
+use serde::{de::DeserializeOwned, Serialize};
+
+/// The version of every derived structure's layout and meaning; a change to any of them
+/// moves it on, and files of another version are made again.
+pub const DERIVED_FORMAT: u64 = 2;
+
+/// Most bytes a derived file may claim to decode into.
+const DECODE_LIMIT: usize = 1 << 31;
+
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_limit::<DECODE_LIMIT>()
+}
+
+/// The derived file `{table}-{suffix}.cdb` beside the table `table`, for contents that
+/// depend on `key` as well as on the table's own parameters.
+fn derived_spec(table: &TableSpec, suffix: &str, key: u64, bytes: u64) -> TableSpec {
+    let mut params = table.params.clone();
+    params.push(("derived format".into(), DERIVED_FORMAT));
+    params.push(("derived from".into(), key));
+    TableSpec {
+        name: super::intern(format!("{}-{suffix}", table.name)),
+        group: table.group,
+        puzzle: table.puzzle,
+        kind: "derived structures",
+        params,
+        entries: bytes,
+        bits_per_entry: 8,
+    }
+}
+
+/// The structure kept as `{table}-{suffix}` for `key` (a hash of whatever else it depends
+/// on) if that file is there and sound and `sound` accepts it; else `make()`, written
+/// there for the next process when the folder is writable. `None` when there is none
+/// to keep and `make` gives none.
+pub fn load_or_make<T: Serialize + DeserializeOwned>(
+    store: &TableStore,
+    table: &TableSpec,
+    suffix: &str,
+    key: u64,
+    progress: &Progress,
+    sound: impl Fn(&T) -> bool,
+    make: impl FnOnce() -> Option<T>,
+) -> Option<T> {
+    if let Some(value) = load(store, table, suffix, key, progress, sound) {
+        return Some(value);
+    }
+    let value = make()?;
+    keep(store, table, suffix, key, progress, &value);
+    Some(value)
+}
+
+/// The structure kept as `{table}-{suffix}` for `key`, if that file is there, sound, and
+/// accepted by `sound`; a file that is there but fails is named in a note.
+pub fn load<T: DeserializeOwned>(
+    store: &TableStore,
+    table: &TableSpec,
+    suffix: &str,
+    key: u64,
+    progress: &Progress,
+    sound: impl Fn(&T) -> bool,
+) -> Option<T> {
+    let path = store
+        .dir()
+        .join(derived_spec(table, suffix, key, 0).file_name());
+    if !path.is_file() {
+        return None;
+    }
+    match read(store, table, suffix, key, &sound) {
+        Ok(value) => Some(value),
+        Err(why) => {
+            progress.note(format!("{}: {why}; made again", path.display()));
+            None
+        }
+    }
+}
+
+/// Writes `value` as `{table}-{suffix}` for `key` (replacing any file there by a rename),
+/// when the folder is writable; a write that fails is named in a note.
+pub fn keep<T: Serialize>(
+    store: &TableStore,
+    table: &TableSpec,
+    suffix: &str,
+    key: u64,
+    progress: &Progress,
+    value: &T,
+) {
+    if store.check_writable().is_err() {
+        return;
+    }
+    if let Ok(bytes) = bincode::serde::encode_to_vec(value, config()) {
+        let spec = derived_spec(table, suffix, key, bytes.len() as u64);
+        if let Err(e) = store.write(&spec, &bytes, Vec::new()) {
+            let path = store.dir().join(spec.file_name());
+            progress.note(format!("{}: not kept ({e})", path.display()));
+        }
+    }
+}
+
+fn read<T: DeserializeOwned>(
+    store: &TableStore,
+    table: &TableSpec,
+    suffix: &str,
+    key: u64,
+    sound: impl Fn(&T) -> bool,
+) -> Result<T, String> {
+    let path = store
+        .dir()
+        .join(derived_spec(table, suffix, key, 0).file_name());
+    let (header, _) = read_header(&path, table.group).map_err(|e| e.to_string())?;
+    let expected = derived_spec(table, suffix, key, header.entries);
+    if header.params != expected.params {
+        return Err("made by another version of cubedb or for other inputs".into());
+    }
+    let file = store.open(&expected).map_err(|e| e.to_string())?;
+    let (value, used): (T, usize) = bincode::serde::decode_from_slice(file.payload(), config())
+        .map_err(|e| format!("does not decode ({e})"))?;
+    if used != file.payload().len() {
+        return Err(format!(
+            "{} bytes after its contents",
+            file.payload().len() - used
+        ));
+    }
+    if !sound(&value) {
+        return Err("its contents do not fit the table".into());
+    }
+    Ok(value)
+}
+
+/// Serde for a `Vec<u32>` kept as its little-endian bytes: read back in one pass over the
+/// file's bytes rather than word by word (`#[serde(with = "words")]`).
+pub mod words {
+    use serde::{de, Deserializer, Serializer};
+
+    /// The words as one run of little-endian bytes.
+    pub fn serialize<S: Serializer>(words: &[u32], s: S) -> Result<S::Ok, S::Error> {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        s.serialize_bytes(&bytes)
+    }
+
+    /// The words back from their bytes (an error when the length is not whole words).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
+        d.deserialize_bytes(WordsVisitor)
+    }
+
+    pub(super) struct WordsVisitor;
+
+    impl de::Visitor<'_> for WordsVisitor {
+        type Value = Vec<u32>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("little-endian 32-bit words")
+        }
+
+        fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<u32>, E> {
+            if !bytes.len().is_multiple_of(4) {
+                return Err(E::invalid_length(bytes.len(), &self));
+            }
+            Ok(bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect())
+        }
+    }
+}
+
+/// [`words`] for a list of word vectors.
+pub mod word_lists {
+    use serde::ser::SerializeSeq;
+    use serde::{de, Deserializer, Serializer};
+
+    struct Words<'a>(&'a [u32]);
+
+    impl serde::Serialize for Words<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            super::words::serialize(self.0, s)
+        }
+    }
+
+    struct OwnedWords(Vec<u32>);
+
+    impl<'de> serde::Deserialize<'de> for OwnedWords {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            super::words::deserialize(d).map(OwnedWords)
+        }
+    }
+
+    /// Each list as one run of bytes.
+    pub fn serialize<S: Serializer>(lists: &[Vec<u32>], s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(lists.len()))?;
+        for list in lists {
+            seq.serialize_element(&Words(list))?;
+        }
+        seq.end()
+    }
+
+    /// The lists back from their bytes.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u32>>, D::Error> {
+        struct ListsVisitor;
+        impl<'de> de::Visitor<'de> for ListsVisitor {
+            type Value = Vec<Vec<u32>>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("lists of little-endian 32-bit words")
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut lists = Vec::new();
+                while let Some(OwnedWords(list)) = seq.next_element()? {
+                    lists.push(list);
+                }
+                Ok(lists)
+            }
+        }
+        d.deserialize_seq(ListsVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::TableStore;
+
+    fn anchor() -> TableSpec {
+        TableSpec {
+            name: "derived-test",
+            group: "test",
+            puzzle: "test",
+            kind: "test",
+            params: vec![("p".into(), 1)],
+            entries: 0,
+            bits_per_entry: 8,
+        }
+    }
+
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Kept {
+        #[serde(with = "words")]
+        words: Vec<u32>,
+        #[serde(with = "word_lists")]
+        lists: Vec<Vec<u32>>,
+        other: u8,
+    }
+
+    fn value() -> Kept {
+        Kept {
+            words: (0..1000).map(|i| i * 7919).collect(),
+            lists: vec![vec![1, 2, 3], vec![], vec![u32::MAX]],
+            other: 9,
+        }
+    }
+
+    /// Made once and kept; read back (not made) by the next open; made again when the
+    /// file is damaged, was made for another key, or its contents are refused.
+    #[test]
+    fn derived_files_are_kept_read_back_and_never_trusted_when_wrong() {
+        let dir = std::env::temp_dir().join(format!("cubedb-derived-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("folder");
+        let store = TableStore::new(&dir);
+        let notes = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let sink = notes.clone();
+        let progress = Progress::notes_to(move |n| sink.lock().expect("notes").push(n.into()));
+        let made = std::cell::Cell::new(0);
+        let open = |key: u64, sound: &dyn Fn(&Kept) -> bool| {
+            load_or_make(&store, &anchor(), "x", key, &progress, sound, || {
+                made.set(made.get() + 1);
+                Some(value())
+            })
+        };
+        let yes = |_: &Kept| true;
+        assert_eq!(open(5, &yes), Some(value()));
+        assert_eq!(made.get(), 1);
+        assert_eq!(open(5, &yes), Some(value()));
+        assert_eq!(made.get(), 1, "read back, not made");
+        assert!(notes.lock().expect("notes").is_empty());
+
+        // Another key: named, made again (and kept for that key).
+        assert_eq!(open(6, &yes), Some(value()));
+        assert_eq!(made.get(), 2);
+        assert!(notes
+            .lock()
+            .expect("notes")
+            .last()
+            .expect("a note")
+            .contains("other inputs"));
+
+        // A byte of the payload changed: the checksum fails, named, made again.
+        let path = dir.join("derived-test-x.cdb");
+        let mut bytes = std::fs::read(&path).expect("file");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, &bytes).expect("damaged");
+        assert_eq!(open(6, &yes), Some(value()));
+        assert_eq!(made.get(), 3);
+        assert!(notes
+            .lock()
+            .expect("notes")
+            .last()
+            .expect("a note")
+            .contains("derived-test-x.cdb"));
+
+        // Contents the caller refuses: made again.
+        assert_eq!(open(6, &|k: &Kept| k.other == 0), Some(value()));
+        assert_eq!(made.get(), 4);
+        assert!(notes
+            .lock()
+            .expect("notes")
+            .last()
+            .expect("a note")
+            .contains("do not fit"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
