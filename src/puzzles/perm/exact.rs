@@ -1023,8 +1023,8 @@ impl ExactTable {
     /// Every neighbour's entry is asked for before any is read, so that the reads
     /// overlap; the first one step closer, in move order, is taken.
     fn rank_walk(&self, stepper: &Projection, mut rank: u64) -> Option<Vec<usize>> {
-        let mut values = vec![0u64; stepper.radix.len()];
-        let mut next = vec![0u64; self.ranked.moves.len()];
+        let space = Space::new(stepper);
+        let mut next = Vec::with_capacity(self.ranked.moves.len());
         let mut path = Vec::with_capacity(self.histogram.len());
         let payload = self.table.payload();
         while rank != self.solved {
@@ -1032,11 +1032,11 @@ impl ExactTable {
             if path.len() >= self.histogram.len() {
                 return None;
             }
-            stepper.values(rank, &mut values);
-            for (m, n) in next.iter_mut().enumerate() {
-                *n = stepper.after(&values, m);
-                crate::table::prefetch(payload, (*n / 4) as usize);
-            }
+            next.clear();
+            space.for_each_neighbour(rank, |n| {
+                crate::table::prefetch(payload, (n / 4) as usize);
+                next.push(n);
+            });
             let want = (self.value(rank) + 2) % 3;
             let m = next.iter().position(|&n| self.value(n) == want)?;
             path.push(m);
