@@ -576,7 +576,12 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
             Ok(puzzle.format_path(&moves))
         }),
         None => {
-            opened = solver(&args.file, &puzzle, plan, &args.tables, "phased")?;
+            // The states' sampler is made on the other core while the tables open.
+            opened = rayon::join(
+                || solver(&args.file, &puzzle, plan, &args.tables, "phased"),
+                || cubedb::puzzles::perm::group::prepare_random_states(&puzzle),
+            )
+            .0?;
             let phased = opened
                 .phased()
                 .context("internal error: no phased solver")?;
