@@ -24,12 +24,11 @@ impl Resident {
     /// Reads the next `len` bytes of `file` into huge pages: `Ok(None)` if the memory
     /// cannot be had, an error if the file cannot be read or is shorter. Unlike copying
     /// from a mapping, the file's pages never count in the process's resident memory.
-    pub fn read_from(mut file: &std::fs::File, len: usize) -> std::io::Result<Option<Self>> {
-        use std::io::Read;
+    pub fn read_from(file: &std::fs::File, len: usize) -> std::io::Result<Option<Self>> {
         let Some(mut copy) = Self::zeroed(len) else {
             return Ok(None);
         };
-        file.read_exact(copy.bytes_mut())?;
+        read_on_every_core(file, copy.bytes_mut())?;
         Ok(Some(copy))
     }
 
@@ -51,4 +50,23 @@ impl Resident {
     pub fn bytes(&self) -> &[u8] {
         &self.map[self.offset..self.offset + self.len]
     }
+}
+
+/// Fills `out` from the start of `file`, a block per task on every core: the huge pages'
+/// first touches and the copies from the page cache overlap (the 4x4x4's 120 MB matching
+/// table opened in about half the time).
+#[cfg(unix)]
+fn read_on_every_core(file: &std::fs::File, out: &mut [u8]) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    use std::os::unix::fs::FileExt;
+    const BLOCK: usize = 8 << 20;
+    out.par_chunks_mut(BLOCK)
+        .enumerate()
+        .try_for_each(|(i, chunk)| file.read_exact_at(chunk, (i * BLOCK) as u64))
+}
+
+#[cfg(not(unix))]
+fn read_on_every_core(mut file: &std::fs::File, out: &mut [u8]) -> std::io::Result<()> {
+    use std::io::Read;
+    file.read_exact(out)
 }
