@@ -284,6 +284,10 @@ mod tests {
             })
         };
         let yes = |_: &Kept| true;
+        let last_note_says = |text: &str| {
+            let notes = notes.lock().expect("notes");
+            notes.last().is_some_and(|n| n.contains(text))
+        };
         assert_eq!(open(5, &yes), Some(value()));
         assert_eq!(made.get(), 1);
         assert_eq!(open(5, &yes), Some(value()));
@@ -293,12 +297,7 @@ mod tests {
         // Another key: named, made again (and kept for that key).
         assert_eq!(open(6, &yes), Some(value()));
         assert_eq!(made.get(), 2);
-        assert!(notes
-            .lock()
-            .expect("notes")
-            .last()
-            .expect("a note")
-            .contains("other inputs"));
+        assert!(last_note_says("other inputs"));
 
         // A byte of the payload changed: the checksum fails, named, made again.
         let path = dir.join("derived-test-x.cdb");
@@ -308,22 +307,12 @@ mod tests {
         std::fs::write(&path, &bytes).expect("damaged");
         assert_eq!(open(6, &yes), Some(value()));
         assert_eq!(made.get(), 3);
-        assert!(notes
-            .lock()
-            .expect("notes")
-            .last()
-            .expect("a note")
-            .contains("derived-test-x.cdb"));
+        assert!(last_note_says("derived-test-x.cdb"));
 
         // Contents the caller refuses: made again.
         assert_eq!(open(6, &|k: &Kept| k.other == 0), Some(value()));
         assert_eq!(made.get(), 4);
-        assert!(notes
-            .lock()
-            .expect("notes")
-            .last()
-            .expect("a note")
-            .contains("do not fit"));
+        assert!(last_note_says("do not fit"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1409,12 +1409,16 @@ impl PhasedSolver {
                 let full = phase.follows_legality && guard.is_none();
                 let make =
                     || FreeSteps::new(tables, &phase.costs, guard, full, (&elements, &puzzle.sets));
-                // Listed once and kept beside the phase's exact table.
-                match (tables.exact_spec(), tables.whole_exact_size()) {
-                    (Some(spec), Some(states)) => {
+                // Listed once and kept beside the phase's exact table (for its contents:
+                // a step holds the table's value where it lands).
+                match (tables.exact_file(), tables.whole_exact_size()) {
+                    (Some((spec, checksum)), Some(states)) => {
                         let key = xxhash_rust::xxh3::xxh3_64(
-                            format!("{:?}", (&phase.costs, guard.map(|g| g.0), full, &elements))
-                                .as_bytes(),
+                            format!(
+                                "{:?}",
+                                (&phase.costs, guard.map(|g| g.0), full, &elements, checksum)
+                            )
+                            .as_bytes(),
                         );
                         let moves = tables.ranked.moves.len();
                         crate::table::derived::load_or_make(

@@ -930,10 +930,10 @@ impl PhaseTables {
         None
     }
 
-    /// The file of the phase's exact table, when it has one.
-    pub fn exact_spec(&self) -> Option<&TableSpec> {
+    /// The file of the phase's exact table and its payload's checksum, when it has one.
+    pub fn exact_file(&self) -> Option<(&TableSpec, u64)> {
         match &self.heuristic {
-            Heuristic::Exact { spec, .. } => Some(spec),
+            Heuristic::Exact { spec, table, .. } => Some((spec, table.header().checksum)),
             Heuristic::Pdbs(_) => None,
         }
     }
