@@ -113,11 +113,10 @@ fn tips_last_holds(puzzle: &PermPuzzle) -> bool {
     use std::collections::HashMap;
     use std::sync::{LazyLock, Mutex};
     static PROVEN: LazyLock<Mutex<HashMap<u64, bool>>> = LazyLock::new(Default::default);
-    if let Some(known) = PROVEN
-        .lock()
-        .ok()
-        .and_then(|p| p.get(&puzzle.hash).copied())
-    {
+    // The names matter as much as the moves.
+    let names: Vec<&str> = puzzle.moves.iter().map(|m| m.name.as_str()).collect();
+    let key = puzzle.hash ^ xxhash_rust::xxh3::xxh3_64(names.join(" ").as_bytes());
+    if let Some(known) = PROVEN.lock().ok().and_then(|p| p.get(&key).copied()) {
         return known;
     }
     let sets = &puzzle.sets;
@@ -147,7 +146,7 @@ fn tips_last_holds(puzzle: &PermPuzzle) -> bool {
                 .all(|o| commute(&m.element, &o.element))
     });
     if let Ok(mut proven) = PROVEN.lock() {
-        proven.insert(puzzle.hash, holds);
+        proven.insert(key, holds);
     }
     holds
 }
@@ -281,12 +280,15 @@ mod tests {
             "pyraminx.tws",
             PuzzleMetric::Htm
         )));
-        for (file, flip) in [("pyraminx-no-tips.tws", 1), ("2x2x2.tws", 2)] {
+        for file in ["pyraminx-no-tips.tws", "2x2x2.tws"] {
             let mut puzzle = shipped_puzzle(file, PuzzleMetric::Htm);
+            assert!(
+                tips_last_holds(&puzzle),
+                "{file}: no tips, nothing to disprove"
+            );
             for m in &mut puzzle.moves {
                 m.name = m.name.replace('U', "u");
             }
-            puzzle.hash ^= flip;
             assert!(!tips_last_holds(&puzzle), "{file}");
         }
     }
