@@ -576,12 +576,9 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
             Ok(puzzle.format_path(&moves))
         }),
         None => {
-            // The states' sampler is made on the other core while the tables open.
-            opened = rayon::join(
-                || solver(&args.file, &puzzle, plan, &args.tables, "phased"),
-                || cubedb::puzzles::perm::group::prepare_random_states(&puzzle),
-            )
-            .0?;
+            opened = cubedb::puzzles::perm::group::while_preparing_random_states(&puzzle, || {
+                solver(&args.file, &puzzle, plan, &args.tables, "phased")
+            })?;
             let phased = opened
                 .phased()
                 .context("internal error: no phased solver")?;

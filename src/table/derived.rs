@@ -27,119 +27,115 @@ fn config() -> impl bincode::config::Config {
         .with_limit::<DECODE_LIMIT>()
 }
 
-/// The derived file `{table}-{suffix}.cdb` beside the table `table`, for contents that
-/// depend on `key` as well as on the table's own parameters.
-fn derived_spec(table: &TableSpec, suffix: &str, key: u64, bytes: u64) -> TableSpec {
-    let mut params = table.params.clone();
-    params.push(("derived format".into(), DERIVED_FORMAT));
-    params.push(("derived from".into(), key));
-    TableSpec {
-        name: super::intern(format!("{}-{suffix}", table.name)),
-        group: table.group,
-        puzzle: table.puzzle,
-        kind: "derived structures",
-        params,
-        entries: bytes,
-        bits_per_entry: 8,
-    }
+/// One derived file: `{table}-{suffix}.cdb` beside the table `table`, for contents that
+/// depend on `key` (a hash of whatever else they depend on) as well as on the table's
+/// own parameters.
+pub struct DerivedFile<'a> {
+    store: &'a TableStore,
+    /// Its spec, but for the length (`entries`), which is the payload's.
+    spec: TableSpec,
+    path: std::path::PathBuf,
 }
 
-/// The structure kept as `{table}-{suffix}` for `key` (a hash of whatever else it depends
-/// on) if that file is there and sound and `sound` accepts it; else `make()`, written
-/// there for the next process when the folder is writable. `None` when there is none
-/// to keep and `make` gives none.
-pub fn load_or_make<T: Serialize + DeserializeOwned>(
-    store: &TableStore,
-    table: &TableSpec,
-    suffix: &str,
-    key: u64,
-    progress: &Progress,
-    sound: impl Fn(&T) -> bool,
-    make: impl FnOnce() -> Option<T>,
-) -> Option<T> {
-    if let Some(value) = load(store, table, suffix, key, progress, sound) {
-        return Some(value);
+impl<'a> DerivedFile<'a> {
+    /// The file `{table}-{suffix}` of `store` for `key`.
+    pub fn beside(store: &'a TableStore, table: &TableSpec, suffix: &str, key: u64) -> Self {
+        let mut params = table.params.clone();
+        params.push(("derived format".into(), DERIVED_FORMAT));
+        params.push(("derived from".into(), key));
+        let spec = TableSpec {
+            name: super::intern(format!("{}-{suffix}", table.name)),
+            group: table.group,
+            puzzle: table.puzzle,
+            kind: "derived structures",
+            params,
+            entries: 0,
+            bits_per_entry: 8,
+        };
+        let path = store.dir().join(spec.file_name());
+        Self { store, spec, path }
     }
-    let value = make()?;
-    keep(store, table, suffix, key, progress, &value);
-    Some(value)
-}
 
-/// The structure kept as `{table}-{suffix}` for `key`, if that file is there, sound, and
-/// accepted by `sound`; a file that is there but fails is named in a note.
-pub fn load<T: DeserializeOwned>(
-    store: &TableStore,
-    table: &TableSpec,
-    suffix: &str,
-    key: u64,
-    progress: &Progress,
-    sound: impl Fn(&T) -> bool,
-) -> Option<T> {
-    let path = store
-        .dir()
-        .join(derived_spec(table, suffix, key, 0).file_name());
-    if !path.is_file() {
-        return None;
-    }
-    match read(store, table, suffix, key, &sound) {
-        Ok(value) => Some(value),
-        Err(why) => {
-            progress.note(format!("{}: {why}; made again", path.display()));
-            None
+    /// Its spec for a payload of `bytes` bytes.
+    fn spec_of(&self, bytes: u64) -> TableSpec {
+        TableSpec {
+            entries: bytes,
+            ..self.spec.clone()
         }
     }
-}
 
-/// Writes `value` as `{table}-{suffix}` for `key` (replacing any file there by a rename),
-/// when the folder is writable; a write that fails is named in a note.
-pub fn keep<T: Serialize>(
-    store: &TableStore,
-    table: &TableSpec,
-    suffix: &str,
-    key: u64,
-    progress: &Progress,
-    value: &T,
-) {
-    if store.check_writable().is_err() {
-        return;
+    /// The structure kept there if the file is there, sound, and accepted by `sound`;
+    /// else `make()`, kept there for the next process ([`DerivedFile::keep`]). `None`
+    /// when there is none to keep and `make` gives none.
+    pub fn load_or_make<T: Serialize + DeserializeOwned>(
+        &self,
+        progress: &Progress,
+        sound: impl Fn(&T) -> bool,
+        make: impl FnOnce() -> Option<T>,
+    ) -> Option<T> {
+        if let Some(value) = self.load(progress, sound) {
+            return Some(value);
+        }
+        let value = make()?;
+        self.keep(progress, &value);
+        Some(value)
     }
-    if let Ok(bytes) = bincode::serde::encode_to_vec(value, config()) {
-        let spec = derived_spec(table, suffix, key, bytes.len() as u64);
-        if let Err(e) = store.write(&spec, &bytes, Vec::new()) {
-            let path = store.dir().join(spec.file_name());
-            progress.note(format!("{}: not kept ({e})", path.display()));
+
+    /// The structure kept there, if the file is there, sound, and accepted by `sound`; a
+    /// file that is there but fails is named in a note.
+    pub fn load<T: DeserializeOwned>(
+        &self,
+        progress: &Progress,
+        sound: impl Fn(&T) -> bool,
+    ) -> Option<T> {
+        if !self.path.is_file() {
+            return None;
+        }
+        match self.read(sound) {
+            Ok(value) => Some(value),
+            Err(why) => {
+                progress.note(format!("{}: {why}; made again", self.path.display()));
+                None
+            }
         }
     }
-}
 
-fn read<T: DeserializeOwned>(
-    store: &TableStore,
-    table: &TableSpec,
-    suffix: &str,
-    key: u64,
-    sound: impl Fn(&T) -> bool,
-) -> Result<T, String> {
-    let path = store
-        .dir()
-        .join(derived_spec(table, suffix, key, 0).file_name());
-    let (header, _) = read_header(&path, table.group).map_err(|e| e.to_string())?;
-    let expected = derived_spec(table, suffix, key, header.entries);
-    if header.params != expected.params {
-        return Err("made by another version of cubedb or for other inputs".into());
+    /// Writes `value` there (replacing any file by a rename) when the folder is
+    /// writable; a write that fails is named in a note.
+    pub fn keep<T: Serialize>(&self, progress: &Progress, value: &T) {
+        if self.store.check_writable().is_err() {
+            return;
+        }
+        if let Ok(bytes) = bincode::serde::encode_to_vec(value, config()) {
+            let spec = self.spec_of(bytes.len() as u64);
+            if let Err(e) = self.store.write(&spec, &bytes, Vec::new()) {
+                progress.note(format!("{}: not kept ({e})", self.path.display()));
+            }
+        }
     }
-    let file = store.open(&expected).map_err(|e| e.to_string())?;
-    let (value, used): (T, usize) = bincode::serde::decode_from_slice(file.payload(), config())
-        .map_err(|e| format!("does not decode ({e})"))?;
-    if used != file.payload().len() {
-        return Err(format!(
-            "{} bytes after its contents",
-            file.payload().len() - used
-        ));
+
+    fn read<T: DeserializeOwned>(&self, sound: impl Fn(&T) -> bool) -> Result<T, String> {
+        let (header, _) = read_header(&self.path, self.spec.group).map_err(|e| e.to_string())?;
+        if header.params != self.spec.params {
+            return Err("made by another version of cubedb or for other inputs".into());
+        }
+        let file = self
+            .store
+            .open(&self.spec_of(header.entries))
+            .map_err(|e| e.to_string())?;
+        let (value, used): (T, usize) = bincode::serde::decode_from_slice(file.payload(), config())
+            .map_err(|e| format!("does not decode ({e})"))?;
+        if used != file.payload().len() {
+            return Err(format!(
+                "{} bytes after its contents",
+                file.payload().len() - used
+            ));
+        }
+        if !sound(&value) {
+            return Err("its contents do not fit the table".into());
+        }
+        Ok(value)
     }
-    if !sound(&value) {
-        return Err("its contents do not fit the table".into());
-    }
-    Ok(value)
 }
 
 /// Serde for a `Vec<u32>` kept as its little-endian bytes: read back in one pass over the
@@ -278,7 +274,7 @@ mod tests {
         let progress = Progress::notes_to(move |n| sink.lock().expect("notes").push(n.into()));
         let made = std::cell::Cell::new(0);
         let open = |key: u64, sound: &dyn Fn(&Kept) -> bool| {
-            load_or_make(&store, &anchor(), "x", key, &progress, sound, || {
+            DerivedFile::beside(&store, &anchor(), "x", key).load_or_make(&progress, sound, || {
                 made.set(made.get() + 1);
                 Some(value())
             })

@@ -770,15 +770,22 @@ fn legal_sampler(puzzle: &PermPuzzle) -> Option<std::sync::Arc<LegalSampler>> {
     }
 }
 
-/// Makes what [`random_state`] draws `puzzle`'s states from (its stabilizer chain, or its
-/// legal states' sampler), so that a process opening tables meanwhile has it ready for
-/// its first scramble.
-pub fn prepare_random_states(puzzle: &PermPuzzle) {
-    if puzzle.illegal.is_empty() {
-        cached_chain(puzzle);
-    } else {
-        legal_sampler(puzzle);
-    }
+/// `open()` (a puzzle's tables opening) while what [`random_state`] draws `puzzle`'s
+/// states from (its stabilizer chain, or its legal states' sampler) is made on the other
+/// core, so that the first scramble finds it ready (Square-1's sampler: a third of a
+/// fresh process's first scramble).
+pub fn while_preparing_random_states<T: Send>(
+    puzzle: &PermPuzzle,
+    open: impl FnOnce() -> T + Send,
+) -> T {
+    rayon::join(open, || {
+        if puzzle.illegal.is_empty() {
+            cached_chain(puzzle);
+        } else {
+            legal_sampler(puzzle);
+        }
+    })
+    .0
 }
 
 /// Stabilizer chains already made, by puzzle hash (Schreier–Sims on the megaminx takes a

@@ -122,32 +122,28 @@ impl ServedPuzzle {
         }
         let source = source.to_string();
         let has_plan = plan.is_some();
-        // A planned puzzle's scrambles draw from its group: that is made on the other
-        // core while the tables open (Square-1's legal-state sampler: a third of a fresh
-        // process's first scramble).
-        let (opened, ()) = rayon::join(
-            || {
-                PuzzleSolver::open_with_plan(
-                    &puzzle,
-                    plan,
-                    store,
-                    &source,
-                    budget_mb,
-                    if has_plan {
-                        PuzzleEngine::Auto
-                    } else {
-                        PuzzleEngine::Table
-                    },
-                    progress,
-                    false,
-                )
-            },
-            || {
+        let open = || {
+            PuzzleSolver::open_with_plan(
+                &puzzle,
+                plan,
+                store,
+                &source,
+                budget_mb,
                 if has_plan {
-                    super::group::prepare_random_states(&puzzle);
-                }
-            },
-        );
+                    PuzzleEngine::Auto
+                } else {
+                    PuzzleEngine::Table
+                },
+                progress,
+                false,
+            )
+        };
+        // A planned puzzle's scrambles draw from its group.
+        let opened = if has_plan {
+            super::group::while_preparing_random_states(&puzzle, open)
+        } else {
+            open()
+        };
         let solver = match opened {
             Ok(solver) => solver,
             Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) if !has_plan => {

@@ -1421,15 +1421,13 @@ impl PhasedSolver {
                             .as_bytes(),
                         );
                         let moves = tables.ranked.moves.len();
-                        crate::table::derived::load_or_make(
-                            store,
-                            spec,
-                            &format!("steps-{:08x}", key as u32),
-                            key,
-                            progress,
-                            |steps: &FreeSteps| steps.fit(moves, states),
-                            make,
-                        )
+                        let suffix = format!("steps-{:08x}", key as u32);
+                        crate::table::derived::DerivedFile::beside(store, spec, &suffix, key)
+                            .load_or_make(
+                                progress,
+                                |steps: &FreeSteps| steps.fit(moves, states),
+                                make,
+                            )
                     }
                     _ => make(),
                 }

@@ -18,6 +18,7 @@ use crate::puzzles::perm::exact::{
 use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
 use crate::search::bfs::{costed_bfs, mod3_bfs, mod3_bfs_observed, Mod3Observer, Mod3Result};
+use crate::table::derived::DerivedFile;
 use crate::table::{packed, Table, TableSpec, TableStore};
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -383,25 +384,20 @@ impl PhaseTables {
             2,
             ranked.moves.len(),
         );
-        let rows_key = known
-            .as_ref()
-            .map(|k| xxhash_rust::xxh3::xxh3_64(&groups_to_bytes(k)));
-        let kept_rows = rows_key.and_then(|key| {
-            crate::table::derived::load(
-                store,
-                &anchor,
-                "move-rows",
-                key,
-                progress,
-                |rows: &Vec<MoveRows>| known.as_ref().is_some_and(|k| rows.len() == k.len()),
-            )
+        let rows_file = known.as_ref().map(|k| {
+            let key = xxhash_rust::xxh3::xxh3_64(&groups_to_bytes(k));
+            DerivedFile::beside(store, &anchor, "move-rows", key)
+        });
+        let kept_rows = rows_file.as_ref().and_then(|file| {
+            file.load(progress, |rows: &Vec<MoveRows>| {
+                known.as_ref().is_some_and(|k| rows.len() == k.len())
+            })
         });
         let had_rows = kept_rows.is_some();
         let (projection, groups) =
             exact_projection_with_rows(ranked, known, true, kept_rows.unwrap_or_default())?;
-        if let (false, Some(key)) = (had_rows, rows_key) {
-            let rows = projection.move_rows();
-            crate::table::derived::keep(store, &anchor, "move-rows", key, progress, &rows);
+        if let (false, Some(file)) = (had_rows, &rows_file) {
+            file.keep(progress, &projection.move_rows());
         }
         let quotient = if classes {
             let target_values: Vec<Vec<u64>> = targets
@@ -421,17 +417,15 @@ impl PhaseTables {
                 ]
                 .concat(),
             );
-            crate::table::derived::load_or_make(
-                store,
-                &anchor,
-                &format!("free-classes-{:08x}", key as u32),
-                key,
-                progress,
-                |q: &FreeQuotient| q.fits(&projection),
-                || FreeQuotient::new(ranked, &projection, costs, &target_values),
-            )
-            .filter(|q| fits(q.size))
-            .map(Box::new)
+            let suffix = format!("free-classes-{:08x}", key as u32);
+            DerivedFile::beside(store, &anchor, &suffix, key)
+                .load_or_make(
+                    progress,
+                    |q: &FreeQuotient| q.fits(&projection),
+                    || FreeQuotient::new(ranked, &projection, costs, &target_values),
+                )
+                .filter(|q| fits(q.size))
+                .map(Box::new)
         } else {
             None
         };
