@@ -9,10 +9,12 @@
 //! `base + 3` or more, and the search stops there. Each group of ranks (a table line)
 //! remembers the depth at which it was first reached: its smallest distance.
 //!
-//! Peak memory: two bits plus one bit per state, and a byte per group.
+//! Peak memory: two bits plus one bit per state, and a byte per group; the lines of the
+//! table are made in the two bits' memory ([`BasedDistances::into_lines`]).
 
-use super::bfs::{mod3_bfs_observed, slots_holding, Mod3Observer, RankedSpace};
+use super::bfs::{mod3_bfs_observed, word_of, word_slots_holding, Mod3Observer, RankedSpace};
 use crate::progress::Progress;
+use crate::table::base_lines;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -30,20 +32,61 @@ pub struct BasedDistances {
     pub base: usize,
     /// States at each depth `0..=base + 2`, then those at `base + 3` or more.
     pub histogram: Vec<u64>,
+    /// Ranks, and ranks per group.
+    size: u64,
+    group: u64,
 }
 
 impl BasedDistances {
     /// Code of `rank`: 0 within the base, 1 and 2 at `base + 1` and `base + 2`, 3 beyond.
     #[inline]
     pub fn code(&self, rank: u64) -> u8 {
-        if self.within_base[(rank / 64) as usize] >> (rank % 64) & 1 == 1 {
-            return 0;
+        let within = self.within_base[(rank / 64) as usize] >> (rank % 64) & 1 == 1;
+        let crumb = self.crumbs[(rank / 4) as usize] >> (2 * (rank % 4)) & 3;
+        code_of(within, crumb, self.base)
+    }
+
+    /// The codes as lines of [`crate::table::base_lines`] (groups of
+    /// [`base_lines::LINE_ENTRIES`] ranks), made in the crumbs' own memory, and the
+    /// histogram.
+    pub fn into_lines(self) -> (Vec<u8>, Vec<u64>) {
+        assert_eq!(
+            self.group,
+            base_lines::LINE_ENTRIES as u64,
+            "one group per line"
+        );
+        // Byte `j` of the crumbs holds ranks `4 j .. 4 j + 3`; its codes follow from it
+        // and the four bits of the bitmap for the same ranks.
+        let mut codes = vec![0u8; 16 * 256];
+        for (at, code_byte) in codes.iter_mut().enumerate() {
+            let (within, crumbs) = (at >> 8, at & 0xFF);
+            *code_byte = (0..4).fold(0, |byte, slot| {
+                let code = code_of(
+                    within >> slot & 1 == 1,
+                    (crumbs >> (2 * slot) & 3) as u8,
+                    self.base,
+                );
+                byte | code << (2 * slot)
+            });
         }
-        match self.crumbs[(rank / 4) as usize] >> (2 * (rank % 4)) & 3 {
-            3 => 3,
-            // Depth base + 1 or base + 2, told apart by their residues.
-            c => ((c as usize + 3 - self.base % 3) % 3) as u8,
-        }
+        let within_base = &self.within_base;
+        let recode = |j: u64, byte: u8| {
+            let within = (within_base[(j / 16) as usize] >> (4 * (j % 16)) & 15) as usize;
+            codes[within << 8 | byte as usize]
+        };
+        let lines = base_lines::pack_in_place(self.crumbs, self.size, recode, &self.group_min);
+        (lines, self.histogram)
+    }
+}
+
+/// The code of a rank reached within the base or not, holding `crumb`.
+#[inline]
+fn code_of(within_base: bool, crumb: u8, base: usize) -> u8 {
+    match (within_base, crumb) {
+        (true, _) => 0,
+        (false, 3) => 3,
+        // Depth base + 1 or base + 2, told apart by their residues.
+        (false, c) => ((c as usize + 3 - base % 3) % 3) as u8,
     }
 }
 
@@ -66,13 +109,13 @@ impl BaseChooser {
             .zip(crumbs.par_chunks(16))
             .enumerate()
             .for_each(|(w, (word, bytes))| {
-                let mut bits = 0u64;
-                for (b, byte) in bytes.iter().enumerate() {
-                    // A reached slot's lower bit, gathered into four bits.
-                    let reached = !slots_holding(byte.load(Ordering::Relaxed), 3) & 0x55;
-                    let pairs = (reached | reached >> 1) & 0x33;
-                    bits |= u64::from((pairs | pairs >> 2) & 0x0F) << (4 * b);
-                }
+                // 32 ranks a half: each reached one's lower bit, gathered into 32 bits.
+                let (low, high) = bytes.split_at(bytes.len().min(8));
+                let half = |bytes: &[AtomicU8]| {
+                    let reached = !word_slots_holding(word_of(bytes), 3) & 0x5555_5555_5555_5555;
+                    gather_even_bits(reached)
+                };
+                let mut bits = half(low) | half(high) << 32;
                 let first = w as u64 * 64;
                 if size - first < 64 {
                     // Padding past the last rank reads as reached: clear it.
@@ -81,6 +124,16 @@ impl BaseChooser {
                 *word = bits;
             });
     }
+}
+
+/// Bits `0, 2, 4, ..., 62` of `x` (the others clear) packed into bits `0..32`.
+#[inline]
+fn gather_even_bits(mut x: u64) -> u64 {
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+    (x | x >> 16) & 0x0000_0000_FFFF_FFFF
 }
 
 impl Mod3Observer for BaseChooser {
@@ -158,6 +211,8 @@ pub fn based_bfs<S: RankedSpace>(
             .collect(),
         base,
         histogram,
+        size,
+        group,
     }
 }
 
@@ -201,6 +256,32 @@ mod tests {
             assert_eq!(total, space.size());
             assert_eq!(based.histogram.len(), base + 4);
             assert_eq!(based.histogram[..=base], full.histogram[..=base]);
+        }
+    }
+
+    #[test]
+    fn lines_read_back_every_code_and_line_minimum() {
+        // 4,096 and 3,721 ranks: 17 and 15 lines, the last one partial (and for 3,721
+        // ending inside a byte).
+        for (n, share) in [(64u64, 0.05), (64, 0.3), (61, 0.2)] {
+            let space = Torus(n);
+            let group = base_lines::LINE_ENTRIES as u64;
+            let based = based_bfs(&space, &[5], group, share, &Progress::hidden(), "b");
+            let (base, size) = (based.base, space.size());
+            let codes: Vec<u8> = (0..size).map(|rank| based.code(rank)).collect();
+            let minima = based.group_min.clone();
+            let (lines, histogram) = based.into_lines();
+            assert_eq!(lines.len() as u64, base_lines::cells(size) / 4);
+            assert_eq!(histogram.len(), base + 4);
+            let view = base_lines::BaseLines::new(&lines, base as u8);
+            for (rank, &code) in codes.iter().enumerate() {
+                let want = match code {
+                    0 => minima[rank / group as usize].min(15),
+                    c => base as u8 + c,
+                };
+                assert_eq!(view.get(rank), want, "n {n}, rank {rank}, code {code}");
+            }
+            assert!(codes.contains(&0) && codes.contains(&2));
         }
     }
 }

@@ -102,7 +102,7 @@ const PULL_GROUP: usize = 64;
 
 /// Spaces of at least this many ranks get a note per layer of [`mod3_bfs`] (its depth,
 /// ranks and time): builds long enough that a log of where the time went is worth it.
-const LOGGED_LAYERS_FROM: u64 = 1 << 30;
+pub(crate) const LOGGED_LAYERS_FROM: u64 = 1 << 30;
 
 /// Neighbours a top-down layer of [`mod3_bfs`] gathers (and prefetches) before it claims
 /// them: enough lines in flight to cover a memory latency.
@@ -632,12 +632,14 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
                     });
                     group.clear();
                 };
-                for (offset, byte) in chunk.iter().enumerate() {
-                    let mut hits = slots_holding(byte.load(Ordering::Relaxed), wanted);
+                // Eight bytes (32 ranks) at a time: on the early layers of a big table
+                // nearly every word holds none, and the scan is the layer's whole cost.
+                for (offset, eight) in chunk.chunks(8).enumerate() {
+                    let mut hits = word_slots_holding(word_of(eight), wanted);
                     while hits != 0 {
                         let slot = u64::from(hits.trailing_zeros() / 2);
                         hits &= hits - 1;
-                        let rank = base + offset as u64 * 4 + slot;
+                        let rank = base + offset as u64 * 32 + slot;
                         if rank >= size {
                             break;
                         }
@@ -723,12 +725,29 @@ fn pull_by_move<S: RankedSpace>(
     }
 }
 
-/// The two-bit fields of `byte` that hold `value`, each marked by its lower bit (so
+/// The two-bit fields of `word` that hold `value`, each marked by its lower bit (so
 /// `trailing_zeros() / 2` is the first one's slot).
 #[inline]
-pub(crate) fn slots_holding(byte: u8, value: u8) -> u8 {
-    let differs = byte ^ (value * 0x55);
-    !(differs | differs >> 1) & 0x55
+pub(crate) fn word_slots_holding(word: u64, value: u8) -> u64 {
+    const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+    let differs = word ^ (u64::from(value) * LOW_BITS);
+    !(differs | differs >> 1) & LOW_BITS
+}
+
+/// Up to eight bytes as one little-endian word (byte `k` in bits `8 k ..`); missing
+/// bytes read as `0xFF`, unreached.
+#[inline(always)]
+pub(crate) fn word_of(bytes: &[AtomicU8]) -> u64 {
+    if let [a, b, c, d, e, f, g, h] = bytes {
+        // Eight plain loads: atomics are never merged, but these cost one each.
+        u64::from_le_bytes([a, b, c, d, e, f, g, h].map(|x| x.load(Ordering::Relaxed)))
+    } else {
+        let mut word = [0xFF; 8];
+        for (to, from) in word.iter_mut().zip(bytes) {
+            *to = from.load(Ordering::Relaxed);
+        }
+        u64::from_le_bytes(word)
+    }
 }
 
 /// The two bits of `rank`.

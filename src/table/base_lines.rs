@@ -14,6 +14,7 @@
 //! histogram has `base + 4` buckets (the last counts entries at `base + 3` or more).
 
 use rayon::prelude::*;
+use std::cmp::Ordering;
 
 /// How the kinds of tables in this encoding end (`cubedb-gen info` reads their
 /// histograms by it).
@@ -43,26 +44,84 @@ pub fn base_of_histogram(histogram: &[u64]) -> Option<u8> {
     (base + 3 <= 15).then_some(base as u8)
 }
 
-/// Packs `entries` codes (`code(index)`, each 0..=3) and per-line minima (`line_min[l]`,
-/// capped at 15; any value for a line without code 0) into lines, on all cores.
-pub fn pack(entries: u64, code: impl Fn(u64) -> u8 + Sync, line_min: &[u8]) -> Vec<u8> {
+/// Turns `bytes`, which hold `entries` entries four per byte in any two-bit encoding
+/// (byte `j`: entries `4 j .. 4 j + 3`, lowest bits first), into lines in the same
+/// allocation: `recode(j, bytes[j])` gives byte `j`'s four codes (each 0..=3, in the
+/// same places) and `line_min[l]` line `l`'s minimum (capped at 15; any value for a line
+/// without code 0). Entries past the end are code 3, whatever their source bits.
+///
+/// A line's 252 entries are exactly 63 source bytes, and line `l` is written at byte
+/// `64 l`, never before its source at `63 l`: the lines are made from the last one down,
+/// a segment at a time (its source copied aside, then its lines written on all cores),
+/// so the only memory beyond the table itself is one segment. The 8g preset's build
+/// peaks at its 7.5 GB table and the 3.7 GB bitmap beside it, where a second array for
+/// the lines added 7.5 GB.
+pub fn pack_in_place(
+    bytes: Vec<u8>,
+    entries: u64,
+    recode: impl Fn(u64, u8) -> u8 + Sync,
+    line_min: &[u8],
+) -> Vec<u8> {
+    pack_in_segments(bytes, entries, recode, line_min, 1 << 16)
+}
+
+/// [`pack_in_place`], `segment_lines` lines at a time.
+fn pack_in_segments(
+    mut bytes: Vec<u8>,
+    entries: u64,
+    recode: impl Fn(u64, u8) -> u8 + Sync,
+    line_min: &[u8],
+    segment_lines: usize,
+) -> Vec<u8> {
+    const SOURCE_BYTES: usize = LINE_ENTRIES / 4;
     let line_count = lines(entries) as usize;
     assert_eq!(line_min.len(), line_count, "one minimum per line");
-    let mut payload = vec![0u8; line_count * LINE_BYTES];
-    payload
-        .par_chunks_mut(LINE_BYTES)
-        .enumerate()
-        .for_each(|(l, line)| {
-            let first = (l * LINE_ENTRIES) as u64;
-            for slot in 0..LINE_ENTRIES as u64 {
-                let index = first + slot;
-                // Entries past the end are code 3: never a fallback.
-                let c = if index < entries { code(index) & 3 } else { 3 };
-                line[(slot / 4) as usize] |= c << (2 * (slot % 4));
-            }
-            line[LINE_BYTES - 1] = line_min[l].min(15);
-        });
-    payload
+    assert_eq!(
+        bytes.len() as u64,
+        entries.div_ceil(4),
+        "four entries per byte"
+    );
+    // Entries past the end read as code 3 in every encoding: padding bytes are never
+    // recoded.
+    let real_bytes = bytes.len();
+    // The last source byte's slots past the end.
+    let tail = match entries % 4 {
+        0 => 0,
+        r => 0xFFu8 << (2 * r),
+    };
+    let payload_len = line_count * LINE_BYTES;
+    bytes.reserve_exact(payload_len - bytes.len());
+    bytes.resize(payload_len, 0xFF);
+    let mut source = vec![0u8; segment_lines.min(line_count) * SOURCE_BYTES];
+    let mut end = line_count;
+    while end > 0 {
+        let start = end.saturating_sub(segment_lines);
+        let from = start * SOURCE_BYTES;
+        let source = &mut source[..(end - start) * SOURCE_BYTES];
+        source
+            .par_chunks_mut(SOURCE_BYTES * 1024)
+            .zip(bytes[from..end * SOURCE_BYTES].par_chunks(SOURCE_BYTES * 1024))
+            .for_each(|(to, from)| to.copy_from_slice(from));
+        // Lines below `start` keep their source: `64 start` is past `63 start`.
+        bytes[start * LINE_BYTES..end * LINE_BYTES]
+            .par_chunks_mut(LINE_BYTES)
+            .zip(source.par_chunks(SOURCE_BYTES))
+            .enumerate()
+            .for_each(|(k, (line, source))| {
+                let first = (from + k * SOURCE_BYTES) as u64;
+                for (j, (out, &byte)) in line.iter_mut().zip(source).enumerate() {
+                    let index = first + j as u64;
+                    *out = match (index as usize + 1).cmp(&real_bytes) {
+                        Ordering::Less => recode(index, byte),
+                        Ordering::Equal => recode(index, byte) | tail,
+                        Ordering::Greater => 0xFF,
+                    };
+                }
+                line[LINE_BYTES - 1] = line_min[start + k].min(15);
+            });
+        end = start;
+    }
+    bytes
 }
 
 /// A read-only view of lines over borrowed bytes.
@@ -160,7 +219,26 @@ mod tests {
                 range.map(distance).min().unwrap_or(15)
             })
             .collect();
-        let payload = pack(n, code, &mins);
+        // The codes four to a byte, then packed with an encoding that swaps codes 1 and
+        // 2 (so that a recoding that did nothing would fail).
+        let swapped = |c: u8| [0, 2, 1, 3][c as usize];
+        let source: Vec<u8> = (0..n.div_ceil(4))
+            .map(|j| {
+                (0..4u64)
+                    .map(|s| 4 * j + s)
+                    .map(|i| if i < n { swapped(code(i)) } else { 0 } << (2 * (i % 4)))
+                    .fold(0, |byte, bits| byte | bits)
+            })
+            .collect();
+        let recode = |_: u64, byte: u8| {
+            (0..4).fold(0, |out, s| out | swapped(byte >> (2 * s) & 3) << (2 * s))
+        };
+        let payload = pack_in_place(source.clone(), n, recode, &mins);
+        // Segments of one or three lines write the same bytes as one segment.
+        for segment_lines in [1, 3] {
+            let by_segments = pack_in_segments(source.clone(), n, recode, &mins, segment_lines);
+            assert!(by_segments == payload, "segments of {segment_lines} lines");
+        }
         assert_eq!(payload.len() as u64, cells(n) / 4);
         let view = BaseLines::new(&payload, base);
         for i in 0..n {
@@ -171,6 +249,10 @@ mod tests {
                 d if d < base + 3 => assert_eq!(got, d),
                 _ => assert_eq!(got, base + 3),
             }
+        }
+        // Past the end, whatever the source held there: code 3.
+        for i in n..lines(n) * LINE_ENTRIES as u64 {
+            assert_eq!(view.get(i as usize), base + 3, "padding entry {i}");
         }
         assert_eq!(base_of_histogram(&[1; 9]), Some(5));
         assert_eq!(base_of_histogram(&[1; 3]), None);

@@ -107,7 +107,7 @@ impl Outlook {
 
 impl PresetOffer {
     /// The offer in words: `the 8g preset (7.5 GB on disk, built once in about 20 min with
-    /// 18.8 GB of memory) solves a random position in about 1.6 s`.
+    /// 11.1 GB of memory) solves a random position in about 1.6 s`.
     pub fn summary(&self) -> String {
         use crate::machine::{bytes_text, duration_text};
         let speed = format!(

@@ -25,12 +25,14 @@ use crate::puzzles::rubik::model::cube::{Cube, Move, CORNERS, EDGES, MOVE_COUNT}
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::puzzles::rubik::model::turns::MOVE_CUBES;
 use crate::search::based::based_bfs;
+use crate::search::bfs::LOGGED_LAYERS_FROM;
 use crate::search::{layered_bfs, RankedSpace, UNREACHED};
 use crate::table::base_lines::{self, BaseLines};
 use crate::table::family::{Rebuild, TableFamily};
 use crate::table::packed::{pack, Nibbles};
 use crate::table::{Table, TableError, TableSpec, TableStore};
 use std::sync::LazyLock;
+use std::time::Instant;
 
 /// Largest distance a 4-bit entry holds; greater distances are stored as this.
 const CAP: u8 = 15;
@@ -461,10 +463,17 @@ pub fn build_one(
         Encoding::BaseLines => {
             let line = base_lines::LINE_ENTRIES as u64;
             let based = based_bfs(&space, &[solved], line, BASE_SHARE, progress, &label);
-            let payload = base_lines::pack(space.size(), |i| based.code(i), &based.group_min);
-            let histogram = based.histogram.clone();
-            drop(based);
-            store.write(&spec, &payload, histogram)
+            let started = Instant::now();
+            let (payload, histogram) = based.into_lines();
+            let packed = started.elapsed().as_secs_f64();
+            store.write(&spec, &payload, histogram)?;
+            if space.size() >= LOGGED_LAYERS_FROM {
+                progress.note(format!(
+                    "{label}: lines made in {packed:.1} s, written in {:.1} s",
+                    started.elapsed().as_secs_f64() - packed
+                ));
+            }
+            Ok(())
         }
     }
 }

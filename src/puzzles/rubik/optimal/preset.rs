@@ -121,13 +121,13 @@ impl Preset {
         let pick_f = |h: f64, q: f64| if htm { h } else { q };
         let (build_seconds_on_two_cores, build_peak_bytes, random_median_seconds) = match self {
             Preset::Small => (30, 1_000_000_000, None),
-            Preset::TwoHundredMb => (pick(31, 22), 700_000_000, Some(pick_f(21.6, 13.5))),
+            Preset::TwoHundredMb => (pick(31, 22), 340_000_000, Some(pick_f(21.6, 13.5))),
             Preset::Medium => (300, 2_000_000_000, None),
             Preset::Large => (pick(224, 171), 6_600_000_000, Some(pick_f(44.0, 28.0))),
             Preset::Huge => (630, 17_400_000_000, Some(pick_f(6.54, 5.70))),
-            Preset::TwoGb => (pick(468, 276), 6_100_000_000, Some(pick_f(3.33, 4.56))),
-            Preset::FiveGb => (pick(678, 522), 12_200_000_000, Some(pick_f(2.41, 2.66))),
-            Preset::EightGb => (pick(1190, 1387), 18_800_000_000, Some(pick_f(1.65, 1.45))),
+            Preset::TwoGb => (pick(468, 276), 3_710_000_000, Some(pick_f(3.33, 4.56))),
+            Preset::FiveGb => (pick(678, 522), 7_400_000_000, Some(pick_f(2.41, 2.66))),
+            Preset::EightGb => (pick(1192, 1388), 11_090_000_000, Some(pick_f(1.65, 1.45))),
         };
         PresetFigures {
             build_seconds_on_two_cores,
@@ -242,7 +242,7 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             measured_cost: Some(BuildCost {
                 seconds_on_two_cores: 64,
-                peak_bytes: 700_000_000,
+                peak_bytes: 340_000_000,
             }),
             ..group(
                 Preset::TwoHundredMb,
@@ -285,7 +285,7 @@ pub fn groups() -> Vec<TableGroup> {
             by_default: false,
             measured_cost: Some(BuildCost {
                 seconds_on_two_cores: 470,
-                peak_bytes: 6_100_000_000,
+                peak_bytes: 3_710_000_000,
             }),
             ..group(
                 Preset::TwoGb,
@@ -296,7 +296,7 @@ pub fn groups() -> Vec<TableGroup> {
             by_default: false,
             measured_cost: Some(BuildCost {
                 seconds_on_two_cores: 680,
-                peak_bytes: 12_200_000_000,
+                peak_bytes: 7_400_000_000,
             }),
             ..group(
                 Preset::FiveGb,
@@ -306,8 +306,8 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             by_default: false,
             measured_cost: Some(BuildCost {
-                seconds_on_two_cores: 1387,
-                peak_bytes: 18_750_000_000,
+                seconds_on_two_cores: 1388,
+                peak_bytes: 11_090_000_000,
             }),
             ..group(
                 Preset::EightGb,
