@@ -14,7 +14,6 @@
 //! histogram has `base + 4` buckets (the last counts entries at `base + 3` or more).
 
 use rayon::prelude::*;
-use std::cmp::Ordering;
 
 /// How the kinds of tables in this encoding end (`cubedb-gen info` reads their
 /// histograms by it).
@@ -81,14 +80,8 @@ fn pack_in_segments(
         entries.div_ceil(4),
         "four entries per byte"
     );
-    // Entries past the end read as code 3 in every encoding: padding bytes are never
-    // recoded.
+    // Source bytes past the end are never recoded: their lines get code 3 there.
     let real_bytes = bytes.len();
-    // The last source byte's slots past the end.
-    let tail = match entries % 4 {
-        0 => 0,
-        r => 0xFFu8 << (2 * r),
-    };
     let payload_len = line_count * LINE_BYTES;
     bytes.reserve_exact(payload_len - bytes.len());
     bytes.resize(payload_len, 0xFF);
@@ -108,18 +101,21 @@ fn pack_in_segments(
             .zip(source.par_chunks(SOURCE_BYTES))
             .enumerate()
             .for_each(|(k, (line, source))| {
-                let first = (from + k * SOURCE_BYTES) as u64;
-                for (j, (out, &byte)) in line.iter_mut().zip(source).enumerate() {
-                    let index = first + j as u64;
-                    *out = match (index as usize + 1).cmp(&real_bytes) {
-                        Ordering::Less => recode(index, byte),
-                        Ordering::Equal => recode(index, byte) | tail,
-                        Ordering::Greater => 0xFF,
-                    };
+                let first = from + k * SOURCE_BYTES;
+                let real = real_bytes.saturating_sub(first).min(SOURCE_BYTES);
+                for (j, (out, &byte)) in line[..real].iter_mut().zip(source).enumerate() {
+                    *out = recode((first + j) as u64, byte);
                 }
+                line[real..SOURCE_BYTES].fill(0xFF);
                 line[LINE_BYTES - 1] = line_min[start + k].min(15);
             });
         end = start;
+    }
+    // The last source byte (in the last line) may hold slots past the end too.
+    if !entries.is_multiple_of(4) {
+        let last = real_bytes - 1;
+        bytes[last / SOURCE_BYTES * LINE_BYTES + last % SOURCE_BYTES] |=
+            0xFF << (2 * (entries % 4));
     }
     bytes
 }
