@@ -3,14 +3,19 @@
 //!
 //! The mod-3 search ([`mod3_bfs_observed`]) runs layer by layer. After each layer the
 //! states reached so far are counted; the base is the last depth before that count
-//! passes a share of the space, and a bitmap of the states within the base is kept (one
-//! bit per state, written after each layer until the base is fixed). Two more layers
-//! give `base + 1` and `base + 2` by their depth modulo 3; what is still unreached is at
-//! `base + 3` or more, and the search stops there. Each group of ranks (a table line)
-//! remembers the depth at which it was first reached: its smallest distance.
+//! passes a share of the space. Once it is fixed (after layer `base + 1`), every rank
+//! within the base is set to hold `base % 3`, so that a rank's two bits alone give its
+//! code. Most ranks are told by their residue: only those of layers `base - 2`,
+//! `base - 5`, ... share one with layer `base + 1`, and those small layers are the
+//! search's lists. (A space whose lists stop short of them gets a bitmap of the ranks
+//! reached after each layer instead, a bit per state, as every build had before.) One
+//! more layer gives `base + 2`; what is still unreached is at `base + 3` or more, and
+//! the search stops there. Each group of ranks (a table line) remembers the depth at
+//! which it was first reached: its smallest distance.
 //!
-//! Peak memory: two bits plus one bit per state, and a byte per group; the lines of the
-//! table are made in the two bits' memory ([`BasedDistances::into_lines`]).
+//! Peak memory: two bits per state, the lists of the layers up to the base's (at most a
+//! rank in 128), and a byte per group; the lines of the table are made in the two bits'
+//! memory ([`BasedDistances::into_lines`]).
 
 use super::bfs::{mod3_bfs_observed, word_of, word_slots_holding, Mod3Observer, RankedSpace};
 use crate::progress::Progress;
@@ -21,11 +26,9 @@ use std::sync::atomic::{AtomicU8, Ordering};
 /// Distances around a base: see the module documentation.
 #[derive(Debug)]
 pub struct BasedDistances {
-    /// Depth modulo 3 of every rank reached, four per byte (3: unreached, `base + 3` or
-    /// more).
+    /// Four ranks per byte: `base % 3` within the base, `(base + 1) % 3` and
+    /// `(base + 2) % 3` at those depths, 3 unreached (`base + 3` or more).
     crumbs: Vec<u8>,
-    /// Bit per rank: reached within the base.
-    within_base: Vec<u64>,
     /// Smallest depth in each group of ranks (255 if none was reached).
     pub group_min: Vec<u8>,
     /// The base.
@@ -41,9 +44,8 @@ impl BasedDistances {
     /// Code of `rank`: 0 within the base, 1 and 2 at `base + 1` and `base + 2`, 3 beyond.
     #[inline]
     pub fn code(&self, rank: u64) -> u8 {
-        let within = self.within_base[(rank / 64) as usize] >> (rank % 64) & 1 == 1;
         let crumb = self.crumbs[(rank / 4) as usize] >> (2 * (rank % 4)) & 3;
-        code_of(within, crumb, self.base)
+        code_of(crumb, self.base)
     }
 
     /// The codes as lines of [`crate::table::base_lines`] (groups of
@@ -55,39 +57,40 @@ impl BasedDistances {
             base_lines::LINE_ENTRIES as u64,
             "one group per line"
         );
-        // Byte `j` of the crumbs holds ranks `4 j .. 4 j + 3`; its codes follow from it
-        // and the four bits of the bitmap for the same ranks.
-        let mut codes = vec![0u8; 16 * 256];
-        for (at, code_byte) in codes.iter_mut().enumerate() {
-            let (within, crumbs) = (at >> 8, at & 0xFF);
-            *code_byte = (0..4).fold(0, |byte, slot| {
-                let code = code_of(
-                    within >> slot & 1 == 1,
-                    (crumbs >> (2 * slot) & 3) as u8,
-                    self.base,
-                );
-                byte | code << (2 * slot)
+        // Byte `j` of the crumbs holds ranks `4 j .. 4 j + 3`: one lookup gives their codes.
+        let mut codes = [0u8; 256];
+        for (byte, code_byte) in codes.iter_mut().enumerate() {
+            *code_byte = (0..4).fold(0, |codes, slot| {
+                codes | code_of((byte >> (2 * slot) & 3) as u8, self.base) << (2 * slot)
             });
         }
-        let within_base = &self.within_base;
-        let recode = |j: u64, byte: u8| {
-            let within = (within_base[(j / 16) as usize] >> (4 * (j % 16)) & 15) as usize;
-            codes[within << 8 | byte as usize]
-        };
+        let recode = |_: u64, byte: u8| codes[byte as usize];
         let lines = base_lines::pack_in_place(self.crumbs, self.size, recode, &self.group_min);
         (lines, self.histogram)
     }
 }
 
-/// The code of a rank reached within the base or not, holding `crumb`.
+/// The code of a rank holding `crumb` once the ranks within the base hold `base % 3`.
 #[inline]
-fn code_of(within_base: bool, crumb: u8, base: usize) -> u8 {
-    match (within_base, crumb) {
-        (true, _) => 0,
-        (false, 3) => 3,
-        // Depth base + 1 or base + 2, told apart by their residues.
-        (false, c) => ((c as usize + 3 - base % 3) % 3) as u8,
+fn code_of(crumb: u8, base: usize) -> u8 {
+    match crumb {
+        3 => 3,
+        // Within the base, base + 1 or base + 2, told apart by their residues.
+        c => ((c as usize + 3 - base % 3) % 3) as u8,
     }
+}
+
+/// `byte` (four ranks) with each rank whose bit is set in `within` (its low four bits)
+/// holding `residue`.
+#[inline]
+fn settled_within(byte: u8, within: u64, residue: u8) -> u8 {
+    (0..4).fold(byte, |byte, slot| {
+        if within >> slot & 1 == 1 {
+            byte & !(3 << (2 * slot)) | residue << (2 * slot)
+        } else {
+            byte
+        }
+    })
 }
 
 /// What the search tells the base chooser.
@@ -96,6 +99,7 @@ struct BaseChooser {
     group: u64,
     share: f64,
     group_min: Vec<AtomicU8>,
+    /// Bit per rank, reached by the last layer (empty while the layers are listed).
     within: Vec<u64>,
     base: Option<usize>,
 }
@@ -104,6 +108,7 @@ impl BaseChooser {
     /// Writes the bitmap of the ranks reached in `crumbs` into `within`.
     fn snapshot(&mut self, crumbs: &[AtomicU8]) {
         let size = self.size;
+        self.within.resize(size.div_ceil(64) as usize, 0);
         self.within
             .par_iter_mut()
             .zip(crumbs.par_chunks(16))
@@ -123,6 +128,66 @@ impl BaseChooser {
                 }
                 *word = bits;
             });
+    }
+
+    /// Fixes the base (layer `base + 1` just done): every rank within the base is set to
+    /// hold `base % 3` in `crumbs`, so that a crumb alone gives a rank's code, and the
+    /// bitmap and lists are freed: the last layers run without them.
+    ///
+    /// With a bitmap (of the ranks within the base), its ranks are set. Without one, the
+    /// crumbs alone tell most ranks: `base % 3` is within the base, and so is
+    /// `(base + 2) % 3` (layer `base + 2` is not searched yet), while `(base + 1) % 3` is
+    /// layer `base + 1` or one of the layers `base - 2`, `base - 5`, ..., which are
+    /// listed (`layer_done` takes a bitmap whenever a later base could need more).
+    fn fix_base(&mut self, base: usize, crumbs: &[AtomicU8], lists: &mut Vec<Vec<u64>>) {
+        let residue = (base % 3) as u8;
+        if !self.within.is_empty() {
+            self.within
+                .par_iter()
+                .zip(crumbs.par_chunks(16))
+                .for_each(|(&word, bytes)| {
+                    for (k, byte) in bytes.iter().enumerate() {
+                        let within = word >> (4 * k) & 15;
+                        if within != 0 {
+                            let old = byte.load(Ordering::Relaxed);
+                            byte.store(settled_within(old, within, residue), Ordering::Relaxed);
+                        }
+                    }
+                });
+        } else {
+            let older = ((base + 2) % 3) as u8;
+            let mut recoded = [0u8; 256];
+            for (byte, to) in recoded.iter_mut().enumerate() {
+                *to = (0..4).fold(byte as u8, |to, slot| {
+                    if to >> (2 * slot) & 3 == older {
+                        to & !(3 << (2 * slot)) | residue << (2 * slot)
+                    } else {
+                        to
+                    }
+                });
+            }
+            crumbs.par_chunks(1 << 16).for_each(|bytes| {
+                for byte in bytes {
+                    let old = byte.load(Ordering::Relaxed);
+                    byte.store(recoded[old as usize], Ordering::Relaxed);
+                }
+            });
+            let ambiguous = (base + 1) % 3;
+            for depth in (ambiguous..base.saturating_sub(1)).step_by(3) {
+                assert!(
+                    depth < lists.len(),
+                    "layer {depth} below the base {base} is listed"
+                );
+                lists[depth].par_iter().for_each(|&rank| {
+                    let (cell, shift) = (&crumbs[(rank / 4) as usize], 2 * (rank % 4));
+                    let set = |old: u8| Some(old & !(3 << shift) | residue << shift);
+                    let _ = cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, set);
+                });
+            }
+        }
+        self.within = Vec::new();
+        *lists = Vec::new();
+        self.base = Some(base);
     }
 }
 
@@ -148,7 +213,17 @@ impl Mod3Observer for BaseChooser {
         }
     }
 
-    fn layer_done(&mut self, depth: usize, histogram: &[u64], crumbs: &[AtomicU8]) -> bool {
+    fn keeps_lists(&self) -> bool {
+        true
+    }
+
+    fn layer_done(
+        &mut self,
+        depth: usize,
+        histogram: &[u64],
+        crumbs: &[AtomicU8],
+        lists: &mut Vec<Vec<u64>>,
+    ) -> bool {
         match self.base {
             Some(base) => depth < base + 2,
             None => {
@@ -156,13 +231,21 @@ impl Mod3Observer for BaseChooser {
                 let reached: u64 = histogram.iter().sum();
                 let limit = (self.share * self.size as f64) as u64;
                 if depth > 0 && reached > limit {
-                    // The bitmap still holds the previous layer's states.
-                    self.base = Some(depth - 1);
+                    // The base is the layer before: the bitmap, if taken, holds it, and
+                    // the lists hold every layer up to two before it otherwise.
+                    self.fix_base(depth - 1, crumbs, lists);
                 } else {
-                    self.snapshot(crumbs);
+                    // A base of `depth` (fixed after the next layer) needs the layers
+                    // up to `depth - 2` listed; once one of them is not, a bitmap of the
+                    // ranks reached is taken after every layer instead. (A bigger base
+                    // is this question asked again after the next layer.)
+                    if lists.len() + 1 < depth {
+                        self.snapshot(crumbs);
+                        *lists = Vec::new();
+                    }
                     if reached > limit {
                         // Only the sources, and already past the share.
-                        self.base = Some(depth);
+                        self.fix_base(depth, crumbs, lists);
                     }
                 }
                 true
@@ -190,20 +273,31 @@ pub fn based_bfs<S: RankedSpace>(
         group_min: (0..size.div_ceil(group))
             .map(|_| AtomicU8::new(u8::MAX))
             .collect(),
-        within: vec![0u64; size.div_ceil(64) as usize],
+        within: Vec::new(),
         base: None,
     };
     let result = mod3_bfs_observed(space, sources, progress, label, &mut chooser);
     let mut histogram = result.histogram;
-    // A search that ran out before passing the share: everything reached is within
-    // the base (the bitmap holds the last layer's states).
-    let base = chooser.base.unwrap_or(histogram.len() - 1);
+    let mut crumbs = result.crumbs;
+    let base = match chooser.base {
+        Some(base) => base,
+        None => {
+            // A search that ran out before passing the share: everything reached is
+            // within the base.
+            let base = histogram.len() - 1;
+            let residue = (base % 3) as u8;
+            for byte in crumbs.iter_mut() {
+                let reached = !word_slots_holding(u64::from(*byte), 3) & 0x55;
+                *byte = settled_within(*byte, gather_even_bits(reached), residue);
+            }
+            base
+        }
+    };
     histogram.resize(base + 3, 0);
     let reached: u64 = histogram.iter().sum();
     histogram.push(size - reached);
     BasedDistances {
-        crumbs: result.crumbs,
-        within_base: chooser.within,
+        crumbs,
         group_min: chooser
             .group_min
             .into_iter()
@@ -224,7 +318,19 @@ mod tests {
 
     #[test]
     fn codes_split_the_exact_distances_around_the_base() {
-        for (n, share) in [(101u64, 0.3), (64, 0.05), (33, 0.9), (9, 0.0)] {
+        // Torus(200) at 1%: the layers within the base are listed and no bitmap is
+        // taken; the others take bitmaps once the layers outgrow their lists.
+        let cases = [
+            (101u64, 0.3),
+            (64, 0.05),
+            (33, 0.9),
+            (9, 0.0),
+            (200, 0.01),
+            (200, 0.011),
+            (160, 0.012),
+            (230, 0.009),
+        ];
+        for (n, share) in cases {
             let space = Torus(n);
             let sources = [0, n / 2 + 3 * n];
             let full = layered_bfs(&space, &sources, &Progress::hidden(), "full");

@@ -26,6 +26,15 @@ pub trait RankedSpace: Sync {
     /// Calls `visit` with the rank of each state one move away from `rank`.
     fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64));
 
+    /// Calls `visit` with every neighbour of every rank of `ranks` (ascending), in any
+    /// order. The default asks [`Self::for_each_neighbour`] rank by rank; a space whose
+    /// nearby ranks share work (a class, a coordinate) does that work once for them.
+    fn for_each_neighbour_of_sorted(&self, ranks: &[u64], mut visit: impl FnMut(u64)) {
+        for &rank in ranks {
+            self.for_each_neighbour(rank, &mut visit);
+        }
+    }
+
     /// Whether `test` holds for some neighbour of `rank`. The default asks every
     /// neighbour; a space that can stop at the first hit should, as the bottom-up phase
     /// asks this of every unseen state and most answers come early.
@@ -54,6 +63,13 @@ pub trait RankedSpace: Sync {
     #[inline]
     fn neighbours_by_move(&self, _rank: u64) -> impl Fn(usize) -> u64 + '_ {
         |_| unreachable!("neighbours_by_move asked of a space whose move_count is 0")
+    }
+
+    /// [`Self::neighbours_by_move`] by move `m` of every rank of `ranks` (ascending),
+    /// into `out` (as long), the work nearby ranks share done once; false (the default)
+    /// if the space does not offer it, and the ranks are decoded one by one.
+    fn neighbours_by_move_of_sorted(&self, _ranks: &[u64], _m: usize, _out: &mut [u64]) -> bool {
+        false
     }
 
     /// How many states the rank stands for (a reduced table's entry stands for its
@@ -98,7 +114,7 @@ const SCAN_CHUNK: usize = 1 << 14;
 
 /// Unseen ranks a bottom-up layer of [`mod3_bfs`] pulls together, one move at a time,
 /// when the space offers [`RankedSpace::neighbours_by_move`].
-const PULL_GROUP: usize = 64;
+const PULL_GROUP: usize = 256;
 
 /// Spaces of at least this many ranks get a note per layer of [`mod3_bfs`] (its depth,
 /// ranks and time): builds long enough that a log of where the time went is worth it.
@@ -512,10 +528,25 @@ pub trait Mod3Observer: Sync {
     fn reached(&self, _rank: u64, _depth: usize) {}
 
     /// Layer `depth` is complete: `histogram[..=depth]` is known and `crumbs` (four ranks
-    /// per byte, as in [`Mod3Result`]) holds every rank reached so far. Returns whether
-    /// to go on to the next layer.
-    fn layer_done(&mut self, _depth: usize, _histogram: &[u64], _crumbs: &[AtomicU8]) -> bool {
+    /// per byte, as in [`Mod3Result`]) holds every rank reached so far. `lists[k]` holds
+    /// the ranks of layer `k` for the first `lists.len()` layers: small layers are listed,
+    /// and a layer whose frontier is listed is expanded from its list, not by a scan.
+    /// Older lists are freed after this call unless [`Self::keeps_lists`]; clearing them
+    /// makes the next layers scan. Returns whether to go on to the next layer.
+    fn layer_done(
+        &mut self,
+        _depth: usize,
+        _histogram: &[u64],
+        _crumbs: &[AtomicU8],
+        _lists: &mut Vec<Vec<u64>>,
+    ) -> bool {
         true
+    }
+
+    /// Whether the search keeps every layer's list (see [`Self::layer_done`]), not only
+    /// the frontier's.
+    fn keeps_lists(&self) -> bool {
+        false
     }
 }
 
@@ -526,9 +557,11 @@ impl Mod3Observer for () {}
 /// quarter of a byte per state and nothing else, so the whole search fits where the
 /// finished table does.
 ///
-/// Each layer scans every rank. Top-down, it expands the states holding `d mod 3`; that
-/// includes older ones (depth `d - 3`, ...), whose neighbours are all seen, so they cost
-/// time but change nothing. Bottom-up (once few states are unseen), an unseen state joins
+/// Small layers are listed (while the lists hold at most a rank in 128) and a listed
+/// frontier is expanded from its list, in rank order. Other layers scan every rank.
+/// Top-down, a scan expands the states holding `d mod 3`; that includes older ones
+/// (depth `d - 3`, ...), whose neighbours are all seen, so they cost time but change
+/// nothing. Bottom-up (once few states are unseen), an unseen state joins
 /// the next layer if a neighbour holds `d mod 3`: a state at depth `d - 3` has no unseen
 /// neighbour, so the test is exact. The neighbour relation must be symmetric.
 ///
@@ -557,26 +590,33 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
     let bytes: Vec<AtomicU8> = (0..size.div_ceil(4)).map(|_| AtomicU8::new(0xFF)).collect();
     let bar = progress.states(label, size);
     let (mut layer, mut states) = (0u64, 0u64);
+    let mut first = Vec::new();
     for &s in sources {
         if claim_crumb(&bytes, s, 0) {
             observer.reached(s, 0);
+            first.push(s);
             layer += 1;
             states += space.weight(s);
             space.for_each_twin(s, |twin| {
                 if claim_crumb(&bytes, twin, 0) {
                     observer.reached(twin, 0);
+                    first.push(twin);
                     layer += 1;
                     states += space.weight(twin);
                 }
             });
         }
     }
+    // Layers are listed while all the lists hold at most a rank in 128 (eight bytes
+    // each: a quarter of the table's bytes).
+    let list_room = (size / 128) as usize;
+    let mut lists = vec![first];
     let mut histogram = vec![states];
     let mut unseen = size - layer;
     let mut depth = 0usize;
     bar.set_message(depth.to_string());
     bar.set_position(layer);
-    let mut go_on = observer.layer_done(0, &histogram, &bytes);
+    let mut go_on = observer.layer_done(0, &histogram, &bytes, &mut lists);
     let started = Instant::now();
     let by_move = space.move_count() > 0;
     while go_on && layer > 0 && unseen > 0 {
@@ -589,87 +629,99 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
             layer
         };
         let observer_now: &O = observer;
+        let mut listed = None;
         // Per layer: ranks settled (for the bottom-up switch) and states they stand for.
-        let (found, states) = bytes
-            .par_chunks(SCAN_CHUNK / 4)
-            .enumerate()
-            .map(|(chunk_index, chunk)| {
-                let base = (chunk_index * SCAN_CHUNK) as u64;
-                let mut found = (0u64, 0u64);
-                let settle = |rank: u64, found: &mut (u64, u64)| {
-                    observer_now.reached(rank, depth + 1);
-                    found.0 += 1;
-                    found.1 += space.weight(rank);
-                    space.for_each_twin(rank, |twin| {
-                        if claim_crumb(&bytes, twin, next) {
-                            observer_now.reached(twin, depth + 1);
-                            found.0 += 1;
-                            found.1 += space.weight(twin);
+        let (found, states) = if lists.len() == depth + 1 {
+            let room = list_room.saturating_sub(lists.iter().map(Vec::len).sum());
+            let (found, states, list) =
+                push_from_list(space, &bytes, &lists[depth], depth, observer_now, room);
+            listed = list;
+            (found, states)
+        } else {
+            bytes
+                .par_chunks(SCAN_CHUNK / 4)
+                .enumerate()
+                .map(|(chunk_index, chunk)| {
+                    let base = (chunk_index * SCAN_CHUNK) as u64;
+                    let mut found = (0u64, 0u64);
+                    let settle = |rank: u64, found: &mut (u64, u64)| {
+                        observer_now.reached(rank, depth + 1);
+                        found.0 += 1;
+                        found.1 += space.weight(rank);
+                        space.for_each_twin(rank, |twin| {
+                            if claim_crumb(&bytes, twin, next) {
+                                observer_now.reached(twin, depth + 1);
+                                found.0 += 1;
+                                found.1 += space.weight(twin);
+                            }
+                        });
+                    };
+                    // Top-down, the neighbours of several frontier ranks are gathered and
+                    // their bytes prefetched before any is claimed: a claim is a locked
+                    // instruction, which waits for its line before anything after it runs.
+                    let mut pending: Vec<u64> = Vec::with_capacity(PUSH_BATCH + 64);
+                    let claim_pending = |pending: &mut Vec<u64>, found: &mut (u64, u64)| {
+                        for n in pending.drain(..) {
+                            if claim_crumb(&bytes, n, next) {
+                                settle(n, found);
+                            }
                         }
-                    });
-                };
-                // Top-down, the neighbours of several frontier ranks are gathered and
-                // their bytes prefetched before any is claimed: a claim is a locked
-                // instruction, which waits for its line before anything after it runs.
-                let mut pending: Vec<u64> = Vec::with_capacity(PUSH_BATCH + 64);
-                let claim_pending = |pending: &mut Vec<u64>, found: &mut (u64, u64)| {
-                    for n in pending.drain(..) {
-                        if claim_crumb(&bytes, n, next) {
-                            settle(n, found);
+                    };
+                    let pulling = unseen < pull_below;
+                    // The ranks worth a look: unseen ones when pulling, the frontier's when
+                    // pushing. A byte holding none is passed over at the cost of its load.
+                    let wanted = if pulling { 3 } else { current };
+                    let mut unseen_group: Vec<u64> = Vec::with_capacity(PULL_GROUP);
+                    // Pushing, the chunk's frontier ranks, expanded together once listed.
+                    let mut frontier: Vec<u64> = Vec::new();
+                    let pull_group = |group: &mut Vec<u64>, found: &mut (u64, u64)| {
+                        pull_by_move(space, &bytes, group, current, |rank| {
+                            if claim_crumb(&bytes, rank, next) {
+                                settle(rank, found);
+                            }
+                        });
+                        group.clear();
+                    };
+                    // Eight bytes (32 ranks) at a time: on the early layers of a big table
+                    // nearly every word holds none, and the scan is the layer's whole cost.
+                    for (offset, eight) in chunk.chunks(8).enumerate() {
+                        let mut hits = word_slots_holding(word_of(eight), wanted);
+                        while hits != 0 {
+                            let slot = u64::from(hits.trailing_zeros() / 2);
+                            hits &= hits - 1;
+                            let rank = base + offset as u64 * 32 + slot;
+                            if rank >= size {
+                                break;
+                            }
+                            if pulling && by_move {
+                                unseen_group.push(rank);
+                                if unseen_group.len() == PULL_GROUP {
+                                    pull_group(&mut unseen_group, &mut found);
+                                }
+                            } else if pulling {
+                                if space.any_neighbour(rank, |n| crumb(&bytes, n) == current)
+                                    && claim_crumb(&bytes, rank, next)
+                                {
+                                    settle(rank, &mut found);
+                                }
+                            } else {
+                                frontier.push(rank);
+                            }
                         }
                     }
-                };
-                let pulling = unseen < pull_below;
-                // The ranks worth a look: unseen ones when pulling, the frontier's when
-                // pushing. A byte holding none is passed over at the cost of its load.
-                let wanted = if pulling { 3 } else { current };
-                let mut unseen_group: Vec<u64> = Vec::with_capacity(PULL_GROUP);
-                let pull_group = |group: &mut Vec<u64>, found: &mut (u64, u64)| {
-                    pull_by_move(space, &bytes, group, current, |rank| {
-                        if claim_crumb(&bytes, rank, next) {
-                            settle(rank, found);
+                    space.for_each_neighbour_of_sorted(&frontier, |n| {
+                        prefetch(&bytes, (n >> 2) as usize);
+                        pending.push(n);
+                        if pending.len() >= PUSH_BATCH {
+                            claim_pending(&mut pending, &mut found);
                         }
                     });
-                    group.clear();
-                };
-                // Eight bytes (32 ranks) at a time: on the early layers of a big table
-                // nearly every word holds none, and the scan is the layer's whole cost.
-                for (offset, eight) in chunk.chunks(8).enumerate() {
-                    let mut hits = word_slots_holding(word_of(eight), wanted);
-                    while hits != 0 {
-                        let slot = u64::from(hits.trailing_zeros() / 2);
-                        hits &= hits - 1;
-                        let rank = base + offset as u64 * 32 + slot;
-                        if rank >= size {
-                            break;
-                        }
-                        if pulling && by_move {
-                            unseen_group.push(rank);
-                            if unseen_group.len() == PULL_GROUP {
-                                pull_group(&mut unseen_group, &mut found);
-                            }
-                        } else if pulling {
-                            if space.any_neighbour(rank, |n| crumb(&bytes, n) == current)
-                                && claim_crumb(&bytes, rank, next)
-                            {
-                                settle(rank, &mut found);
-                            }
-                        } else {
-                            space.for_each_neighbour(rank, |n| {
-                                prefetch(&bytes, (n >> 2) as usize);
-                                pending.push(n);
-                            });
-                            if pending.len() >= PUSH_BATCH {
-                                claim_pending(&mut pending, &mut found);
-                            }
-                        }
-                    }
-                }
-                claim_pending(&mut pending, &mut found);
-                pull_group(&mut unseen_group, &mut found);
-                found
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+                    claim_pending(&mut pending, &mut found);
+                    pull_group(&mut unseen_group, &mut found);
+                    found
+                })
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        };
         if found == 0 {
             break;
         }
@@ -679,7 +731,14 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
         depth += 1;
         bar.set_message(depth.to_string());
         bar.inc(found);
-        go_on = observer.layer_done(depth, &histogram, &bytes);
+        lists.extend(listed);
+        go_on = observer.layer_done(depth, &histogram, &bytes, &mut lists);
+        if !observer.keeps_lists() {
+            let older = lists.len().saturating_sub(1);
+            lists[..older]
+                .iter_mut()
+                .for_each(|list| *list = Vec::new());
+        }
         if size >= LOGGED_LAYERS_FROM {
             progress.note(format!(
                 "{label}: depth {depth}: {found} ranks in {:.1} s ({:.1} s in all)",
@@ -693,6 +752,78 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
     Mod3Result { crumbs, histogram }
 }
 
+/// One top-down layer of [`mod3_bfs_observed`] from its listed frontier `frontier` (at
+/// `depth`): the neighbours claimed in batches behind prefetches, as a scanned layer's.
+/// Returns the ranks settled, the states they stand for, and their list if it holds at
+/// most `room` ranks.
+fn push_from_list<S: RankedSpace, O: Mod3Observer>(
+    space: &S,
+    bytes: &[AtomicU8],
+    frontier: &[u64],
+    depth: usize,
+    observer: &O,
+    room: usize,
+) -> (u64, u64, Option<Vec<u64>>) {
+    let next = ((depth + 1) % 3) as u8;
+    let listed = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<((u64, u64), Vec<u64>)> = frontier
+        .par_chunks(1024)
+        .map(|ranks| {
+            let (mut found, mut list) = ((0u64, 0u64), Vec::new());
+            let listing = || listed.load(Ordering::Relaxed) <= room;
+            let settle = |rank: u64, found: &mut (u64, u64), list: &mut Vec<u64>| {
+                observer.reached(rank, depth + 1);
+                found.0 += 1;
+                found.1 += space.weight(rank);
+                if listing() {
+                    list.push(rank);
+                }
+                space.for_each_twin(rank, |twin| {
+                    if claim_crumb(bytes, twin, next) {
+                        observer.reached(twin, depth + 1);
+                        found.0 += 1;
+                        found.1 += space.weight(twin);
+                        if listing() {
+                            list.push(twin);
+                        }
+                    }
+                });
+            };
+            let mut pending: Vec<u64> = Vec::with_capacity(PUSH_BATCH + 64);
+            let mut claim_pending = |pending: &mut Vec<u64>| {
+                for n in pending.drain(..) {
+                    if claim_crumb(bytes, n, next) {
+                        settle(n, &mut found, &mut list);
+                    }
+                }
+            };
+            space.for_each_neighbour_of_sorted(ranks, |n| {
+                prefetch(bytes, (n >> 2) as usize);
+                pending.push(n);
+                if pending.len() >= PUSH_BATCH {
+                    claim_pending(&mut pending);
+                }
+            });
+            claim_pending(&mut pending);
+            listed.fetch_add(list.len(), Ordering::Relaxed);
+            (found, list)
+        })
+        .collect();
+    let found = parts
+        .iter()
+        .fold((0, 0), |a, (b, _)| (a.0 + b.0, a.1 + b.1));
+    let listed = listed.into_inner();
+    let list = (listed <= room).then(|| {
+        let mut list = Vec::with_capacity(listed);
+        parts.into_iter().for_each(|(_, part)| list.extend(part));
+        // In rank order, as a scan would meet them: neighbours of nearby ranks lie near
+        // each other (the 2g build's ninth layer: 6 s sorted, 50 s unsorted).
+        list.par_sort_unstable();
+        list
+    });
+    (found.0, found.1, list)
+}
+
 /// Calls `settle` with each rank of `group` (unseen ranks) that has a neighbour holding
 /// `current`. The neighbours are asked for one move at a time for the whole group, each
 /// round's bytes prefetched before any is read; a rank leaves the group at its first hit.
@@ -703,6 +834,32 @@ fn pull_by_move<S: RankedSpace>(
     current: u8,
     mut settle: impl FnMut(u64),
 ) {
+    let mut open = group.to_vec();
+    let mut neighbours = vec![0u64; open.len()];
+    if space.neighbours_by_move_of_sorted(&open, 0, &mut neighbours) {
+        for m in 0..space.move_count() {
+            if m > 0 {
+                space.neighbours_by_move_of_sorted(&open, m, &mut neighbours[..open.len()]);
+            }
+            for &n in &neighbours[..open.len()] {
+                prefetch(bytes, (n >> 2) as usize);
+            }
+            let mut kept = 0;
+            for k in 0..open.len() {
+                if crumb(bytes, neighbours[k]) == current {
+                    settle(open[k]);
+                } else {
+                    open[kept] = open[k];
+                    kept += 1;
+                }
+            }
+            open.truncate(kept);
+            if open.is_empty() {
+                break;
+            }
+        }
+        return;
+    }
     let mut open: Vec<_> = group
         .iter()
         .map(|&rank| (rank, space.neighbours_by_move(rank), 0u64))
@@ -888,6 +1045,21 @@ pub(crate) mod tests {
         }
     }
 
+    /// A ring whose ranks `r` and `n - r` are twins: one reached stands for both.
+    struct MirrorRing(u64);
+
+    impl RankedSpace for MirrorRing {
+        fn size(&self) -> u64 {
+            self.0
+        }
+        fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64)) {
+            Ring(self.0).for_each_neighbour(rank, visit)
+        }
+        fn for_each_twin(&self, rank: u64, mut visit: impl FnMut(u64)) {
+            visit((self.0 - rank) % self.0)
+        }
+    }
+
     /// Even ranks in a ring of their own; odd ranks never reached from an even source.
     struct EvenRing(u64);
 
@@ -922,6 +1094,33 @@ pub(crate) mod tests {
         }
     }
 
+    /// [`ByMove`] that also gives a move's neighbours for many ranks at once.
+    struct SortedByMove<S>(S, usize);
+
+    impl<S: RankedSpace> RankedSpace for SortedByMove<S> {
+        fn size(&self) -> u64 {
+            self.0.size()
+        }
+        fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64)) {
+            self.0.for_each_neighbour(rank, visit)
+        }
+        fn move_count(&self) -> usize {
+            self.1
+        }
+        fn neighbours_by_move(&self, _rank: u64) -> impl Fn(usize) -> u64 + '_ {
+            |_| unreachable!("asked for many ranks at once")
+        }
+        fn neighbours_by_move_of_sorted(&self, ranks: &[u64], m: usize, out: &mut [u64]) -> bool {
+            assert!(ranks.is_sorted());
+            for (slot, &rank) in out.iter_mut().zip(ranks) {
+                let mut neighbours = Vec::new();
+                self.0.for_each_neighbour(rank, |n| neighbours.push(n));
+                *slot = neighbours[m];
+            }
+            true
+        }
+    }
+
     #[test]
     fn mod3_depths_match_full_depths() {
         same_as_full(&Ring(401), &[0]);
@@ -933,6 +1132,9 @@ pub(crate) mod tests {
         same_as_full(&ByMove(Torus(199), 4), &[0, 77]);
         same_as_full(&ByMove(Torus(131), 4), &[5]);
         same_as_full(&ByMove(EvenRing(402), 2), &[0, 10]);
+        same_as_full(&SortedByMove(Torus(199), 4), &[0, 77]);
+        same_as_full(&SortedByMove(EvenRing(402), 2), &[0, 10]);
+        same_as_full(&MirrorRing(401), &[0]);
     }
 
     #[test]

@@ -187,7 +187,13 @@ struct Budget {
 }
 
 impl Mod3Observer for Budget {
-    fn layer_done(&mut self, depth: usize, histogram: &[u64], _crumbs: &[AtomicU8]) -> bool {
+    fn layer_done(
+        &mut self,
+        depth: usize,
+        histogram: &[u64],
+        _crumbs: &[AtomicU8],
+        _lists: &mut Vec<Vec<u64>>,
+    ) -> bool {
         self.depth = depth;
         histogram.iter().sum::<u64>() < self.limit
     }

@@ -106,8 +106,8 @@ impl Outlook {
 }
 
 impl PresetOffer {
-    /// The offer in words: `the 8g preset (7.5 GB on disk, built once in about 20 min with
-    /// 11.1 GB of memory) solves a random position in about 1.6 s`.
+    /// The offer in words: `the 8g preset (7.5 GB on disk, built once in about 7 min with
+    /// 9.3 GB of memory) solves a random position in about 1.6 s`.
     pub fn summary(&self) -> String {
         use crate::machine::{bytes_text, duration_text};
         let speed = format!(

@@ -344,6 +344,19 @@ impl RankedSpace for PatternSpace {
         }
     }
 
+    fn for_each_neighbour_of_sorted(&self, ranks: &[u64], mut visit: impl FnMut(u64)) {
+        match self.refinement {
+            Some(refinement) => {
+                flipslice::for_each_neighbour_of_sorted(refinement, ranks, &self.moves, visit)
+            }
+            None => {
+                for &rank in ranks {
+                    self.for_each_neighbour(rank, &mut visit);
+                }
+            }
+        }
+    }
+
     /// Offered by the flip-slice-twist family, whose indices of one class are settled
     /// together (so share a depth).
     fn move_count(&self) -> usize {
@@ -351,6 +364,14 @@ impl RankedSpace for PatternSpace {
             Some(_) => self.moves.len(),
             None => 0,
         }
+    }
+
+    fn neighbours_by_move_of_sorted(&self, ranks: &[u64], m: usize, out: &mut [u64]) -> bool {
+        let Some(refinement) = self.refinement else {
+            return false;
+        };
+        flipslice::neighbours_by_move_of_sorted(refinement, ranks, &self.moves, m, out);
+        true
     }
 
     fn neighbours_by_move(&self, rank: u64) -> impl Fn(usize) -> u64 + '_ {

@@ -121,13 +121,13 @@ impl Preset {
         let pick_f = |h: f64, q: f64| if htm { h } else { q };
         let (build_seconds_on_two_cores, build_peak_bytes, random_median_seconds) = match self {
             Preset::Small => (30, 1_000_000_000, None),
-            Preset::TwoHundredMb => (pick(31, 22), 340_000_000, Some(pick_f(21.6, 13.5))),
+            Preset::TwoHundredMb => (pick(21, 13), 280_000_000, Some(pick_f(21.6, 13.5))),
             Preset::Medium => (300, 2_000_000_000, None),
             Preset::Large => (pick(224, 171), 6_600_000_000, Some(pick_f(44.0, 28.0))),
             Preset::Huge => (630, 17_400_000_000, Some(pick_f(6.54, 5.70))),
-            Preset::TwoGb => (pick(468, 276), 3_710_000_000, Some(pick_f(3.33, 4.56))),
+            Preset::TwoGb => (pick(214, 120), 3_110_000_000, Some(pick_f(3.33, 4.56))),
             Preset::FiveGb => (pick(678, 522), 7_400_000_000, Some(pick_f(2.41, 2.66))),
-            Preset::EightGb => (pick(1192, 1388), 11_090_000_000, Some(pick_f(1.65, 1.45))),
+            Preset::EightGb => (pick(390, 608), 9_260_000_000, Some(pick_f(1.65, 1.45))),
         };
         PresetFigures {
             build_seconds_on_two_cores,
@@ -241,8 +241,8 @@ pub fn groups() -> Vec<TableGroup> {
         ),
         TableGroup {
             measured_cost: Some(BuildCost {
-                seconds_on_two_cores: 64,
-                peak_bytes: 340_000_000,
+                seconds_on_two_cores: 34,
+                peak_bytes: 280_000_000,
             }),
             ..group(
                 Preset::TwoHundredMb,
@@ -284,8 +284,8 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             by_default: false,
             measured_cost: Some(BuildCost {
-                seconds_on_two_cores: 470,
-                peak_bytes: 3_710_000_000,
+                seconds_on_two_cores: 214,
+                peak_bytes: 3_110_000_000,
             }),
             ..group(
                 Preset::TwoGb,
@@ -306,8 +306,8 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             by_default: false,
             measured_cost: Some(BuildCost {
-                seconds_on_two_cores: 1388,
-                peak_bytes: 11_090_000_000,
+                seconds_on_two_cores: 608,
+                peak_bytes: 9_260_000_000,
             }),
             ..group(
                 Preset::EightGb,

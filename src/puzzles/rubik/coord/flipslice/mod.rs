@@ -38,6 +38,7 @@
 use crate::puzzles::rubik::coord::perm::{self, CORNER_TWISTS};
 use crate::puzzles::rubik::model::cube::{Cube, EDGES, MOVE_COUNT};
 use crate::puzzles::rubik::model::packed::PackedCube;
+use crate::puzzles::rubik::model::symmetry::UD_SYMMETRY_COUNT;
 mod tables;
 
 use tables::TABLES;
@@ -362,6 +363,211 @@ pub fn for_each_neighbour(
     }
 }
 
+/// What moving any index of one class by one move does, worked out once for the class
+/// (the class, its representative's slice slots and flip are the same for all its
+/// indices, and so are the class the move leads to and the symmetry that takes the
+/// moved pair to that class's representative).
+struct ClassMove {
+    /// The class reached, times twists, times the refinement's values.
+    first_index: u64,
+    /// Whether the class reached has symmetries of its own (its other indices are then
+    /// visited too, index by index).
+    symmetric: bool,
+    /// The symmetry taking the moved pair to its class's representative.
+    symmetry: usize,
+    /// The refinement value reached from each value.
+    fine: Vec<u16>,
+}
+
+impl ClassMove {
+    /// The first index of the twist that the move takes `twist` to.
+    #[inline]
+    fn twist_first(&self, t: &Tables, twist: usize, m: usize, count: usize) -> u64 {
+        let moved = t.twist_move[twist * MOVE_COUNT + m] as usize;
+        let twist2 = t.twist_conj[moved * UD_SYMMETRY_COUNT + self.symmetry] as u64;
+        self.first_index + twist2 * count as u64
+    }
+}
+
+/// The moves of one class, for [`for_each_neighbour_of_sorted`]; kept per thread, as a
+/// thread expands the ranks of a class in several chunks one after the other.
+struct ClassMoves {
+    refinement: Refinement,
+    class: usize,
+    moves: Vec<usize>,
+    /// Per move; `None` if the move's class or symmetry were not the same for every
+    /// refinement value (never seen: the slots a move leads to do not depend on the
+    /// order), and the indices go one by one.
+    by_move: Vec<Option<ClassMove>>,
+}
+
+impl ClassMoves {
+    fn new(t: &Tables, refinement: Refinement, class: usize, moves: &[usize]) -> Self {
+        let count = refinement.count();
+        let first = (class * TWISTS * count) as u64;
+        let by_move = moves
+            .iter()
+            .map(|&m| {
+                let mut reached = None;
+                let mut fine = Vec::with_capacity(count);
+                for value in 0..count {
+                    let parts = moved_parts(t, refinement, first + value as u64)(m);
+                    let (class2, [slice, _, layers, up_edges]) = t.in_class(refinement, parts);
+                    let entry = t.class_of[parts[0] / SLICE_ORDERS * FLIPS + parts[1]];
+                    if *reached.get_or_insert((class2, (entry & 15) as usize))
+                        != (class2, (entry & 15) as usize)
+                    {
+                        return None;
+                    }
+                    fine.push(t.fine(refinement, slice, layers, up_edges) as u16);
+                }
+                let (class2, symmetry) = reached?;
+                Some(ClassMove {
+                    first_index: (class2 * TWISTS * count) as u64,
+                    symmetric: t.stabiliser[class2] & !1 != 0,
+                    symmetry,
+                    fine,
+                })
+            })
+            .collect();
+        ClassMoves {
+            refinement,
+            class,
+            moves: moves.to_vec(),
+            by_move,
+        }
+    }
+
+    fn fits(&self, refinement: Refinement, class: usize, moves: &[usize]) -> bool {
+        self.refinement == refinement && self.class == class && self.moves == moves
+    }
+}
+
+thread_local! {
+    static CLASS_MOVES: std::cell::RefCell<Option<ClassMoves>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Calls `work` with the moves of `class` (this thread's, made if need be), or with
+/// `None` when they are not at hand and `indices` indices of the class would not pay
+/// for making them (a quarter of the refinement's values).
+fn with_class_moves<R>(
+    refinement: Refinement,
+    class: usize,
+    moves: &[usize],
+    indices: usize,
+    work: impl FnOnce(Option<&ClassMoves>) -> R,
+) -> R {
+    CLASS_MOVES.with_borrow_mut(|cached| {
+        let fits = cached
+            .as_ref()
+            .is_some_and(|c| c.fits(refinement, class, moves));
+        if !fits && indices * 4 < refinement.count() {
+            return work(None);
+        }
+        if !fits {
+            *cached = Some(ClassMoves::new(&TABLES, refinement, class, moves));
+        }
+        work(cached.as_ref())
+    })
+}
+
+/// For move `moves[k]`, one index of the class of each neighbour of the indices
+/// `indices` (ascending), in `out` (as long): [`neighbours_by_move`] for many indices,
+/// the class's work done once ([`ClassMoves`]).
+pub fn neighbours_by_move_of_sorted(
+    refinement: Refinement,
+    indices: &[u64],
+    moves: &[usize],
+    k: usize,
+    out: &mut [u64],
+) {
+    let t = &*TABLES;
+    let count = refinement.count();
+    let block = (TWISTS * count) as u64;
+    let mut done = 0;
+    while done < indices.len() {
+        let class = (indices[done] / block) as usize;
+        let class_first = class as u64 * block;
+        let end = done + indices[done..].partition_point(|&i| i < class_first + block);
+        let (group, slots) = (&indices[done..end], &mut out[done..end]);
+        with_class_moves(refinement, class, moves, group.len(), |class_moves| {
+            match class_moves.and_then(|c| c.by_move[k].as_ref()) {
+                Some(cm) => {
+                    for (slot, &index) in slots.iter_mut().zip(group) {
+                        // Below 2^32 (a class's indices): a 32-bit division.
+                        let offset = (index - class_first) as u32;
+                        let twist = (offset / count as u32) as usize;
+                        let base = cm.twist_first(t, twist, moves[k], count);
+                        *slot = base + u64::from(cm.fine[offset as usize - twist * count]);
+                    }
+                }
+                None => {
+                    for (slot, &index) in slots.iter_mut().zip(group) {
+                        *slot = neighbours_by_move(refinement, index, moves)(k);
+                    }
+                }
+            }
+        });
+        done = end;
+    }
+}
+
+/// [`for_each_neighbour`] of every index of `indices` (ascending). Within a class the
+/// moves are worked out once ([`ClassMoves`]), and within a twist each move's target
+/// once, so a neighbour costs one lookup of its refinement value; the neighbours of one
+/// twist's indices by one move lie in one stretch of `refinement.count()` entries, a
+/// cache line or two. Classes with few indices listed go index by index.
+pub fn for_each_neighbour_of_sorted(
+    refinement: Refinement,
+    indices: &[u64],
+    moves: &[usize],
+    mut visit: impl FnMut(u64),
+) {
+    let t = &*TABLES;
+    let count = refinement.count();
+    let block = (TWISTS * count) as u64;
+    let mut rest = indices;
+    while let Some(&first) = rest.first() {
+        let class = (first / block) as usize;
+        let class_first = class as u64 * block;
+        let (group, after) = rest.split_at(rest.partition_point(|&i| i < class_first + block));
+        rest = after;
+        with_class_moves(refinement, class, moves, group.len(), |class_moves| {
+            let Some(class_moves) = class_moves else {
+                for &index in group {
+                    for_each_neighbour(refinement, index, moves, &mut visit);
+                }
+                return;
+            };
+            let mut rest = group;
+            while let Some(&first) = rest.first() {
+                let twist = ((first - class_first) / count as u64) as usize;
+                let twist_first = class_first + (twist * count) as u64;
+                let end = rest.partition_point(|&i| i < twist_first + count as u64);
+                let (same_twist, after) = rest.split_at(end);
+                rest = after;
+                for (&m, class_move) in moves.iter().zip(&class_moves.by_move) {
+                    match class_move {
+                        Some(cm) if !cm.symmetric => {
+                            let base = cm.twist_first(t, twist, m, count);
+                            for &index in same_twist {
+                                let fine = (index - twist_first) as usize;
+                                visit(base + u64::from(cm.fine[fine]));
+                            }
+                        }
+                        _ => {
+                            for &index in same_twist {
+                                let parts = moved_parts(t, refinement, index);
+                                t.each_index(refinement, parts(m), &mut visit);
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
+
 /// The neighbours of the projection at `index` one move at a time: for `k`, one index
 /// of the class that `moves[k]` (a move by index) takes it to, which a search whose
 /// twins share a value reads for them all. The index is decoded once, here.
@@ -614,6 +820,59 @@ mod tests {
                 });
                 for mv in Move::all() {
                     assert!(neighbours.contains(&index(refinement, &cube.apply(mv))));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn neighbours_of_sorted_indices_are_each_ones_neighbours() {
+        let mut rng = SplitMix64::new(47);
+        let all: Vec<usize> = (0..MOVE_COUNT).collect();
+        let quarter: Vec<usize> = (0..MOVE_COUNT).filter(|m| m % 3 != 1).collect();
+        // Classes whose moves reach classes with symmetries of their own, and others.
+        let symmetric = (0..CLASSES).filter(|&c| TABLES.stabiliser[c] & !1 != 0);
+        let classes: Vec<usize> = symmetric.take(3).chain([0, 1, 777, CLASSES - 1]).collect();
+        for refinement in REFINEMENTS {
+            let count = refinement.count() as u64;
+            let block = TWISTS as u64 * count;
+            for moves in [&all, &quarter] {
+                for &class in &classes {
+                    // Whole twists, a lone index and a sparse run: both paths.
+                    let mut indices: Vec<u64> = Vec::new();
+                    for _ in 0..40 {
+                        let twist = rng.below(TWISTS as u64);
+                        let start = class as u64 * block + twist * count;
+                        indices.extend((0..count).filter(|_| rng.below(3) == 0).map(|f| start + f));
+                    }
+                    indices.push(((class + 1) % CLASSES) as u64 * block + rng.below(block));
+                    indices.sort_unstable();
+                    indices.dedup();
+                    for cut in [indices.len(), 2] {
+                        let indices = &indices[..cut.min(indices.len())];
+                        let mut batch = Vec::new();
+                        for_each_neighbour_of_sorted(refinement, indices, moves, |n| batch.push(n));
+                        let mut one_by_one = Vec::new();
+                        for &i in indices {
+                            for_each_neighbour(refinement, i, moves, |n| one_by_one.push(n));
+                        }
+                        batch.sort_unstable();
+                        one_by_one.sort_unstable();
+                        assert_eq!(batch, one_by_one, "{refinement:?}, class {class}");
+                        for k in 0..moves.len() {
+                            let mut firsts = vec![0; indices.len()];
+                            neighbours_by_move_of_sorted(
+                                refinement,
+                                indices,
+                                moves,
+                                k,
+                                &mut firsts,
+                            );
+                            for (&i, &first) in indices.iter().zip(&firsts) {
+                                assert_eq!(first, neighbours_by_move(refinement, i, moves)(k));
+                            }
+                        }
+                    }
                 }
             }
         }

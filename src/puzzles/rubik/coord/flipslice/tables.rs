@@ -449,7 +449,7 @@ impl Tables {
     /// twist, corner layers, U-edge slots) carried by the symmetry that takes it to the
     /// class's representative.
     #[inline(always)]
-    fn in_class(
+    pub(super) fn in_class(
         &self,
         refinement: Refinement,
         [slice, flip, twist, layers, up_edges]: [usize; 5],
