@@ -1074,8 +1074,8 @@ pub(crate) mod tests {
     }
 
     /// A space that also offers its neighbours one move at a time (so the mod-3 search
-    /// pulls them by move).
-    struct ByMove<S>(S, usize);
+    /// pulls them by move), rank by rank or, if the flag says so, for many ranks at once.
+    struct ByMove<S>(S, usize, bool);
 
     impl<S: RankedSpace> RankedSpace for ByMove<S> {
         fn size(&self) -> u64 {
@@ -1092,32 +1092,12 @@ pub(crate) mod tests {
             self.0.for_each_neighbour(rank, |n| neighbours.push(n));
             move |m| neighbours[m]
         }
-    }
-
-    /// [`ByMove`] that also gives a move's neighbours for many ranks at once.
-    struct SortedByMove<S>(S, usize);
-
-    impl<S: RankedSpace> RankedSpace for SortedByMove<S> {
-        fn size(&self) -> u64 {
-            self.0.size()
-        }
-        fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64)) {
-            self.0.for_each_neighbour(rank, visit)
-        }
-        fn move_count(&self) -> usize {
-            self.1
-        }
-        fn neighbours_by_move(&self, _rank: u64) -> impl Fn(usize) -> u64 + '_ {
-            |_| unreachable!("asked for many ranks at once")
-        }
         fn neighbours_by_move_of_sorted(&self, ranks: &[u64], m: usize, out: &mut [u64]) -> bool {
             assert!(ranks.is_sorted());
             for (slot, &rank) in out.iter_mut().zip(ranks) {
-                let mut neighbours = Vec::new();
-                self.0.for_each_neighbour(rank, |n| neighbours.push(n));
-                *slot = neighbours[m];
+                *slot = self.neighbours_by_move(rank)(m);
             }
-            true
+            self.2
         }
     }
 
@@ -1129,11 +1109,11 @@ pub(crate) mod tests {
         same_as_full(&EvenRing(402), &[0, 10]);
         // Pulling by move: a space of several scan chunks with a partial last group, and
         // one whose odd ranks are never reached.
-        same_as_full(&ByMove(Torus(199), 4), &[0, 77]);
-        same_as_full(&ByMove(Torus(131), 4), &[5]);
-        same_as_full(&ByMove(EvenRing(402), 2), &[0, 10]);
-        same_as_full(&SortedByMove(Torus(199), 4), &[0, 77]);
-        same_as_full(&SortedByMove(EvenRing(402), 2), &[0, 10]);
+        same_as_full(&ByMove(Torus(199), 4, false), &[0, 77]);
+        same_as_full(&ByMove(Torus(131), 4, false), &[5]);
+        same_as_full(&ByMove(EvenRing(402), 2, false), &[0, 10]);
+        same_as_full(&ByMove(Torus(199), 4, true), &[0, 77]);
+        same_as_full(&ByMove(EvenRing(402), 2, true), &[0, 10]);
         same_as_full(&MirrorRing(401), &[0]);
     }
 
