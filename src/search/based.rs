@@ -58,12 +58,7 @@ impl BasedDistances {
             "one group per line"
         );
         // Byte `j` of the crumbs holds ranks `4 j .. 4 j + 3`: one lookup gives their codes.
-        let mut codes = [0u8; 256];
-        for (byte, code_byte) in codes.iter_mut().enumerate() {
-            *code_byte = (0..4).fold(0, |codes, slot| {
-                codes | code_of((byte >> (2 * slot) & 3) as u8, self.base) << (2 * slot)
-            });
-        }
+        let codes = byte_table(|_, crumb| code_of(crumb, self.base));
         let recode = |_: u64, byte: u8| codes[byte as usize];
         let lines = base_lines::pack_in_place(self.crumbs, self.size, recode, &self.group_min);
         (lines, self.histogram)
@@ -80,15 +75,29 @@ fn code_of(crumb: u8, base: usize) -> u8 {
     }
 }
 
+/// `byte` (four ranks, two bits each) with each rank's two bits replaced by
+/// `map(slot, crumb)`.
+#[inline]
+fn map_crumbs(byte: u8, map: impl Fn(usize, u8) -> u8) -> u8 {
+    (0..4).fold(0, |mapped, slot| {
+        mapped | map(slot, byte >> (2 * slot) & 3) << (2 * slot)
+    })
+}
+
+/// [`map_crumbs`] of every byte, as a lookup table.
+fn byte_table(map: impl Fn(usize, u8) -> u8) -> [u8; 256] {
+    std::array::from_fn(|byte| map_crumbs(byte as u8, &map))
+}
+
 /// `byte` (four ranks) with each rank whose bit is set in `within` (its low four bits)
 /// holding `residue`.
 #[inline]
 fn settled_within(byte: u8, within: u64, residue: u8) -> u8 {
-    (0..4).fold(byte, |byte, slot| {
+    map_crumbs(byte, |slot, crumb| {
         if within >> slot & 1 == 1 {
-            byte & !(3 << (2 * slot)) | residue << (2 * slot)
+            residue
         } else {
-            byte
+            crumb
         }
     })
 }
@@ -156,16 +165,7 @@ impl BaseChooser {
                 });
         } else {
             let older = ((base + 2) % 3) as u8;
-            let mut recoded = [0u8; 256];
-            for (byte, to) in recoded.iter_mut().enumerate() {
-                *to = (0..4).fold(byte as u8, |to, slot| {
-                    if to >> (2 * slot) & 3 == older {
-                        to & !(3 << (2 * slot)) | residue << (2 * slot)
-                    } else {
-                        to
-                    }
-                });
-            }
+            let recoded = byte_table(|_, crumb| if crumb == older { residue } else { crumb });
             crumbs.par_chunks(1 << 16).for_each(|bytes| {
                 for byte in bytes {
                     let old = byte.load(Ordering::Relaxed);
@@ -179,8 +179,9 @@ impl BaseChooser {
                     "layer {depth} below the base {base} is listed"
                 );
                 lists[depth].par_iter().for_each(|&rank| {
-                    let (cell, shift) = (&crumbs[(rank / 4) as usize], 2 * (rank % 4));
-                    let set = |old: u8| Some(old & !(3 << shift) | residue << shift);
+                    let within = 1 << (rank % 4);
+                    let set = |old: u8| Some(settled_within(old, within, residue));
+                    let cell = &crumbs[(rank / 4) as usize];
                     let _ = cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, set);
                 });
             }
@@ -286,9 +287,9 @@ pub fn based_bfs<S: RankedSpace>(
             // within the base.
             let base = histogram.len() - 1;
             let residue = (base % 3) as u8;
+            let settled = byte_table(|_, crumb| if crumb == 3 { 3 } else { residue });
             for byte in crumbs.iter_mut() {
-                let reached = !word_slots_holding(u64::from(*byte), 3) & 0x55;
-                *byte = settled_within(*byte, gather_even_bits(reached), residue);
+                *byte = settled[*byte as usize];
             }
             base
         }

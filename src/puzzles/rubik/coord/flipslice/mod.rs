@@ -412,11 +412,9 @@ impl ClassMoves {
                 let mut fine = Vec::with_capacity(count);
                 for value in 0..count {
                     let parts = moved_parts(t, refinement, first + value as u64)(m);
-                    let (class2, [slice, _, layers, up_edges]) = t.in_class(refinement, parts);
-                    let entry = t.class_of[parts[0] / SLICE_ORDERS * FLIPS + parts[1]];
-                    if *reached.get_or_insert((class2, (entry & 15) as usize))
-                        != (class2, (entry & 15) as usize)
-                    {
+                    let (class2, symmetry, [slice, _, layers, up_edges]) =
+                        t.in_class_by(refinement, parts);
+                    if *reached.get_or_insert((class2, symmetry)) != (class2, symmetry) {
                         return None;
                     }
                     fine.push(t.fine(refinement, slice, layers, up_edges) as u16);
@@ -471,6 +469,23 @@ fn with_class_moves<R>(
     })
 }
 
+/// Splits `indices` (ascending) into runs of one class each (`block` indices a class):
+/// calls `run` with the class, its first index and the run's range in `indices`.
+fn for_each_class_run(
+    indices: &[u64],
+    block: u64,
+    mut run: impl FnMut(usize, u64, std::ops::Range<usize>),
+) {
+    let mut done = 0;
+    while done < indices.len() {
+        let class = indices[done] / block;
+        let class_first = class * block;
+        let end = done + indices[done..].partition_point(|&i| i < class_first + block);
+        run(class as usize, class_first, done..end);
+        done = end;
+    }
+}
+
 /// For move `moves[k]`, one index of the class of each neighbour of the indices
 /// `indices` (ascending), in `out` (as long): [`neighbours_by_move`] for many indices,
 /// the class's work done once ([`ClassMoves`]).
@@ -484,12 +499,8 @@ pub fn neighbours_by_move_of_sorted(
     let t = &*TABLES;
     let count = refinement.count();
     let block = (TWISTS * count) as u64;
-    let mut done = 0;
-    while done < indices.len() {
-        let class = (indices[done] / block) as usize;
-        let class_first = class as u64 * block;
-        let end = done + indices[done..].partition_point(|&i| i < class_first + block);
-        let (group, slots) = (&indices[done..end], &mut out[done..end]);
+    for_each_class_run(indices, block, |class, class_first, run| {
+        let (group, slots) = (&indices[run.clone()], &mut out[run]);
         with_class_moves(refinement, class, moves, group.len(), |class_moves| {
             match class_moves.and_then(|c| c.by_move[k].as_ref()) {
                 Some(cm) => {
@@ -508,8 +519,7 @@ pub fn neighbours_by_move_of_sorted(
                 }
             }
         });
-        done = end;
-    }
+    });
 }
 
 /// [`for_each_neighbour`] of every index of `indices` (ascending). Within a class the
@@ -526,12 +536,8 @@ pub fn for_each_neighbour_of_sorted(
     let t = &*TABLES;
     let count = refinement.count();
     let block = (TWISTS * count) as u64;
-    let mut rest = indices;
-    while let Some(&first) = rest.first() {
-        let class = (first / block) as usize;
-        let class_first = class as u64 * block;
-        let (group, after) = rest.split_at(rest.partition_point(|&i| i < class_first + block));
-        rest = after;
+    for_each_class_run(indices, block, |class, class_first, run| {
+        let group = &indices[run];
         with_class_moves(refinement, class, moves, group.len(), |class_moves| {
             let Some(class_moves) = class_moves else {
                 for &index in group {
@@ -565,7 +571,7 @@ pub fn for_each_neighbour_of_sorted(
                 }
             }
         });
-    }
+    });
 }
 
 /// The neighbours of the projection at `index` one move at a time: for `k`, one index

@@ -449,15 +449,23 @@ impl Tables {
     /// twist, corner layers, U-edge slots) carried by the symmetry that takes it to the
     /// class's representative.
     #[inline(always)]
-    pub(super) fn in_class(
+    fn in_class(&self, refinement: Refinement, parts: [usize; 5]) -> (usize, [usize; 4]) {
+        let (class, _, conjugated) = self.in_class_by(refinement, parts);
+        (class, conjugated)
+    }
+
+    /// [`Self::in_class`], with the symmetry that takes the position to its class too.
+    #[inline(always)]
+    pub(super) fn in_class_by(
         &self,
         refinement: Refinement,
         [slice, flip, twist, layers, up_edges]: [usize; 5],
-    ) -> (usize, [usize; 4]) {
+    ) -> (usize, usize, [usize; 4]) {
         let entry = self.class_of[slice / SLICE_ORDERS * FLIPS + flip];
         let (class, s) = ((entry >> 4) as usize, (entry & 15) as usize);
         (
             class,
+            s,
             self.conjugated(refinement, [slice, twist, layers, up_edges], s),
         )
     }
