@@ -7,7 +7,7 @@
 //! for spaces whose moves cost 1 or 2.
 
 use crate::progress::Progress;
-use crate::table::prefetch;
+use crate::table::{prefetch, prefetch_to_l2};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::Instant;
@@ -112,9 +112,13 @@ const SORT_FROM: usize = 1 << 16;
 /// Chunk of ranks handed to one rayon task when scanning.
 const SCAN_CHUNK: usize = 1 << 14;
 
-/// Unseen ranks a bottom-up layer of [`mod3_bfs`] pulls together, one move at a time,
-/// when the space offers [`RankedSpace::neighbours_by_move`].
+/// Unseen ranks of one lane of a bottom-up layer of [`mod3_bfs`], pulled together one
+/// move at a time when the space offers [`RankedSpace::neighbours_by_move`].
 const PULL_GROUP: usize = 256;
+
+/// Lanes of a pull: while one lane's neighbours are on their way from memory, the
+/// others work out theirs.
+const PULL_LANES: usize = 4;
 
 /// Spaces of at least this many ranks get a note per layer of [`mod3_bfs`] (its depth,
 /// ranks and time): builds long enough that a log of where the time went is worth it.
@@ -671,15 +675,13 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
                     // The ranks worth a look: unseen ones when pulling, the frontier's when
                     // pushing. A byte holding none is passed over at the cost of its load.
                     let wanted = if pulling { 3 } else { current };
-                    let mut unseen_group: Vec<u64> = Vec::with_capacity(PULL_GROUP);
+                    let mut unseen_group: Vec<u64> = Vec::with_capacity(PULL_GROUP * PULL_LANES);
                     // Pushing, the chunk's frontier ranks, expanded together once listed.
                     let mut frontier: Vec<u64> = Vec::new();
-                    let pull_group = |group: &mut Vec<u64>, found: &mut (u64, u64)| {
-                        pull_by_move(space, &bytes, group, current, |rank| {
-                            if claim_crumb(&bytes, rank, next) {
-                                settle(rank, found);
-                            }
-                        });
+                    let mut pull = Pull::default();
+                    let mut pull_group = |group: &mut Vec<u64>, found: &mut (u64, u64)| {
+                        pull.run(space, &bytes, group, current);
+                        claim_sorted(&bytes, &pull.hits, next, |rank| settle(rank, found));
                         group.clear();
                     };
                     // Eight bytes (32 ranks) at a time: on the early layers of a big table
@@ -695,7 +697,7 @@ pub fn mod3_bfs_observed<S: RankedSpace, O: Mod3Observer>(
                             }
                             if pulling && by_move {
                                 unseen_group.push(rank);
-                                if unseen_group.len() == PULL_GROUP {
+                                if unseen_group.len() == PULL_GROUP * PULL_LANES {
                                     pull_group(&mut unseen_group, &mut found);
                                 }
                             } else if pulling {
@@ -824,42 +826,142 @@ fn push_from_list<S: RankedSpace, O: Mod3Observer>(
     (found.0, found.1, list)
 }
 
-/// Calls `settle` with each rank of `group` (unseen ranks) that has a neighbour holding
-/// `current`. The neighbours are asked for one move at a time for the whole group, each
-/// round's bytes prefetched before any is read; a rank leaves the group at its first hit.
-fn pull_by_move<S: RankedSpace>(
+/// The bottom-up test of a group of unseen ranks: which have a neighbour in the
+/// frontier. The group is cut into [`PULL_LANES`] lanes of [`PULL_GROUP`] ranks, each
+/// asking for its open ranks' neighbours one move at a time; a lane's neighbours are
+/// prefetched, then the other lanes take their turn before they are read, so the reads
+/// of one lane overlap the work of the others. A rank leaves its lane at its first hit.
+#[derive(Default)]
+struct Pull {
+    lanes: Vec<PullLane>,
+    /// The ranks found, ascending: the output of [`Pull::run`].
+    hits: Vec<u64>,
+}
+
+/// One lane of a [`Pull`].
+#[derive(Default)]
+struct PullLane {
+    /// The lane's ranks, ascending.
+    ranks: Vec<u64>,
+    /// Those still open, ascending, and their places in `ranks`.
+    open: Vec<u64>,
+    open_at: Vec<u16>,
+    /// The open ranks' neighbours by `next_move - 1`, asked for and not yet read.
+    neighbours: Vec<u64>,
+    next_move: usize,
+    /// Bit `k`: `ranks[k]` has a neighbour in the frontier.
+    hit: [u64; PULL_GROUP / 64],
+}
+
+impl PullLane {
+    fn start(&mut self, ranks: &[u64]) {
+        self.ranks.clear();
+        self.ranks.extend_from_slice(ranks);
+        self.open.clear();
+        self.open.extend_from_slice(ranks);
+        self.open_at.clear();
+        self.open_at.extend(0..ranks.len() as u16);
+        self.next_move = 0;
+        self.hit = [0; PULL_GROUP / 64];
+    }
+
+    /// Asks for the open ranks' neighbours by the next move and prefetches them; false
+    /// if the lane is done (nothing open, or no move left).
+    fn ask<S: RankedSpace>(&mut self, space: &S, bytes: &[AtomicU8]) -> bool {
+        if self.open.is_empty() || self.next_move == space.move_count() {
+            return false;
+        }
+        self.neighbours.resize(self.open.len(), 0);
+        space.neighbours_by_move_of_sorted(&self.open, self.next_move, &mut self.neighbours);
+        self.next_move += 1;
+        // Into the second-level cache: more lines are in flight that way (as for the
+        // search's table reads, `table::prefetch_to_l2`).
+        for &n in &self.neighbours {
+            prefetch_to_l2(bytes, (n >> 2) as usize);
+        }
+        true
+    }
+
+    /// Reads the neighbours asked for: the ranks with one holding `current` are hits
+    /// and leave the lane.
+    fn read(&mut self, bytes: &[AtomicU8], current: u8) {
+        // Without branches: a hit is as likely as not, and a mispredicted branch costs
+        // what a read from the second-level cache does.
+        let mut kept = 0;
+        for k in 0..self.open.len() {
+            let hit = crumb(bytes, self.neighbours[k]) == current;
+            let at = self.open_at[k] as usize;
+            self.hit[at / 64] |= u64::from(hit) << (at % 64);
+            self.open[kept] = self.open[k];
+            self.open_at[kept] = self.open_at[k];
+            kept += usize::from(!hit);
+        }
+        self.open.truncate(kept);
+        self.open_at.truncate(kept);
+    }
+}
+
+impl Pull {
+    /// Finds the ranks of `group` (unseen, ascending) with a neighbour holding
+    /// `current`, into `self.hits`.
+    fn run<S: RankedSpace>(&mut self, space: &S, bytes: &[AtomicU8], group: &[u64], current: u8) {
+        self.hits.clear();
+        if group.is_empty() {
+            return;
+        }
+        // Whether the space offers a move's neighbours of many ranks at once (asked of
+        // one rank).
+        if !space.neighbours_by_move_of_sorted(&group[..1], 0, &mut [0]) {
+            pull_one_by_one(space, bytes, group, current, &mut self.hits);
+            return;
+        }
+        assert!(
+            group.len() <= PULL_GROUP * PULL_LANES,
+            "a pull of {} ranks",
+            group.len()
+        );
+        let lanes = group.len().div_ceil(PULL_GROUP);
+        self.lanes.resize_with(PULL_LANES, PullLane::default);
+        let lanes = &mut self.lanes[..lanes];
+        let mut busy = [false; PULL_LANES];
+        for ((lane, ranks), busy) in lanes
+            .iter_mut()
+            .zip(group.chunks(PULL_GROUP))
+            .zip(&mut busy)
+        {
+            lane.start(ranks);
+            *busy = lane.ask(space, bytes);
+        }
+        while busy.contains(&true) {
+            for (lane, busy) in lanes.iter_mut().zip(busy.iter_mut()) {
+                if *busy {
+                    lane.read(bytes, current);
+                    *busy = lane.ask(space, bytes);
+                }
+            }
+        }
+        for lane in lanes.iter() {
+            for (word, &bits) in lane.hit.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    self.hits
+                        .push(lane.ranks[word * 64 + bits.trailing_zeros() as usize]);
+                    bits &= bits - 1;
+                }
+            }
+        }
+    }
+}
+
+/// [`Pull::run`] for a space that offers its neighbours by move a rank at a time: each
+/// rank decoded once for all its moves.
+fn pull_one_by_one<S: RankedSpace>(
     space: &S,
     bytes: &[AtomicU8],
     group: &[u64],
     current: u8,
-    mut settle: impl FnMut(u64),
+    hits: &mut Vec<u64>,
 ) {
-    let mut open = group.to_vec();
-    let mut neighbours = vec![0u64; open.len()];
-    if space.neighbours_by_move_of_sorted(&open, 0, &mut neighbours) {
-        for m in 0..space.move_count() {
-            if m > 0 {
-                space.neighbours_by_move_of_sorted(&open, m, &mut neighbours[..open.len()]);
-            }
-            for &n in &neighbours[..open.len()] {
-                prefetch(bytes, (n >> 2) as usize);
-            }
-            let mut kept = 0;
-            for k in 0..open.len() {
-                if crumb(bytes, neighbours[k]) == current {
-                    settle(open[k]);
-                } else {
-                    open[kept] = open[k];
-                    kept += 1;
-                }
-            }
-            open.truncate(kept);
-            if open.is_empty() {
-                break;
-            }
-        }
-        return;
-    }
     let mut open: Vec<_> = group
         .iter()
         .map(|&rank| (rank, space.neighbours_by_move(rank), 0u64))
@@ -872,13 +974,36 @@ fn pull_by_move<S: RankedSpace>(
         open.retain(|(rank, _, neighbour)| {
             let hit = crumb(bytes, *neighbour) == current;
             if hit {
-                settle(*rank);
+                hits.push(*rank);
             }
             !hit
         });
         if open.is_empty() {
             break;
         }
+    }
+    hits.sort_unstable();
+}
+
+/// Claims `ranks` (ascending) for `value`, one locked operation per byte for the ranks
+/// it holds, and calls `settle` with each rank this call set (those still unreached).
+fn claim_sorted(bytes: &[AtomicU8], ranks: &[u64], value: u8, mut settle: impl FnMut(u64)) {
+    let mut k = 0;
+    while k < ranks.len() {
+        let byte = ranks[k] >> 2;
+        let end = k + ranks[k..].iter().take_while(|&&r| r >> 2 == byte).count();
+        // An unreached field is 3, and a field this layer reached holds `value`: an AND
+        // with `value` in the ranks' fields sets the first and leaves the second.
+        let keep = ranks[k..end]
+            .iter()
+            .fold(0xFFu8, |mask, &r| mask & !((3 ^ value) << (2 * (r & 3))));
+        let old = bytes[byte as usize].fetch_and(keep, Ordering::Relaxed);
+        for &rank in &ranks[k..end] {
+            if old >> (2 * (rank & 3)) & 3 == 3 {
+                settle(rank);
+            }
+        }
+        k = end;
     }
 }
 
@@ -1115,6 +1240,21 @@ pub(crate) mod tests {
         same_as_full(&ByMove(Torus(199), 4, true), &[0, 77]);
         same_as_full(&ByMove(EvenRing(402), 2, true), &[0, 10]);
         same_as_full(&MirrorRing(401), &[0]);
+    }
+
+    #[test]
+    fn claims_by_byte_set_only_unreached_fields() {
+        // Byte 0: ranks 0-3 unreached but rank 2, already at 1 (reached this layer,
+        // as a twin); byte 1: rank 5 at 0, the rest unreached; byte 2 untouched.
+        let bytes: Vec<AtomicU8> = [0b11_01_11_11u8, 0b11_11_00_11, 0xFF]
+            .into_iter()
+            .map(AtomicU8::new)
+            .collect();
+        let mut settled = Vec::new();
+        claim_sorted(&bytes, &[0, 2, 3, 4, 6], 1, |rank| settled.push(rank));
+        assert_eq!(settled, [0, 3, 4, 6]);
+        let crumbs: Vec<u8> = (0..12).map(|rank| crumb(&bytes, rank)).collect();
+        assert_eq!(crumbs, [1, 3, 1, 1, 1, 0, 1, 3, 3, 3, 3, 3]);
     }
 
     #[test]

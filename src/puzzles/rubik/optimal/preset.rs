@@ -127,7 +127,7 @@ impl Preset {
             Preset::Huge => (630, 17_400_000_000, Some(pick_f(6.54, 5.70))),
             Preset::TwoGb => (pick(214, 120), 3_110_000_000, Some(pick_f(3.33, 4.56))),
             Preset::FiveGb => (pick(678, 522), 7_400_000_000, Some(pick_f(2.41, 2.66))),
-            Preset::EightGb => (pick(390, 608), 9_260_000_000, Some(pick_f(1.65, 1.45))),
+            Preset::EightGb => (pick(390, 433), 9_260_000_000, Some(pick_f(1.65, 1.45))),
         };
         PresetFigures {
             build_seconds_on_two_cores,
@@ -306,7 +306,7 @@ pub fn groups() -> Vec<TableGroup> {
         TableGroup {
             by_default: false,
             measured_cost: Some(BuildCost {
-                seconds_on_two_cores: 608,
+                seconds_on_two_cores: 433,
                 peak_bytes: 9_260_000_000,
             }),
             ..group(

@@ -504,12 +504,19 @@ pub fn neighbours_by_move_of_sorted(
         with_class_moves(refinement, class, moves, group.len(), |class_moves| {
             match class_moves.and_then(|c| c.by_move[k].as_ref()) {
                 Some(cm) => {
+                    // The twist's target is worked out once per twist: the indices are
+                    // ascending, and those of one twist are consecutive.
+                    let (mut twist_start, mut twist_end, mut base) = (0u32, 0u32, 0u64);
                     for (slot, &index) in slots.iter_mut().zip(group) {
-                        // Below 2^32 (a class's indices): a 32-bit division.
+                        // Below 2^32 (a class's indices): 32-bit arithmetic.
                         let offset = (index - class_first) as u32;
-                        let twist = (offset / count as u32) as usize;
-                        let base = cm.twist_first(t, twist, moves[k], count);
-                        *slot = base + u64::from(cm.fine[offset as usize - twist * count]);
+                        if offset >= twist_end {
+                            let twist = offset / count as u32;
+                            twist_start = twist * count as u32;
+                            twist_end = twist_start + count as u32;
+                            base = cm.twist_first(t, twist as usize, moves[k], count);
+                        }
+                        *slot = base + u64::from(cm.fine[(offset - twist_start) as usize]);
                     }
                 }
                 None => {
