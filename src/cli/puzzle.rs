@@ -249,6 +249,13 @@ fn solver(
                 .phases
                 .iter()
                 .map(|p| p.name.as_str())
+                .chain(
+                    phased
+                        .plan()
+                        .finish
+                        .as_ref()
+                        .map(|_| "the 3x3x3 by two-phase")
+                )
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -767,6 +774,9 @@ fn info(args: &FileArgs) -> Result<()> {
             if !extra.is_empty() {
                 say!("    {}", extra.join("; "));
             }
+        }
+        if let Some(finish) = &plan.finish {
+            say!("  {}", finish.describe(&puzzle));
         }
     }
     Ok(())

@@ -181,6 +181,36 @@ fn a_plan_is_never_shorter_than_the_optimum() {
     assert!(longer < 300, "{longer}");
 }
 
+/// The shipped 4x4x4 plan ends with `Finish 3x3x3`: the reduced cube's last moves come
+/// from the two-phase solver (a fourth part after the three phases), each solution
+/// applied here reaches the solved cube, turned at most, and the whole stays short.
+#[test]
+fn the_4x4x4_finishes_as_a_3x3x3_by_two_phase() {
+    let _lock = super::common::build_lock();
+    let dir = super::common::shared_data_dir();
+    let puzzle = load("4x4x4.tws");
+    let phased = open(&puzzle, &definition("4x4x4.plan"), &dir);
+    assert!(phased.plan().finish.is_some());
+    let mut rng = SplitMix64::new(44);
+    let mut total = 0;
+    for _ in 0..4 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        assert_eq!(solution.phase_costs.len(), 4, "{:?}", solution.phase_costs);
+        assert_eq!(solution.phase_costs.iter().sum::<usize>(), solution.cost);
+        assert_eq!(solution.moves.len(), solution.cost);
+        let end = apply(&puzzle, &phased, &state, &solution.moves);
+        let rotations = phased
+            .plan()
+            .rotations
+            .as_ref()
+            .expect("the plan's rotations");
+        assert!(rotations.solves(&end), "not solved");
+        total += solution.cost;
+    }
+    assert!(total <= 4 * 50, "{total} moves for 4 states");
+}
+
 /// Plans that break a rule: the file and line named, exit 2, nothing built.
 #[test]
 fn bad_plans_are_named_by_file_and_line() {
@@ -224,6 +254,19 @@ fn bad_plans_are_named_by_file_and_line() {
             "line",
             "",
         ),
+        // A finish as a 3x3x3 needs a last phase that reaches the group of its moves,
+        (
+            "Plan p\nPhase a\nMoves U R F\nTarget Solved\nEnd\nFinish 3x3x3 U R F U R F\n",
+            "line 4",
+            "Subgroup of the six moves of the Finish on line 6",
+        ),
+        // and a puzzle whose pieces those moves turn as a 3x3x3's corners and edges.
+        (
+            "Plan p\nPhase a\nMoves U R F\nTarget Subgroup U R F U R F\nEnd\n\
+             Finish 3x3x3 U R F U R F\n",
+            "line 6",
+            "Finish 3x3x3",
+        ),
     ];
     for (text, line, word) in cases {
         let plan = dir.join("bad.plan");
@@ -260,7 +303,16 @@ fn bad_plans_are_named_by_file_and_line() {
 #[test]
 fn through_releases_a_target_after_the_phase_it_names() {
     let puzzle = load("4x4x4.tws");
+    // The shipped plan with Kociemba's two phases as phases of its own in place of its
+    // finish by the two-phase solver (whose L and R quarter turns undo the split too).
     let shipped = std::fs::read_to_string(definition("4x4x4.plan")).expect("plan");
+    let finish = "Finish 3x3x3 U R F D L B\n";
+    assert!(shipped.contains(finish), "the shipped finish changed");
+    let shipped = shipped.replace(
+        finish,
+        "Phase orient\nMoves U D F B L R\nTarget Subgroup U D F2 B2 L2 R2\nKeep 1000\nEnd\n\
+         Phase finish\nMoves U D F2 B2 L2 R2\nTarget Solved\nEnd\n",
+    );
     let centres = "4 4 4 4 4 4 4 4\nParity EDGE\nEnd\n";
     assert!(
         shipped.contains(centres),

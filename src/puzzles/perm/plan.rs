@@ -31,7 +31,11 @@
 //! go on in batches of its `Keep` as they are found, as two-phase's do, rather than in
 //! wider passes that start again), `Inverse` (the first phase only: the search also
 //! starts from the inverse of the state, whose solution, reversed and inverted, solves
-//! the state; for definitions whose pieces are all told apart).
+//! the state; for definitions whose pieces are all told apart). `Finish 3x3x3 U R F D L
+//! B` (after the phases): the last phase's target is the group of those six base moves,
+//! whose states are a 3x3x3 with those moves turning its faces U R F D L B; each of the
+//! last phase's kept solutions is finished by the two-phase solver
+//! (`phased/cube3.rs`).
 //! Targets:
 //!
 //! - `Target Solved`: the solved state;
@@ -163,6 +167,10 @@ pub struct PlanSpec {
     pub views: Vec<(Vec<(String, String)>, usize)>,
     /// The phases, in order.
     pub phases: Vec<PhaseSpec>,
+    /// `Finish 3x3x3 U R F D L B`: the last phase's states are a 3x3x3 whose faces U R F
+    /// D L B those base moves turn, finished by the two-phase solver; the names and the
+    /// line.
+    pub finish: Option<(Vec<String>, usize)>,
 }
 
 /// Most phases a plan has.
@@ -227,6 +235,7 @@ impl PlanSpec {
         let mut rotations: Vec<(String, usize)> = Vec::new();
         let mut views: Vec<(Vec<(String, String)>, usize)> = Vec::new();
         let mut phases: Vec<PhaseSpec> = Vec::new();
+        let mut finish: Option<(Vec<String>, usize)> = None;
         while let Some((line, tokens)) = lines.next() {
             match tokens[0] {
                 "Plan" => {
@@ -291,12 +300,26 @@ impl PlanSpec {
                     let phase_name = checked_name(line, tokens[1], "a phase's name")?;
                     phases.push(read_phase(&mut lines, line, phase_name)?);
                 }
+                "Finish" => {
+                    if tokens.get(1) != Some(&"3x3x3") || tokens.len() != 8 {
+                        return Err(error(
+                            line,
+                            "Finish takes 3x3x3 and the six base moves that turn its faces \
+                             U R F D L B, in that order",
+                        ));
+                    }
+                    if finish.is_some() {
+                        return Err(error(line, "a second Finish"));
+                    }
+                    finish = Some((tokens[2..].iter().map(|t| t.to_string()).collect(), line));
+                }
                 "End" => return Err(error(line, "End without a block to end")),
                 other => {
                     return Err(error(
                         line,
                         format!(
-                            "unexpected {}: expected Plan, Move, Expand, Rotations, View or Phase",
+                            "unexpected {}: expected Plan, Move, Expand, Rotations, View, Phase \
+                             or Finish",
                             crate::text::quote(other)
                         ),
                     ))
@@ -326,6 +349,7 @@ impl PlanSpec {
             rotations,
             views,
             phases,
+            finish,
         })
     }
 }
@@ -626,6 +650,21 @@ mod tests {
             ),
             ("Phase a\nMoves U\nTarget\nX\n1 x\nEnd\nEnd\n", 5, "class"),
             ("", 0, "no Phase"),
+            (
+                "Phase a\nMoves U\nTarget Solved\nEnd\nFinish 3x3x3 U R F\n",
+                5,
+                "six base moves",
+            ),
+            (
+                "Phase a\nMoves U\nTarget Solved\nEnd\nFinish 2x2x2 U R F D L B\n",
+                5,
+                "Finish takes 3x3x3",
+            ),
+            (
+                "Finish 3x3x3 U R F D L B\nFinish 3x3x3 U R F D L B\n",
+                2,
+                "a second Finish",
+            ),
         ] {
             let err = PlanSpec::parse(text).expect_err(text);
             assert_eq!(err.line, line, "{text}: {err}");

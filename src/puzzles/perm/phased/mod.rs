@@ -11,6 +11,7 @@
 //! next, ordered by their length plus the next phase's bound, the best total found
 //! bounding every later search ([`PhasedSolver::solve`]).
 
+pub mod cube3;
 pub mod matching;
 pub mod quotient;
 pub mod rotation;
@@ -29,6 +30,9 @@ use super::plan::{PatternSet, PlanError, PlanSpec, TargetSpec};
 use super::puzzle::{PermPuzzle, PuzzleMetric, PuzzleMove};
 use crate::limits::Stop;
 use crate::progress::Progress;
+use crate::puzzles::rubik::api::TwoPhaseSolver;
+use crate::puzzles::rubik::twophase::{solve_until as twophase_solve_until, Best, Searcher};
+use crate::puzzles::rubik::Metric;
 use crate::rng::SplitMix64;
 use crate::table::TableStore;
 use search::{Halt, PhaseMoves, PhaseRun};
@@ -60,6 +64,13 @@ const QUICK_KEEP: usize = 32;
 /// (to the full passes): a plan whose middle phases find little from few candidates
 /// (the 4x4x4's pairs phase) gets nothing from it, and must not pay much for trying.
 const QUICK_NODES: u64 = 1 << 20;
+
+/// Nodes the two-phase solver may search to finish one of the last phase's solutions
+/// as a 3x3x3 (`Finish 3x3x3`): a fixed effort, so answers are the same on any machine.
+const FINISH_NODES: u64 = 100_000;
+
+/// The 3x3x3 length a finish looks for when no total bounds it yet.
+const FINISH_AIM: usize = 18;
 
 /// The widest pass, in multiples of the plan's widths; a streaming pass's first phase
 /// hands on this many times its `Keep` at most.
@@ -119,6 +130,8 @@ pub struct Plan {
     pub rotations: Option<rotation::Rotations>,
     /// The states the search starts from besides the state (`View`, `Inverse`).
     pub starts: starts::Starts,
+    /// `Finish 3x3x3`: the last phase's states are finished as a 3x3x3 by two-phase.
+    pub finish: Option<cube3::Finish3>,
 }
 
 /// Names a plan can use: the definition's, then its compound moves', with each base
@@ -505,11 +518,29 @@ impl Plan {
                     }
                 }
             }
-            if k + 1 == spec.phases.len() && !matches!(target, TargetSpec::Solved) {
-                return Err(error(
-                    *target_line,
-                    "the last phase's target must be Solved",
-                ));
+            if k + 1 == spec.phases.len() {
+                match (&spec.finish, target) {
+                    (None, TargetSpec::Solved) => {}
+                    (None, _) => {
+                        return Err(error(
+                            *target_line,
+                            "the last phase's target must be Solved (or, with a Finish, the \
+                             group of its moves)",
+                        ))
+                    }
+                    (Some((faces, _)), TargetSpec::Subgroup(tokens))
+                        if faces.len() == tokens.len()
+                            && faces.iter().all(|f| tokens.contains(f)) => {}
+                    (Some((_, line)), _) => {
+                        return Err(error(
+                            *target_line,
+                            format!(
+                                "the last phase's target must be Subgroup of the six moves \
+                                 of the Finish on line {line}"
+                            ),
+                        ))
+                    }
+                }
             }
             // Pairs the phase's moves keep together, in states the earlier phases paired:
             // each pair one piece.
@@ -613,6 +644,66 @@ impl Plan {
             }
             turns.push(turn);
         }
+        let finish = match &spec.finish {
+            None => None,
+            Some((names, line)) => {
+                let mut faces: Vec<Element> = Vec::with_capacity(6);
+                let mut powers_of: Vec<&Vec<(String, Element)>> = Vec::with_capacity(6);
+                for name in names {
+                    let powers = vocabulary.bases.get(name).filter(|p| p.len() == 3);
+                    let Some(powers) = powers else {
+                        return Err(error(
+                            *line,
+                            format!(
+                                "Finish: {} is not a base move of order 4 (a face's quarter turn)",
+                                crate::text::quote(name)
+                            ),
+                        ));
+                    };
+                    faces.push(powers[0].1.clone());
+                    powers_of.push(powers);
+                }
+                // Each 3x3x3 move as plan moves: its power, or two quarter turns for a half
+                // turn when only quarter turns are moves.
+                let mut by_move: Vec<Vec<usize>> = Vec::with_capacity(18);
+                for (face, powers) in names.iter().zip(&powers_of) {
+                    for turns in 1..=3usize {
+                        let steps: Vec<&(String, Element)> =
+                            if turns == 2 && puzzle.metric == PuzzleMetric::Qtm {
+                                vec![&powers[0], &powers[0]]
+                            } else {
+                                vec![&powers[turns - 1]]
+                            };
+                        let ids = steps
+                            .into_iter()
+                            .map(|(name, element)| {
+                                moves
+                                    .iter()
+                                    .position(|m| m.name == *name)
+                                    .unwrap_or_else(|| {
+                                        let b = plan_bases
+                                            .iter()
+                                            .position(|x| x == face)
+                                            .unwrap_or_else(|| {
+                                                plan_bases.push(face.clone());
+                                                plan_bases.len() - 1
+                                            });
+                                        moves.push(PuzzleMove {
+                                            name: name.clone(),
+                                            element: element.clone(),
+                                            base: b,
+                                        });
+                                        moves.len() - 1
+                                    })
+                            })
+                            .collect();
+                        by_move.push(ids);
+                    }
+                }
+                let faces: [Element; 6] = std::array::from_fn(|i| faces[i].clone());
+                Some(cube3::Finish3::new(puzzle, &faces, by_move, *line)?)
+            }
+        };
         let inverse = spec.phases.first().and_then(|p| p.inverse);
         let starts = starts::Starts::new(
             puzzle,
@@ -639,6 +730,7 @@ impl Plan {
             phases,
             rotations,
             starts,
+            finish,
         })
     }
 }
@@ -1271,6 +1363,8 @@ pub struct PhasedSolver {
     /// How answers merge turns of one base.
     spelling: Spelling,
     membership: std::sync::OnceLock<Option<super::group::Membership>>,
+    /// The two-phase solver of the plan's `Finish 3x3x3`, in the puzzle's metric.
+    two_phase: Option<TwoPhaseSolver>,
 }
 
 /// The definition's turns as answers merge them (see [`PhasedSolver::format`]), worked
@@ -1392,6 +1486,16 @@ impl PhasedSolver {
                 rebuild,
             )?);
         }
+        let two_phase = match &plan.finish {
+            Some(_) => {
+                let metric = match puzzle.metric {
+                    PuzzleMetric::Htm => Metric::Htm,
+                    PuzzleMetric::Qtm => Metric::Qtm,
+                };
+                Some(TwoPhaseSolver::open(store, metric, progress)?)
+            }
+            None => None,
+        };
         let spares = spare_moves(puzzle, &plan, &tables);
         let steps = plan
             .phases
@@ -1441,6 +1545,7 @@ impl PhasedSolver {
             steps,
             spelling: Spelling::new(puzzle),
             membership: std::sync::OnceLock::new(),
+            two_phase,
         })
     }
 
@@ -1712,6 +1817,7 @@ impl PhasedSolver {
         let last = self.plan.phases.len() - 1;
         let phases = self.plan.phases.iter().zip(&self.tables).enumerate();
         for (k, (phase, tables)) in phases.skip(first) {
+            let began = std::time::Instant::now();
             if k == 1 {
                 nodes_before = *nodes;
             }
@@ -1762,7 +1868,9 @@ impl PhasedSolver {
                     halted,
                 };
             };
-            let keep = match (k == last, widen) {
+            // With a finish the last phase hands on its solutions as a middle phase does.
+            let finishes = k == last && self.plan.finish.is_some();
+            let keep = match (k == last && !finishes, widen) {
                 (true, _) => 1,
                 (false, 0) => phase.keep.min(QUICK_KEEP),
                 (false, _) => phase.keep.saturating_mul(widen),
@@ -1790,8 +1898,8 @@ impl PhasedSolver {
             let slack = match (k == last, widen) {
                 _ if streaming.is_some() => usize::MAX,
                 (true, 0) => usize::MAX,
-                (true, _) => LAST_SLACK,
-                (false, _) => SLACK + widen.max(1).trailing_zeros() as usize / 2 * 2,
+                (true, _) if !finishes => LAST_SLACK,
+                (_, _) => SLACK + widen.max(1).trailing_zeros() as usize / 2 * 2,
             };
             'totals: while total <= cap && total <= cheapest.saturating_add(slack) {
                 for (i, run, distance) in runs.iter_mut() {
@@ -1963,7 +2071,9 @@ impl PhasedSolver {
                         Ok(()) => {}
                     }
                 }
-                if handed.is_full() {
+                // A finished phase hands on what its cheapest total holds: a dearer total
+                // would cost a whole deeper search for one move more.
+                if handed.is_full() || (finishes && !handed.kept.is_empty()) {
                     break;
                 }
                 // Streaming: what the plan's own pass would hand on goes on at once, so
@@ -1987,13 +2097,15 @@ impl PhasedSolver {
                 crate::output::note(format_args!(
                     "phase {}: {} candidates in, {} start, cheapest total {cheapest}, {} out \
                      (totals up to {}), {} nodes so far, {visited} solutions seen, {repeated} \
-                     reaching a state already handed on, {rejected} refused by the next phase",
+                     reaching a state already handed on, {rejected} refused by the next phase, \
+                     {:.1} ms",
                     phase.name,
                     candidates.len(),
                     runs.len(),
                     handed.kept.len(),
                     total,
                     nodes,
+                    began.elapsed().as_secs_f64() * 1e3,
                     repeated = handed.repeated,
                 ));
             }
@@ -2017,6 +2129,13 @@ impl PhasedSolver {
                     halted,
                 };
             }
+            if let Some(finish) = self.plan.finish.as_ref().filter(|_| k == last) {
+                let (found, stopped) = self.finish_as_cube(finish, next, bound, stop, nodes);
+                return PassOutcome {
+                    found,
+                    halted: halted || stopped,
+                };
+            }
             if k == last {
                 let (_, best) = next.swap_remove(0);
                 return PassOutcome {
@@ -2036,6 +2155,73 @@ impl PhasedSolver {
             found: None,
             halted,
         }
+    }
+
+    /// The last phase's solutions `kept` finished as the 3x3x3 their states are, by the
+    /// two-phase solver: cheapest first, each given [`FINISH_NODES`] nodes to beat the
+    /// best total so far (`bound` to begin with, else [`FINISH_AIM`] moves of its own).
+    /// The best solution, and whether `stop` cut it short.
+    fn finish_as_cube(
+        &self,
+        finish: &cube3::Finish3,
+        kept: Vec<(usize, Candidate)>,
+        bound: Option<usize>,
+        stop: &Stop,
+        nodes: &mut u64,
+    ) -> (Option<PhasedSolution>, bool) {
+        let Some(solver) = &self.two_phase else {
+            return (None, false);
+        };
+        let mut search = solver.search();
+        let mut best: Option<Candidate> = None;
+        let mut stopped = false;
+        for mut c in most_promising_first(kept) {
+            let cap = best.as_ref().map(|b| b.cost).or(bound);
+            let aim = match cap {
+                Some(cap) if cap <= c.cost + 1 => continue,
+                Some(cap) => (cap - 1 - c.cost).min(FINISH_AIM),
+                None => FINISH_AIM,
+            };
+            let Some(cube) = finish.cube_of(&c.full, &self.puzzle) else {
+                continue;
+            };
+            search.limit_nodes(search.nodes().saturating_add(FINISH_NODES));
+            let moves = match twophase_solve_until(&mut search, &cube, aim as u32, stop) {
+                Best::Within(moves) | Best::Above { moves, .. } => moves,
+                Best::Nothing => {
+                    if stop.reached() {
+                        stopped = true;
+                        break;
+                    }
+                    continue;
+                }
+            };
+            let steps: Vec<usize> = moves
+                .iter()
+                .flat_map(|m| finish.moves[m.index()].iter().copied())
+                .collect();
+            let total = c.cost + steps.len();
+            if cap.is_some_and(|cap| total >= cap) {
+                continue;
+            }
+            c.moves.extend(steps.iter().copied());
+            c.phase_costs.push(steps.len());
+            c.cost = total;
+            best = Some(c);
+            if stop.reached() {
+                stopped = true;
+                break;
+            }
+        }
+        *nodes += search.nodes();
+        if trace() {
+            crate::output::note(format_args!(
+                "finish 3x3x3: best total {:?}, {} two-phase nodes",
+                best.as_ref().map(|b| b.cost),
+                search.nodes()
+            ));
+        }
+        (best.map(|b| self.solution_of(b)), stopped)
     }
 
     /// The solution a last phase's candidate stands for: its moves read back through
