@@ -358,24 +358,7 @@ impl Plan {
                     if element.is_identity() || local.iter().any(|m| m.name == name) {
                         continue;
                     }
-                    let id =
-                        match moves.iter().position(|m| m.name == name) {
-                            Some(id) => id,
-                            None => {
-                                let b = plan_bases.iter().position(|x| *x == base).unwrap_or_else(
-                                    || {
-                                        plan_bases.push(base.clone());
-                                        plan_bases.len() - 1
-                                    },
-                                );
-                                moves.push(PuzzleMove {
-                                    name: name.clone(),
-                                    element: element.clone(),
-                                    base: b,
-                                });
-                                moves.len() - 1
-                            }
-                        };
+                    let id = plan_move(&mut moves, &mut plan_bases, &base, &name, &element);
                     let b = match local_bases.iter().position(|(x, _)| *x == base) {
                         Some(b) => b,
                         None => {
@@ -677,24 +660,7 @@ impl Plan {
                         let ids = steps
                             .into_iter()
                             .map(|(name, element)| {
-                                moves
-                                    .iter()
-                                    .position(|m| m.name == *name)
-                                    .unwrap_or_else(|| {
-                                        let b = plan_bases
-                                            .iter()
-                                            .position(|x| x == face)
-                                            .unwrap_or_else(|| {
-                                                plan_bases.push(face.clone());
-                                                plan_bases.len() - 1
-                                            });
-                                        moves.push(PuzzleMove {
-                                            name: name.clone(),
-                                            element: element.clone(),
-                                            base: b,
-                                        });
-                                        moves.len() - 1
-                                    })
+                                plan_move(&mut moves, &mut plan_bases, face, name, element)
                             })
                             .collect();
                         by_move.push(ids);
@@ -733,6 +699,30 @@ impl Plan {
             finish,
         })
     }
+}
+
+/// The index of move `name` (a power of `base`) among the plan's `moves`, added (with its
+/// base among `bases`) if it is not there yet.
+fn plan_move(
+    moves: &mut Vec<PuzzleMove>,
+    bases: &mut Vec<String>,
+    base: &str,
+    name: &str,
+    element: &Element,
+) -> usize {
+    if let Some(id) = moves.iter().position(|m| m.name == name) {
+        return id;
+    }
+    let b = bases.iter().position(|x| x == base).unwrap_or_else(|| {
+        bases.push(base.to_string());
+        bases.len() - 1
+    });
+    moves.push(PuzzleMove {
+        name: name.to_string(),
+        element: element.clone(),
+        base: b,
+    });
+    moves.len() - 1
 }
 
 /// Per set of `pattern`: whether the states entering the phase hold each piece in the
