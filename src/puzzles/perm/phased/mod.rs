@@ -1443,49 +1443,62 @@ impl PhasedSolver {
         progress: &Progress,
         rebuild: bool,
     ) -> Result<Self, ExactError> {
-        let mut tables = Vec::with_capacity(plan.phases.len());
-        for (k, phase) in plan.phases.iter().enumerate() {
-            let elements = plan.phase_elements(k);
-            let matching = phase
-                .view
-                .matching
-                .as_ref()
-                .map(|m| (puzzle, m, elements.as_slice()));
-            // The next phase's matching, for this phase to bring its pairs across.
-            let straddle = plan
-                .straddled_by(k)
-                .map(|m| (puzzle, m, elements.as_slice()));
-            let upto: Vec<Element> = phase
-                .upto
-                .iter()
-                .map(|e| phase.view.map_move(e, &puzzle.sets))
-                .collect();
-            tables.push(PhaseTables::load_or_build(
-                &phase.pattern,
-                &phase.splittable,
-                &phase.costs,
-                phase.join,
-                &upto,
-                matching,
-                straddle,
-                &phase.name,
-                store,
-                source,
-                budget_mb,
-                progress,
-                rebuild,
-            )?);
-        }
-        let two_phase = match &plan.finish {
-            Some(_) => {
-                let metric = match puzzle.metric {
-                    PuzzleMetric::Htm => Metric::Htm,
-                    PuzzleMetric::Qtm => Metric::Qtm,
-                };
-                Some(TwoPhaseSolver::open(store, metric, progress)?)
+        let open_phases = || -> Result<Vec<PhaseTables>, ExactError> {
+            let mut tables = Vec::with_capacity(plan.phases.len());
+            for (k, phase) in plan.phases.iter().enumerate() {
+                let elements = plan.phase_elements(k);
+                let matching = phase
+                    .view
+                    .matching
+                    .as_ref()
+                    .map(|m| (puzzle, m, elements.as_slice()));
+                // The next phase's matching, for this phase to bring its pairs across.
+                let straddle = plan
+                    .straddled_by(k)
+                    .map(|m| (puzzle, m, elements.as_slice()));
+                let upto: Vec<Element> = phase
+                    .upto
+                    .iter()
+                    .map(|e| phase.view.map_move(e, &puzzle.sets))
+                    .collect();
+                tables.push(PhaseTables::load_or_build(
+                    &phase.pattern,
+                    &phase.splittable,
+                    &phase.costs,
+                    phase.join,
+                    &upto,
+                    matching,
+                    straddle,
+                    &phase.name,
+                    store,
+                    source,
+                    budget_mb,
+                    progress,
+                    rebuild,
+                )?);
             }
-            None => None,
+            Ok(tables)
         };
+        let metric = match puzzle.metric {
+            PuzzleMetric::Htm => Metric::Htm,
+            PuzzleMetric::Qtm => Metric::Qtm,
+        };
+        let open_two_phase = || -> Result<Option<TwoPhaseSolver>, ExactError> {
+            match &plan.finish {
+                Some(_) => Ok(Some(TwoPhaseSolver::open(store, metric, progress)?)),
+                None => Ok(None),
+            }
+        };
+        // Two-phase tables already there are read on the other core while the phases'
+        // tables open (most of an open is copying tables into huge pages); missing ones
+        // are built after the phases' tables, on every core, their progress lines apart.
+        let (tables, two_phase) =
+            if plan.finish.is_some() && !rebuild && TwoPhaseSolver::present(store, metric) {
+                let (tables, two_phase) = rayon::join(open_phases, open_two_phase);
+                (tables?, two_phase?)
+            } else {
+                (open_phases()?, open_two_phase()?)
+            };
         let spares = spare_moves(puzzle, &plan, &tables);
         let steps = plan
             .phases
@@ -2168,7 +2181,7 @@ impl PhasedSolver {
         for mut c in most_promising_first(kept) {
             let cap = best.as_ref().map(|b| b.cost).or(bound);
             let aim = match cap {
-                Some(cap) if cap <= c.cost + 1 => continue,
+                Some(cap) if cap <= c.cost => continue,
                 Some(cap) => (cap - 1 - c.cost).min(FINISH_AIM),
                 None => FINISH_AIM,
             };
