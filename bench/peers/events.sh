@@ -25,6 +25,7 @@ count_slow=${COUNT_SLOW:-40}
 ours_count=${OURS:-20000}
 ours_slow=${OURS_SLOW:-100}
 out=${OUT_DIR:-$(mktemp -d)}
+mkdir -p "$out"
 [[ -n ${OUT_DIR:-} ]] || trap 'rm -rf "$out"' EXIT
 events=("$@")
 [[ ${#events[@]} -gt 0 ]] || events=(222 333 333oh 333bf 333fm 333mbf 444 444bf 555 555bf 666 777 clock minx pyram skewb sq1 fto)
