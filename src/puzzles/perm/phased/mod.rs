@@ -1484,10 +1484,8 @@ impl PhasedSolver {
             PuzzleMetric::Qtm => Metric::Qtm,
         };
         let open_two_phase = || -> Result<Option<TwoPhaseSolver>, ExactError> {
-            match &plan.finish {
-                Some(_) => Ok(Some(TwoPhaseSolver::open(store, metric, progress)?)),
-                None => Ok(None),
-            }
+            let open = |_: &cube3::Finish3| TwoPhaseSolver::open(store, metric, progress);
+            Ok(plan.finish.as_ref().map(open).transpose()?)
         };
         // Two-phase tables already there are read on the other core while the phases'
         // tables open (most of an open is copying tables into huge pages); missing ones
@@ -1820,7 +1818,7 @@ impl PhasedSolver {
         let last = self.plan.phases.len() - 1;
         let phases = self.plan.phases.iter().zip(&self.tables).enumerate();
         for (k, (phase, tables)) in phases.skip(first) {
-            let began = std::time::Instant::now();
+            let began = trace().then(std::time::Instant::now);
             if k == 1 {
                 nodes_before = *nodes;
             }
@@ -2108,7 +2106,7 @@ impl PhasedSolver {
                     handed.kept.len(),
                     total,
                     nodes,
-                    began.elapsed().as_secs_f64() * 1e3,
+                    began.map_or(0.0, |b| b.elapsed().as_secs_f64() * 1e3),
                     repeated = handed.repeated,
                 ));
             }
