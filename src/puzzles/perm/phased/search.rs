@@ -9,7 +9,7 @@
 use super::steps::{FreeSteps, Step};
 use super::tables::{PhaseTables, StartNode};
 use crate::limits::Stop;
-use crate::puzzles::perm::coord::Reachable;
+use crate::puzzles::perm::coord::{set_bits as bits, Reachable};
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::puzzle::PermPuzzle;
 
@@ -213,22 +213,18 @@ impl<'a> PhaseRun<'a> {
         let ranks = &mut self.ranks[depth * moves..][..moves];
         let mut near = [0u16; 128];
         let mut alive = 0u128;
+        tables.children(here, taken, kids);
         // A table far bigger than the caches: every child's entry asked for first.
         let far = self.far;
         if far {
             self.indices.resize(moves, 0);
             for m in bits(taken) {
-                let kid = &mut kids[m * width..][..width];
-                tables.child(here, m, kid);
-                self.indices[m] = tables.exact_index(kid);
+                self.indices[m] = tables.exact_index(&kids[m * width..][..width]);
                 tables.prefetch_exact(self.indices[m]);
             }
         }
         for m in bits(taken) {
-            let kid = &mut kids[m * width..][..width];
-            if !far {
-                tables.child(here, m, kid);
-            }
+            let kid = &kids[m * width..][..width];
             let cost = self.moves.costs[m] as usize;
             if exact {
                 let value = if far {
@@ -341,17 +337,6 @@ impl<'a> PhaseRun<'a> {
         }
         Ok(())
     }
-}
-
-/// The set bits of `mask`, lowest first.
-fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let m = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            m
-        })
-    })
 }
 
 /// A child's exact distance from its table value `value` (distance modulo 3, or 3:

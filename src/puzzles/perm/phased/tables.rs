@@ -9,7 +9,7 @@ use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
 use super::view::Matching;
 use crate::progress::Progress;
-use crate::puzzles::perm::coord::{Coord, CoordError, MoveRows, Projection, Reachable};
+use crate::puzzles::perm::coord::{set_bits, Coord, CoordError, MoveRows, Projection, Reachable};
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::exact::{
     exact_projection_with, exact_projection_with_rows, groups_from_bytes, groups_to_bytes,
@@ -890,6 +890,37 @@ impl PhaseTables {
         }
         if let Some(matching) = &self.matching {
             next[at] = matching.child(here[at], m);
+        }
+    }
+
+    /// [`Self::child`] for every phase move of `taken` (a bit per move), move `m`'s values
+    /// in `kids[m * width..][..width]`, each coordinate's kind told apart once.
+    #[inline]
+    pub fn children(&self, here: &[u64], taken: u128, kids: &mut [u64]) {
+        let moves = self.ranked.moves.len();
+        let width = self.width;
+        let mut at = 0;
+        for projection in self.projections_iter() {
+            for (j, coord) in projection.coords.iter().enumerate() {
+                let column = at + j;
+                coord.apply_each(here[column], moves, taken, |m, v| {
+                    kids[m * width + column] = v;
+                });
+            }
+            at += projection.coords.len();
+        }
+        if let Some(straddle) = &self.straddle {
+            for column in at..at + straddle.width() {
+                for m in set_bits(taken) {
+                    kids[m * width + column] = straddle.child(here[column], m);
+                }
+            }
+            at += straddle.width();
+        }
+        if let Some(matching) = &self.matching {
+            for m in set_bits(taken) {
+                kids[m * width + at] = matching.child(here[at], m);
+            }
         }
     }
 
