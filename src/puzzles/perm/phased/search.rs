@@ -213,7 +213,13 @@ impl<'a> PhaseRun<'a> {
         let ranks = &mut self.ranks[depth * moves..][..moves];
         let mut near = [0u16; 128];
         let mut alive = 0u128;
-        tables.children(here, taken, kids);
+        // Over an exact table every child is made first, each coordinate's kind told
+        // apart once (the 4x4x4's pairs phase: 15% faster). Over pattern databases each
+        // child is made just before its entries are asked for: the making spaces out the
+        // many reads asked for (the FTO's last phase: 5% slower all at once).
+        if exact {
+            tables.children(here, taken, kids);
+        }
         // A table far bigger than the caches: every child's entry asked for first.
         let far = self.far;
         if far {
@@ -224,6 +230,9 @@ impl<'a> PhaseRun<'a> {
             }
         }
         for m in bits(taken) {
+            if !exact {
+                tables.child(here, m, &mut kids[m * width..][..width]);
+            }
             let kid = &kids[m * width..][..width];
             let cost = self.moves.costs[m] as usize;
             if exact {
