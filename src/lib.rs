@@ -27,6 +27,7 @@ pub mod catalog;
 pub mod engine;
 pub mod events;
 pub mod geometry;
+pub mod jobs;
 pub mod judge;
 pub mod limits;
 pub mod machine;

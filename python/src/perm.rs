@@ -206,17 +206,15 @@ impl Puzzle {
         let max_depth = max_depth_arg(max_depth)?;
         let solver = self.solver(py)?;
         interrupt::run(py, |cancel| {
-            scrambles
-                .par_iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    if cancel.is_cancelled() {
-                        return Err(String::from("interrupted"));
-                    }
-                    self.solve_text(solver, s, max_depth)
-                        .map_err(|e| format!("scramble {}: {e}", i + 1))
-                })
-                .collect::<Result<Vec<_>, _>>()
+            cubedb::jobs::map_each(scrambles.iter().enumerate().collect(), |(i, s)| {
+                if cancel.is_cancelled() {
+                    return Err(String::from("interrupted"));
+                }
+                self.solve_text(solver, s, max_depth)
+                    .map_err(|e| format!("scramble {}: {e}", i + 1))
+            })
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
         })?
         .map_err(cube_error)
     }
@@ -254,24 +252,23 @@ impl Puzzle {
             // The plan's phases solve random states, on every core, in order; each
             // scramble is checked to reach the state drawn. Ctrl-C stops between two.
             interrupt::run(py, |cancel| {
-                (0..wanted as u64)
-                    .into_par_iter()
-                    .map(|index| {
-                        if cancel.is_cancelled() {
-                            return Err(String::from("interrupted"));
-                        }
-                        let (state, text) = phased
-                            .random_scramble(seed, index, cubedb::limits::Stop::default())
-                            .map_err(|e| format!("random state {}: {e}", index + 1))?;
-                        match self.puzzle.scrambled(&text) {
-                            Ok(reached) if reached == state => Ok(text),
-                            _ => Err(format!(
-                                "random state {}: the scramble does not reach it",
-                                index + 1
-                            )),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, _>>()
+                cubedb::jobs::map_each((0..wanted as u64).collect(), |index| {
+                    if cancel.is_cancelled() {
+                        return Err(String::from("interrupted"));
+                    }
+                    let (state, text) = phased
+                        .random_scramble(seed, index, cubedb::limits::Stop::default())
+                        .map_err(|e| format!("random state {}: {e}", index + 1))?;
+                    match self.puzzle.scrambled(&text) {
+                        Ok(reached) if reached == state => Ok(text),
+                        _ => Err(format!(
+                            "random state {}: the scramble does not reach it",
+                            index + 1
+                        )),
+                    }
+                })
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()
             })?
             .map_err(cube_error)?
         } else {

@@ -18,7 +18,6 @@ use cubedb::puzzles::perm::{
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
-use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -531,7 +530,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
         if batch.is_empty() {
             break;
         }
-        let answers: Vec<Result<String, InputError>> = batch.into_par_iter().map(work).collect();
+        let answers: Vec<Result<String, InputError>> = cubedb::jobs::map_each(batch, work);
         for answer in answers {
             match answer {
                 Ok(text) => writeln!(out, "{text}").context(crate::WRITING)?,
@@ -609,7 +608,7 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
     let mut next = 0u64;
     while next < args.count {
         let end = (next + 1024).min(args.count);
-        let batch: Vec<Result<String>> = (next..end).into_par_iter().map(&one).collect();
+        let batch: Vec<Result<String>> = cubedb::jobs::map_each((next..end).collect(), &one);
         for line in batch {
             writeln!(out, "{}", line?).context(crate::WRITING)?;
         }

@@ -307,10 +307,9 @@ impl EventScrambler {
                 .into_par_iter()
                 .map_init(|| solver.search(), |search, i| self.cube3(search, seed, i))
                 .collect(),
-            _ => (first..first + count)
-                .into_par_iter()
-                .map(|i| self.scramble(seed, i, stop))
-                .collect(),
+            _ => crate::jobs::map_each((first..first + count).collect(), |i| {
+                self.scramble(seed, i, stop)
+            }),
         }
     }
 

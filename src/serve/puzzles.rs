@@ -160,15 +160,13 @@ pub fn scrambles(
     stop: Stop,
     limit_s: f64,
 ) -> Result<Vec<String>, ApiError> {
-    use rayon::prelude::*;
-    (0..count)
-        .into_par_iter()
-        .map(|index| {
-            puzzle
-                .scramble(seed, index, stop.clone())
-                .map_err(|e| error(e, limit_s))
-        })
-        .collect()
+    cubedb::jobs::map_each((0..count).collect(), |index| {
+        puzzle
+            .scramble(seed, index, stop.clone())
+            .map_err(|e| error(e, limit_s))
+    })
+    .into_iter()
+    .collect()
 }
 
 /// The status of a served puzzle's error.

@@ -184,6 +184,8 @@ fn a_plan_is_never_shorter_than_the_optimum() {
 /// The shipped 4x4x4 plan ends with `Finish 3x3x3`: the reduced cube's last moves come
 /// from the two-phase solver (a fourth part after the three phases), each solution
 /// applied here reaches the solved cube, turned at most, and the whole stays short.
+/// Each state solved alone (its pairs phase's candidates searched side by side) gets
+/// the answer it gets as one of many (searched in order).
 #[test]
 fn the_4x4x4_finishes_as_a_3x3x3_by_two_phase() {
     let _lock = super::common::build_lock();
@@ -193,9 +195,11 @@ fn the_4x4x4_finishes_as_a_3x3x3_by_two_phase() {
     assert!(phased.plan().finish.is_some());
     let mut rng = SplitMix64::new(44);
     let mut total = 0;
+    let mut alone = Vec::new();
     for _ in 0..4 {
         let state = phased.random_state(&mut rng).expect("a random state");
         let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        alone.push((state.clone(), solution.moves.clone()));
         assert_eq!(solution.phase_costs.len(), 4, "{:?}", solution.phase_costs);
         assert_eq!(solution.phase_costs.iter().sum::<usize>(), solution.cost);
         assert_eq!(solution.moves.len(), solution.cost);
@@ -209,6 +213,15 @@ fn the_4x4x4_finishes_as_a_3x3x3_by_two_phase() {
         total += solution.cost;
     }
     assert!(total <= 4 * 50, "{total} moves for 4 states");
+    let (states, moves): (Vec<Element>, Vec<Vec<usize>>) = alone.into_iter().unzip();
+    let many = cubedb::jobs::map_each(states, |state| {
+        assert!(cubedb::jobs::one_of_many());
+        phased
+            .solve(&state, &Limits::default())
+            .expect("solved")
+            .moves
+    });
+    assert_eq!(many, moves, "alone and as one of many");
 }
 
 /// Plans that break a rule: the file and line named, exit 2, nothing built.

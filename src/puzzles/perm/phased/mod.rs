@@ -1902,13 +1902,43 @@ impl PhasedSolver {
                 (true, _) if !finishes => LAST_SLACK,
                 (_, _) => SLACK + widen.max(1).trailing_zeros() as usize / 2 * 2,
             };
+            // The last phase keeping one solution, when this solve is not one of many
+            // already run side by side: its candidates searched side by side too.
+            let side_by_side = k == last
+                && keep == 1
+                && streaming.is_none()
+                && rayon::current_num_threads() > 1
+                && !crate::jobs::one_of_many();
             'totals: while total <= cap && total <= cheapest.saturating_add(slack) {
-                for (i, run, distance) in runs.iter_mut() {
+                // What the side-by-side search settled at this total: every candidate
+                // before the one it names has no solution, and that one's first (in
+                // the search's order) is the path it names; `Some(None)`: none has one.
+                let mut settled: Option<Option<FirstSolution>> = None;
+                if side_by_side {
+                    match first_solutions(&candidates, &mut runs, total, stop) {
+                        Ok((found, searched)) => {
+                            *nodes += searched;
+                            settled = Some(found);
+                        }
+                        Err(searched) => {
+                            *nodes += searched;
+                            halted = true;
+                            break 'totals;
+                        }
+                    }
+                }
+                for (place, (i, run, distance)) in runs.iter_mut().enumerate() {
                     let c = &candidates[*i];
                     if c.cost + *distance > total {
                         continue;
                     }
                     let own = total - c.cost;
+                    let given = match &settled {
+                        Some(Some(first)) if first.place == place => Some(first.path.clone()),
+                        Some(Some(first)) if first.place > place => continue,
+                        Some(None) => continue,
+                        _ => None,
+                    };
                     // The states along the last solution's path (from the candidate's):
                     // solutions come depth first, so the next shares most of its path.
                     let mut along: Vec<Element> = vec![c.full.clone()];
@@ -2054,7 +2084,13 @@ impl PhasedSolver {
                     if widen == 0 && k != 0 && k != last {
                         run.budget = QUICK_NODES.saturating_sub(*nodes - nodes_before);
                     }
-                    let result = run.solutions(own, &mut visit);
+                    let result = match given {
+                        // The first solution, found side by side: visited as the search
+                        // in order would visit it (and searched on from there if kept
+                        // on: it is then passed over as handed on already).
+                        Some(path) if !visit(&path) => Err(Halt::Enough),
+                        _ => run.solutions(own, &mut visit),
+                    };
                     *nodes += std::mem::take(&mut run.nodes) + std::mem::take(&mut streamed_nodes);
                     match result {
                         Err(Halt::Enough) => break 'totals,
@@ -2065,7 +2101,7 @@ impl PhasedSolver {
                                 halted: false,
                             }
                         }
-                        Err(Halt::Stopped) => {
+                        Err(Halt::Stopped | Halt::Overtaken) => {
                             halted = true;
                             break 'totals;
                         }
@@ -2367,6 +2403,72 @@ pub(crate) fn shipped_4x4x4_pairing() -> (PermPuzzle, Plan, usize) {
         .position(|p| p.view.matching.is_some())
         .expect("a phase pairs the wings");
     (puzzle, plan, at)
+}
+
+/// The first solution at a total among runs searched side by side: the place of its
+/// run among the runs, and its moves (phase move indices).
+struct FirstSolution {
+    place: usize,
+    path: Vec<usize>,
+}
+
+/// What one run searched side by side found: its place, how it ended, its first
+/// solution, and its nodes.
+struct RunOutcome {
+    place: usize,
+    result: Result<(), Halt>,
+    first: Option<Vec<usize>>,
+    nodes: u64,
+}
+
+/// The runs of `candidates` that can reach `total`, searched side by side (rayon) for
+/// their first solution there: the earliest run (in order) that has one, with that
+/// solution, or `None`; and the nodes searched (`Err` with them: the search was stopped).
+/// A run halts as soon as one before it has found a solution, so the answer is the one
+/// the search in order would find first.
+fn first_solutions(
+    candidates: &[Candidate],
+    runs: &mut [(usize, PhaseRun<'_>, usize)],
+    total: usize,
+    stop: &Stop,
+) -> Result<(Option<FirstSolution>, u64), u64> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let earliest = std::sync::Arc::new(AtomicUsize::new(usize::MAX));
+    let outcomes: Vec<RunOutcome> = runs
+        .par_iter_mut()
+        .enumerate()
+        .filter(|(_, (i, _, distance))| candidates[*i].cost + *distance <= total)
+        .map(|(place, (i, run, _))| {
+            let own = total - candidates[*i].cost;
+            run.overtaken_by = Some((place, earliest.clone()));
+            let mut first = None;
+            let result = run.solutions(own, &mut |path: &[usize]| {
+                first = Some(path.to_vec());
+                earliest.fetch_min(place, Ordering::Relaxed);
+                false
+            });
+            run.overtaken_by = None;
+            RunOutcome {
+                place,
+                result,
+                first,
+                nodes: std::mem::take(&mut run.nodes),
+            }
+        })
+        .collect();
+    let searched = outcomes.iter().map(|o| o.nodes).sum();
+    if stop.reached() || outcomes.iter().any(|o| o.result == Err(Halt::Stopped)) {
+        return Err(searched);
+    }
+    // In order: the earliest run with a solution (every run before it searched whole).
+    let found = outcomes.into_iter().find_map(|o| {
+        o.first.map(|path| FirstSolution {
+            place: o.place,
+            path,
+        })
+    });
+    Ok((found, searched))
 }
 
 /// Whether to note each phase's progress on stderr (`CUBEDB_TRACE_PHASES` set): for

@@ -47,6 +47,9 @@ pub enum Halt {
     Stopped,
     /// The run generated the nodes it was allowed ([`PhaseRun::budget`]).
     Budget,
+    /// A run searched beside it, earlier in the candidates' order, found a solution
+    /// ([`PhaseRun::overtaken_by`]).
+    Overtaken,
 }
 
 /// One run of a phase's search from one state.
@@ -80,6 +83,10 @@ pub struct PhaseRun<'a> {
     /// Nodes it may generate before it halts with [`Halt::Budget`] (deterministic,
     /// unlike a deadline).
     pub budget: u64,
+    /// Its place among runs searched side by side, and the place of the earliest of
+    /// them that has found a solution: once that is before its own, it halts with
+    /// [`Halt::Overtaken`] (its answer would not be taken).
+    pub overtaken_by: Option<(usize, std::sync::Arc<std::sync::atomic::AtomicUsize>)>,
     stop: &'a Stop,
 }
 
@@ -118,6 +125,7 @@ impl<'a> PhaseRun<'a> {
                 .fold(0, |mask, (m, _)| mask | 1 << m),
             nodes: 0,
             budget: u64::MAX,
+            overtaken_by: None,
             stop,
         };
         (run, bound)
@@ -175,8 +183,15 @@ impl<'a> PhaseRun<'a> {
                 return Ok(());
             }
         }
-        if self.nodes & 0xFFF == 0 && self.stop.reached() {
-            return Err(Halt::Stopped);
+        if self.nodes & 0xFFF == 0 {
+            if self.stop.reached() {
+                return Err(Halt::Stopped);
+            }
+            if let Some((place, earliest)) = &self.overtaken_by {
+                if earliest.load(std::sync::atomic::Ordering::Relaxed) < *place {
+                    return Err(Halt::Overtaken);
+                }
+            }
         }
         if self.nodes >= self.budget {
             return Err(Halt::Budget);
