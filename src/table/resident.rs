@@ -6,6 +6,16 @@ const HUGE_PAGE: usize = 2 << 20;
 /// A copy of table bytes in anonymous memory advised to use huge pages, starting on a huge
 /// page boundary: tables read at random are far bigger than what the TLB covers with
 /// 4 KiB pages, and each miss costs a page walk (two, on a virtual machine).
+///
+/// The copy is paid at every open, and fresh anonymous memory can be dear: on the 2-core
+/// virtual machine cubedb is measured on, idle a little, first touches cost 4-9 ms a
+/// megabyte (a 4x4x4 process's 160 MB of copies took 0.4-0.9 s of system time, where its
+/// first state takes 0.2 s to solve). The phases' tables, the two-phase solver's and the
+/// exact tables are therefore mapped from the page cache, already resident, and searched
+/// as fast so (20 FTO states, 40 4x4x4 states, 100,000 3x3x3 and pyraminx scrambles).
+/// Only the optimal solver's pattern databases of up to 256 MB (searched for seconds to
+/// minutes a cube; bigger ones are mapped in large folios) and a phase table too big to
+/// map whole at open are copied.
 #[derive(Debug)]
 pub struct Resident {
     map: memmap2::MmapMut,

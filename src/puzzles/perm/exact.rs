@@ -842,14 +842,9 @@ impl ExactTable {
                 progress,
             )?,
         };
-        // A table read at random that passes the caches' reach but is small enough to
-        // copy in a moment is held in huge pages (a TLB miss a read otherwise).
-        let table = if (HUGE_PAGE_TABLE_BYTES..=HUGE_PAGE_COPY_BYTES).contains(&spec.payload_len())
-        {
-            store.open_in_huge_pages(&spec)?
-        } else {
-            store.open(&spec)?
-        };
+        // Mapped from the page cache, not copied: see `table::Resident` for when a copy
+        // in huge pages pays.
+        let table = store.open(&spec)?;
         let histogram = table.header().histogram.clone();
         let inverse = inverse_moves(puzzle);
         let mut opened = Self {
@@ -1258,13 +1253,6 @@ fn build<'a>(
     ));
     Ok((encoder, reduction, spec))
 }
-
-/// Exact tables from this size up to [`HUGE_PAGE_COPY_BYTES`] are held in huge pages
-/// (the pyraminx's 19 MB: 100,000 scrambles 0.46 to 0.41 s).
-const HUGE_PAGE_TABLE_BYTES: u64 = 16 << 20;
-/// The largest exact table copied into huge pages at open (bigger ones are mapped, as
-/// the copy would cost a short process more than it saves).
-const HUGE_PAGE_COPY_BYTES: u64 = 64 << 20;
 
 /// For each search move, the search move that undoes it.
 fn inverse_moves(puzzle: &PermPuzzle) -> Vec<usize> {

@@ -307,9 +307,10 @@ impl MatchingTable {
             let result = mod3_bfs_observed(&space, &[identity], progress, "pairs BFS", &mut budget);
             store.write(&spec, &result.crumbs, result.histogram)?;
         }
-        // Read at random, one entry a search node, and far bigger than the caches (the
-        // 4x4x4's 120 MB): in huge pages, a TLB miss per read otherwise.
-        let table = store.open_in_huge_pages(&spec)?;
+        // Read at random, one entry a search node, and bigger than the caches (the
+        // 4x4x4's 60 MB), but mapped, not copied into huge pages: the copy cost a fresh
+        // process more than it saved a batch (see `table::Resident`).
+        let table = store.open(&spec)?;
         // The layers the search completed (the last counted layer may be partial).
         let depth = table.header().histogram.len().saturating_sub(1);
         Ok(Self {

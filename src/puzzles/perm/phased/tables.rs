@@ -31,11 +31,10 @@ pub const EXACT_RANKS: u64 = 1 << 32;
 /// is used.
 const FIRST_USE_BYTES: u64 = 256 << 20;
 
-/// An exact table bigger than this is read into huge pages and each node's children
-/// are asked for before any is read, so that the reads overlap: the 3x3x3's first phase
-/// (554 MB) went from 5 to 11 million nodes a second, and the FTO's first phase (63 MB)
-/// made its random states 9% faster. Smaller ones are mostly in the caches (Square-1's
-/// 51 MB class table was 4% slower so read).
+/// An exact table bigger than this has each node's children asked for before any is
+/// read, so that the reads overlap: with huge pages, the 3x3x3's first phase (554 MB)
+/// went from 5 to 11 million nodes a second. Smaller ones are mostly in the caches
+/// (Square-1's 51 MB class table was 4% slower so read).
 const FAR_TABLE_BYTES: u64 = 56 << 20;
 
 /// Most ranks of a phase's exact table when some moves cost 0 (its search keeps a byte
@@ -540,10 +539,12 @@ impl PhaseTables {
         } else {
             built.unwrap_or(&mod3_spec)
         };
-        // A table far bigger than the caches is read at random: into huge pages (a TLB
-        // miss per read otherwise).
+        // A table far bigger than the caches is read at random, each node's children
+        // asked for at once. Only one too big to map whole at open (`cubedb-gen` builds
+        // those) is copied into huge pages: below that the copy cost a fresh process more
+        // than it saved a batch (see `table::Resident`).
         let far = spec.payload_len() > FAR_TABLE_BYTES;
-        let table = if far {
+        let table = if spec.payload_len() > FIRST_USE_BYTES {
             store.open_in_huge_pages(spec)?
         } else {
             store.open(spec)?

@@ -80,8 +80,6 @@ static FOLLOWS: std::sync::LazyLock<[u32; MOVE_COUNT + 1]> = std::sync::LazyLock
 /// Two-phase solving of one cube at a time (make one per thread; the tables are shared).
 pub struct TwoPhaseSearch<'t> {
     coords: &'t Coords,
-    /// The huge-page copy of the flip-slice class entries, 4 bytes each, if there is one.
-    classes: Option<&'t [u8]>,
     /// `unmaps[axis][m]`: the move of the original cube that move `m` of a view along
     /// `axis` stands for (identity, then the two axis rotations).
     unmaps: [[Move; MOVE_COUNT]; 3],
@@ -145,7 +143,6 @@ impl<'t> TwoPhaseSearch<'t> {
         });
         Self {
             coords,
-            classes: tables.class_resident(),
             unmaps,
             phase1: tables.phase1(),
             corner_edges: tables.corner_edges(),
@@ -332,13 +329,7 @@ impl<'t> TwoPhaseSearch<'t> {
     #[inline]
     fn class_entry(&self, slice: usize, flip: usize) -> u32 {
         let pair = slice / SLICE_ORDERS * FLIPS + flip;
-        match self.classes {
-            Some(bytes) => {
-                let at = pair * 4;
-                u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]))
-            }
-            None => self.coords.flip_slice_class[pair],
-        }
+        self.coords.flip_slice_class[pair]
     }
 
     /// The phase-1 table's value (distance mod 3) for a class entry and a twist.

@@ -24,7 +24,7 @@ use crate::puzzles::rubik::model::metric::Metric;
 use crate::search::{layered_bfs, weighted_bfs, BfsResult, RankedSpace, WeightedSpace, UNREACHED};
 use crate::table::family::{GroupMember, Rebuild, TableFamily, TableGroup};
 use crate::table::packed::{pack, Crumbs, Nibbles};
-use crate::table::{Resident, Table, TableError, TableSpec, TableStore};
+use crate::table::{Table, TableError, TableSpec, TableStore};
 
 /// The `cubedb-gen` group of the two-phase tables.
 pub const GROUP: &str = "rubik-twophase";
@@ -487,11 +487,8 @@ impl TableFamily for TwoPhaseTables {
     }
 }
 
-/// The opened two-phase tables.
-///
-/// The tables read at random (phase 1, corner-edge, and the flip-slice classes) are read
-/// into huge pages when the system allows: with 4 KiB pages nearly every read misses the
-/// TLB, and on a virtual machine each miss is a two-level page walk.
+/// The opened two-phase tables, mapped from the page cache: copies in huge pages saved
+/// misses of the TLB but cost a fresh process more than that (see `table::Resident`).
 #[derive(Debug)]
 pub struct TwoPhaseTables {
     metric: Metric,
@@ -499,25 +496,17 @@ pub struct TwoPhaseTables {
     phase1: Table,
     corner_edges: Table,
     corner_slice: Table,
-    /// `Coords::flip_slice_class` as little-endian bytes in huge pages.
-    class_resident: Option<Resident>,
 }
 
 impl TwoPhaseTables {
     /// Opens and verifies the tables for solving in `metric` from `store`.
     fn open_tables(store: &TableStore, metric: Metric) -> Result<Self, TableError> {
         let coords = coords_from(store)?;
-        let class_bytes: Vec<u8> = coords
-            .flip_slice_class
-            .iter()
-            .flat_map(|e| e.to_le_bytes())
-            .collect();
         Ok(Self {
             metric,
-            class_resident: Resident::copy_of(&class_bytes),
             coords,
-            phase1: store.open_in_huge_pages(&phase1_spec(metric))?,
-            corner_edges: store.open_in_huge_pages(&corner_edge_spec())?,
+            phase1: store.open(&phase1_spec(metric))?,
+            corner_edges: store.open(&corner_edge_spec())?,
             corner_slice: store.open(&corner_slice_spec(metric))?,
         })
     }
@@ -537,13 +526,6 @@ impl TwoPhaseTables {
     #[inline]
     pub(super) fn corner_edges(&self) -> Nibbles<'_> {
         Nibbles::new(self.corner_edges.payload())
-    }
-
-    /// The huge-page copy of the flip-slice class entries (little-endian `u32`s), if the
-    /// system gave one; else the search reads `coords.flip_slice_class`.
-    #[inline]
-    pub(super) fn class_resident(&self) -> Option<&[u8]> {
-        self.class_resident.as_ref().map(Resident::bytes)
     }
 
     /// The corner-slice distances.
