@@ -1487,9 +1487,9 @@ impl PhasedSolver {
             let open = |_: &cube3::Finish3| TwoPhaseSolver::open(store, metric, progress);
             Ok(plan.finish.as_ref().map(open).transpose()?)
         };
-        // Two-phase tables already there are read on the other core while the phases'
-        // tables open (most of an open is copying tables into huge pages); missing ones
-        // are built after the phases' tables, on every core, their progress lines apart.
+        // Two-phase tables already there are opened on the other core while the phases'
+        // tables open; missing ones are built after the phases' tables, on every core,
+        // their progress lines apart.
         let (tables, two_phase) =
             if plan.finish.is_some() && !rebuild && TwoPhaseSolver::present(store, metric) {
                 let (tables, two_phase) = rayon::join(open_phases, open_two_phase);

@@ -132,8 +132,8 @@ pub enum Heuristic {
         /// rather than modulo 3: a class table whose distances fit, since walking one
         /// down means finding the class of every neighbour tried.
         depths: bool,
-        /// Whether it is far bigger than the caches ([`FAR_TABLE_BYTES`]): read into
-        /// huge pages, each node's children asked for before any is read.
+        /// Whether it is far bigger than the caches ([`FAR_TABLE_BYTES`]): each node's
+        /// children asked for before any is read.
         far: bool,
         /// The table's file (structures derived from it are kept beside it).
         spec: Box<TableSpec>,
@@ -540,11 +540,11 @@ impl PhaseTables {
             built.unwrap_or(&mod3_spec)
         };
         // A table far bigger than the caches is read at random, each node's children
-        // asked for at once. Only one too big to map whole at open (`cubedb-gen` builds
-        // those) is copied into huge pages: below that the copy cost a fresh process more
-        // than it saved a batch (see `table::Resident`).
+        // asked for at once. Only one too big to be mapped whole at open is copied into
+        // huge pages: below that the copy cost a fresh process more than it saved a batch
+        // (see `table::Resident`).
         let far = spec.payload_len() > FAR_TABLE_BYTES;
-        let table = if spec.payload_len() > FIRST_USE_BYTES {
+        let table = if spec.payload_len() > crate::table::POPULATE_UP_TO {
             store.open_in_huge_pages(spec)?
         } else {
             store.open(spec)?
