@@ -224,6 +224,8 @@ pub struct EventScrambler {
     event: Event,
     random_state: bool,
     source: Source,
+    /// The pyraminx's writer of scrambles with the tips last (made once at open).
+    tips_last: Option<written::TipsLast>,
 }
 
 /// The i-th attempt's seed: the seed itself first, then seeds drawn from it (a state
@@ -280,10 +282,17 @@ impl EventScrambler {
             }
             _ => Source::Moves,
         };
+        let tips_last = match (&source, event) {
+            (Source::Served(served), Event::Pyraminx) => {
+                Some(written::TipsLast::of(served.puzzle()))
+            }
+            _ => None,
+        };
         Ok(EventScrambler {
             event,
             random_state,
             source,
+            tips_last,
         })
     }
 
@@ -434,10 +443,10 @@ impl EventScrambler {
             _ => 2,
         };
         for attempt in 0.. {
-            let written = if self.event == Event::Pyraminx {
+            let written = if let Some(tips_last) = &self.tips_last {
                 // Rewritten from the move numbers: no text read back.
                 let moves = served.table_scramble(attempt_seed(seed, attempt), index)?;
-                written::pyraminx_words(served.puzzle(), &moves)?
+                tips_last.words(served.puzzle(), &moves)?
             } else {
                 let text = served.scramble(attempt_seed(seed, attempt), index, stop.clone())?;
                 written::in_event_words(self.event, served.puzzle(), &text)?

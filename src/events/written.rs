@@ -63,68 +63,92 @@ fn same_state(puzzle: &PermPuzzle, a: &str, b: &str) -> Result<(), String> {
     }
 }
 
-/// A pyraminx scramble (`moves`, in the definition's move numbers) written with its tips
-/// last, as [`tips_last`] writes its text, and checked to reach the same state (move by
-/// move, without reading text back).
-pub fn pyraminx_words(puzzle: &PermPuzzle, moves: &[usize]) -> Result<String, EventError> {
-    let name = |m: usize| puzzle.moves[m].name.as_str();
-    let tip_of = |m: usize| "ulrb".find(name(m).chars().next().unwrap_or(' '));
-    let mut tips = [0u8; 4];
-    let mut written: Vec<usize> = Vec::with_capacity(moves.len());
-    for &m in moves {
-        match tip_of(m) {
-            Some(tip) => tips[tip] = (tips[tip] + if name(m).ends_with('\'') { 2 } else { 1 }) % 3,
-            None => written.push(m),
+/// Writes a pyraminx scramble (in the definition's move numbers) with its tips last, as
+/// [`tips_last`] writes its text. Made once per puzzle: the tip moves found by name and
+/// the rewrite proven on the moves themselves ([`tips_last_holds`]), so that writing a
+/// scramble neither reads text back nor proves anything again.
+pub struct TipsLast {
+    /// Per move: the tip (`u l r b` as 0-3) and the thirds it turns, for a tip move.
+    tip_of: Vec<Option<(usize, u8)>>,
+    /// Per tip and thirds (1 or 2): the move that writes it, where the puzzle has one.
+    written_as: [[Option<usize>; 2]; 4],
+    /// Whether the rewrite keeps the state of every sequence of the puzzle's moves.
+    proven: bool,
+}
+
+impl TipsLast {
+    /// The writer of `puzzle`'s scrambles.
+    pub fn of(puzzle: &PermPuzzle) -> Self {
+        let tip_of = puzzle
+            .moves
+            .iter()
+            .map(|m| {
+                let tip = "ulrb".find(m.name.chars().next().unwrap_or(' '))?;
+                Some((tip, if m.name.ends_with('\'') { 2 } else { 1 }))
+            })
+            .collect();
+        let mut written_as = [[None; 2]; 4];
+        for (tip, letter) in "ulrb".chars().enumerate() {
+            for (thirds, name) in [letter.to_string(), format!("{letter}'")]
+                .iter()
+                .enumerate()
+            {
+                written_as[tip][thirds] = puzzle.moves.iter().position(|m| m.name == *name);
+            }
+        }
+        Self {
+            tip_of,
+            written_as,
+            proven: tips_last_holds(puzzle),
         }
     }
-    for (tip, &thirds) in tips.iter().enumerate() {
-        if thirds == 0 {
-            continue;
+
+    /// `moves` written with the tips last, each tip's turns merged, in the order u l r b;
+    /// checked to reach the same state where the rewrite is not proven.
+    pub fn words(&self, puzzle: &PermPuzzle, moves: &[usize]) -> Result<String, EventError> {
+        let mut tips = [0u8; 4];
+        let mut written: Vec<usize> = Vec::with_capacity(moves.len());
+        for &m in moves {
+            match self.tip_of.get(m).copied().flatten() {
+                Some((tip, thirds)) => tips[tip] = (tips[tip] + thirds) % 3,
+                None => written.push(m),
+            }
         }
-        let letter = &"ulrb"[tip..tip + 1];
-        let want = if thirds == 1 {
-            letter.to_string()
-        } else {
-            format!("{letter}'")
-        };
-        let m = (0..puzzle.moves.len())
-            .find(|&m| name(m) == want)
-            .ok_or_else(|| EventError::Internal(format!("pyram: no move {want:?}")))?;
-        written.push(m);
+        for (tip, &thirds) in tips.iter().enumerate() {
+            if thirds == 0 {
+                continue;
+            }
+            let m = self.written_as[tip][thirds as usize - 1].ok_or_else(|| {
+                let letter = &"ulrb"[tip..tip + 1];
+                let prime = if thirds == 2 { "'" } else { "" };
+                EventError::Internal(format!("pyram: no move \"{letter}{prime}\""))
+            })?;
+            written.push(m);
+        }
+        if !self.proven
+            && puzzle.apply_path(&puzzle.solved, moves)
+                != puzzle.apply_path(&puzzle.solved, &written)
+        {
+            return Err(EventError::Internal(format!(
+                "pyram scramble {}: rewritten with its tips last reaches another state",
+                puzzle.format_path(moves)
+            )));
+        }
+        Ok(puzzle.format_path(&written))
     }
-    // Where the rewrite is proven for every sequence of this puzzle's moves, nothing is
-    // left to check; else the two sequences are applied and compared.
-    if !tips_last_holds(puzzle)
-        && puzzle.apply_path(&puzzle.solved, moves) != puzzle.apply_path(&puzzle.solved, &written)
-    {
-        return Err(EventError::Internal(format!(
-            "pyram scramble {}: rewritten with its tips last reaches another state",
-            puzzle.format_path(moves)
-        )));
-    }
-    Ok(puzzle.format_path(&written))
 }
 
 /// Whether writing the tips last is right for every sequence of `puzzle`'s moves: each
 /// tip's turns commute with every move of another letter, and each tip turn is the turn
-/// named by the letter alone to the power [`pyraminx_words`] counts (1, or 2 with `'`),
-/// a turn of order 3. Worked out once per puzzle, from the moves themselves.
+/// named by the letter alone to the power [`TipsLast`] counts (1, or 2 with `'`), a turn
+/// of order 3. Worked out from the moves themselves.
 fn tips_last_holds(puzzle: &PermPuzzle) -> bool {
-    use std::collections::HashMap;
-    use std::sync::{LazyLock, Mutex};
-    static PROVEN: LazyLock<Mutex<HashMap<u64, bool>>> = LazyLock::new(Default::default);
-    // The names matter as much as the moves.
-    let names: Vec<&str> = puzzle.moves.iter().map(|m| m.name.as_str()).collect();
-    let key = puzzle.hash ^ xxhash_rust::xxh3::xxh3_64(names.join(" ").as_bytes());
-    if let Some(known) = PROVEN.lock().ok().and_then(|p| p.get(&key).copied()) {
-        return known;
-    }
     let sets = &puzzle.sets;
     let letter = |m: &crate::puzzles::perm::puzzle::PuzzleMove| {
         m.name.chars().next().filter(|c| "ulrb".contains(*c))
     };
     let commute = |a: &Element, b: &Element| a.then(b, sets) == b.then(a, sets);
-    let holds = puzzle.moves.iter().all(|m| {
+    puzzle.moves.iter().all(|m| {
         let Some(tip) = letter(m) else {
             return true;
         };
@@ -144,11 +168,7 @@ fn tips_last_holds(puzzle: &PermPuzzle) -> bool {
                 .iter()
                 .filter(|o| letter(o) != Some(tip))
                 .all(|o| commute(&m.element, &o.element))
-    });
-    if let Ok(mut proven) = PROVEN.lock() {
-        proven.insert(key, holds);
-    }
-    holds
+    })
 }
 
 /// The pyraminx tips' turns moved to the end, each tip's merged, in the order u l r b.
@@ -296,16 +316,17 @@ mod tests {
     /// The move-number rewrite writes what the text rewrite writes, on random sequences
     /// of the built-in pyraminx's moves (tips anywhere, any number of them).
     #[test]
-    fn pyraminx_words_equal_the_text_rewrite() {
+    fn tips_last_words_equal_the_text_rewrite() {
         use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
         let puzzle = shipped_puzzle("pyraminx.tws", PuzzleMetric::Htm);
+        let writer = TipsLast::of(&puzzle);
         let mut rng = crate::rng::SplitMix64::new(5);
         let moves = puzzle.moves.len() as u64;
         for length in 0..200 {
             let path: Vec<usize> = (0..length % 25)
                 .map(|_| rng.below(moves) as usize)
                 .collect();
-            let words = pyraminx_words(&puzzle, &path).expect("same state");
+            let words = writer.words(&puzzle, &path).expect("same state");
             assert_eq!(words, tips_last(&puzzle.format_path(&path)), "{path:?}");
         }
     }

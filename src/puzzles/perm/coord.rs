@@ -2029,6 +2029,16 @@ impl Projection {
             .then_some(out)
     }
 
+    /// [`Projection::decode`] written into `out` (its memory reused); whether every
+    /// coordinate could be decoded.
+    pub fn decode_into(&self, values: &[u64], base: &Element, out: &mut Element) -> bool {
+        out.assign(base);
+        self.coords
+            .iter()
+            .zip(values)
+            .all(|(c, &v)| c.decode_into(v, out))
+    }
+
     /// The coordinate values of a state number.
     #[inline]
     pub fn values(&self, mut rank: u64, out: &mut [u64]) {

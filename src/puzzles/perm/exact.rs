@@ -13,7 +13,7 @@ use super::coord::{
     arrangements, set_facts, Coord, CoordError, MoveRows, Projection, Reachable, TrackedCache,
     REACHABLE_LIMIT,
 };
-use super::element::{Element, WILD};
+use super::element::{Element, FlatMoves, FlatState, WILD};
 use super::puzzle::{PermPuzzle, Restriction};
 use super::reduced::{self, Reduction};
 use super::symmetry::Symmetries;
@@ -428,6 +428,134 @@ impl RankedSpace for Space<'_> {
     const STOPS_EARLY: bool = true;
 }
 
+/// Most moves a walk by [`Walker`] steps through (more: walks by states).
+const MAX_WALK_MOVES: usize = 64;
+
+/// Most values a group of coordinates fused for a walk takes: its move table (4 bytes a
+/// value and move) then stays in the second-level cache.
+const FUSED_VALUES: u64 = 1 << 13;
+
+/// Move-table entries beyond which a walk asks for a table's next rows ahead (16 K
+/// entries, 64 KB: the nearest cache).
+const FAR_ROWS: usize = 1 << 14;
+
+/// A plain table's numbering for walks: its coordinates, neighbours in the numbering's
+/// order fused into groups of at most [`FUSED_VALUES`] values (a coordinate bigger than
+/// that stays alone, with its own move table), each group with one move table. A
+/// neighbour's rank is then a sum of one entry per group, where the pyraminx's nine
+/// coordinates (eight of three values) made nine.
+pub(super) struct Walker {
+    projection: Projection,
+    groups: Vec<FusedCoord>,
+    /// The puzzle's moves and solved state made flat, for the check of each walk's
+    /// scramble on the states.
+    check: FlatMoves,
+    solved: FlatState,
+}
+
+/// A group of a [`Walker`]: values `0..radix`, its place value in the rank, and its move
+/// table (`table[value * moves + m]`) when it fuses several coordinates (else coordinate
+/// `first`'s is used).
+struct FusedCoord {
+    fused: Option<Vec<u32>>,
+    first: usize,
+    radix: u64,
+    weight: u64,
+}
+
+impl Walker {
+    /// The walker of `projection`; `None` when a coordinate has no plain move table or
+    /// the moves are too many.
+    fn new(projection: Projection, puzzle: &PermPuzzle) -> Option<Self> {
+        let check = FlatMoves::new(&puzzle.sets, puzzle.moves.iter().map(|m| &m.element))?;
+        let mut solved = FlatState::default();
+        check.flatten(&puzzle.solved, &mut solved);
+        let moves = projection.moves;
+        if moves > MAX_WALK_MOVES {
+            return None;
+        }
+        let tables: Vec<&[u32]> = projection
+            .coords
+            .iter()
+            .map(Coord::move_table)
+            .collect::<Option<_>>()?;
+        // Consecutive coordinates, in the numbering's order, while the product stays small.
+        let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut product = u64::MAX;
+        for (i, &radix) in projection.radix.iter().enumerate() {
+            match spans.last_mut() {
+                Some(span) if product.saturating_mul(radix) <= FUSED_VALUES => {
+                    span.end = i + 1;
+                    product *= radix;
+                }
+                _ => {
+                    spans.push(i..i + 1);
+                    product = radix;
+                }
+            }
+        }
+        let mut weight = 1u64;
+        let mut groups: Vec<FusedCoord> = spans
+            .iter()
+            .rev()
+            .map(|span| {
+                let radices = &projection.radix[span.clone()];
+                let radix: u64 = radices.iter().product();
+                let fused = (span.len() > 1).then(|| {
+                    let mut table = vec![0u32; radix as usize * moves];
+                    let mut parts = vec![0u64; span.len()];
+                    for value in 0..radix {
+                        let mut left = value;
+                        for (part, &r) in parts.iter_mut().zip(radices).rev() {
+                            *part = left % r;
+                            left /= r;
+                        }
+                        for m in 0..moves {
+                            table[value as usize * moves + m] =
+                                parts.iter().zip(radices).zip(&tables[span.clone()]).fold(
+                                    0u64,
+                                    |acc, ((&part, &r), t)| {
+                                        acc * r + t[part as usize * moves + m] as u64
+                                    },
+                                ) as u32;
+                        }
+                    }
+                    table
+                });
+                let group = FusedCoord {
+                    fused,
+                    first: span.start,
+                    radix,
+                    weight,
+                };
+                weight *= radix;
+                group
+            })
+            .collect();
+        groups.reverse();
+        drop(tables);
+        Some(Self {
+            projection,
+            groups,
+            check,
+            solved,
+        })
+    }
+
+    /// Per group, its move table (`None` if a coordinate lost its table, which
+    /// [`Walker::new`] checked).
+    fn tables(&self) -> Option<[&[u32]; MAX_COORDS]> {
+        let mut tables = [&[][..]; MAX_COORDS];
+        for (table, group) in tables.iter_mut().zip(&self.groups) {
+            *table = match &group.fused {
+                Some(fused) => fused,
+                None => self.projection.coords.get(group.first)?.move_table()?,
+            };
+        }
+        Some(tables)
+    }
+}
+
 /// What the exact table of `puzzle` is: name (with the definition's hash), size, and the
 /// command that rebuilds it.
 pub fn exact_spec(puzzle: &PermPuzzle, projection: &Projection, source: &str) -> TableSpec {
@@ -789,7 +917,7 @@ pub struct ExactTable {
     /// A plain table's numbering with move tables, built on the first random scramble:
     /// its walks step entry to entry without building states (`None`: reduced, or the
     /// numbering came out otherwise).
-    stepper: std::sync::OnceLock<Option<Projection>>,
+    stepper: std::sync::OnceLock<Option<Walker>>,
 }
 
 impl ExactTable {
@@ -1007,7 +1135,7 @@ impl ExactTable {
     }
 
     /// The numbering with move tables, for a plain table whose numbering it repeats.
-    fn stepper(&self) -> Option<&Projection> {
+    fn stepper(&self) -> Option<&Walker> {
         self.stepper
             .get_or_init(|| {
                 if self.reduction.is_some() {
@@ -1016,7 +1144,7 @@ impl ExactTable {
                 let stepper = exact_projection(&self.ranked, true).ok()?;
                 let same = stepper.size == self.encoder.size
                     && stepper.encode(&self.ranked.solved) == Some(self.solved);
-                same.then_some(stepper)
+                same.then(|| Walker::new(stepper, &self.ranked)).flatten()
             })
             .as_ref()
     }
@@ -1024,27 +1152,80 @@ impl ExactTable {
     /// An optimal solution of entry `rank` of a plain table, walked by move tables.
     /// Every neighbour's entry is asked for before any is read, so that the reads
     /// overlap; the first one step closer, in move order, is taken.
-    fn rank_walk(&self, stepper: &Projection, mut rank: u64) -> Option<Vec<usize>> {
-        let space = Space::new(stepper);
-        let mut next = Vec::with_capacity(self.ranked.moves.len());
+    fn rank_walk(&self, walker: &Walker, mut rank: u64) -> Option<Vec<usize>> {
+        let moves = walker.projection.moves;
+        let groups = &walker.groups;
+        let tables = walker.tables()?;
+        let tables = &tables[..groups.len()];
+        // The walk carries each group's value, so a step reads one row per group and
+        // divides nothing.
+        let mut values = [0u32; MAX_COORDS];
+        let values = &mut values[..groups.len()];
+        let mut left = rank;
+        for (value, group) in values.iter_mut().zip(groups).rev() {
+            *value = (left % group.radix) as u32;
+            left /= group.radix;
+        }
+        let mut next = [0u64; MAX_WALK_MOVES];
+        let next = &mut next[..moves];
         let mut path = Vec::with_capacity(self.histogram.len());
         let payload = self.table.payload();
+        let mut want = (self.value(rank) + 2) % 3;
         while rank != self.solved {
             // No walk is longer than the deepest layer (a damaged table could loop).
             if path.len() >= self.histogram.len() {
                 return None;
             }
-            next.clear();
-            space.for_each_neighbour(rank, |n| {
+            next.fill(0);
+            for ((group, table), &value) in groups.iter().zip(tables).zip(values.iter()) {
+                let row = &table[value as usize * moves..][..moves];
+                for (n, &to) in next.iter_mut().zip(row) {
+                    *n += to as u64 * group.weight;
+                }
+            }
+            for &n in next.iter() {
                 crate::table::prefetch(payload, (n / 4) as usize);
-                next.push(n);
-            });
-            let want = (self.value(rank) + 2) % 3;
+            }
+            // The rows the next step will read, of the tables too big for the nearest
+            // cache, are asked for with the entries.
+            for (table, &value) in tables.iter().zip(values.iter()) {
+                if table.len() > FAR_ROWS {
+                    for &to in &table[value as usize * moves..][..moves] {
+                        crate::table::prefetch(table, to as usize * moves);
+                    }
+                }
+            }
             let m = next.iter().position(|&n| self.value(n) == want)?;
+            for (table, value) in tables.iter().zip(values.iter_mut()) {
+                *value = table[*value as usize * moves + m];
+            }
             path.push(m);
             rank = next[m];
+            want = (want + 2) % 3;
         }
         Some(path)
+    }
+
+    /// Whether `scramble` takes the solved state to the state of the coordinate values
+    /// `values`: the state decoded, the scramble applied flat. The states are worked in
+    /// memory kept per thread; made fresh for every scramble, as whole states, they took
+    /// 40% of a pyraminx scramble's time.
+    fn reaches(&self, walker: &Walker, values: &[u64], scramble: &[usize]) -> bool {
+        thread_local! {
+            static STATES: std::cell::RefCell<(Element, [FlatState; 3])> =
+                std::cell::RefCell::new((Element { orbits: Vec::new() }, Default::default()));
+        }
+        STATES.with_borrow_mut(|(decoded, [drawn, reached, spare])| {
+            if !self
+                .encoder
+                .decode_into(values, &self.ranked.solved, decoded)
+            {
+                return false;
+            }
+            walker.check.flatten(decoded, drawn);
+            reached.clone_from(&walker.solved);
+            walker.check.apply_path(reached, scramble, spare) && reached == drawn
+        })
     }
 
     /// A shortest scramble of a uniformly random position: every coordinate drawn at
@@ -1070,11 +1251,11 @@ impl ExactTable {
                 // Entry to entry by the move tables: the walk the states would take (the
                 // first move one step closer, in move order), checked on the state (so a
                 // numbering other than the values' would be caught there).
-                let state = self.encoder.decode(&values, &self.ranked.solved)?;
                 let solution = self.rank_walk(stepper, rank)?;
                 let scramble: Vec<usize> =
                     solution.iter().rev().map(|&m| self.inverse[m]).collect();
-                return (self.ranked.apply_path(&self.ranked.solved, &scramble) == state)
+                return self
+                    .reaches(stepper, &values, &scramble)
                     .then_some(scramble);
             }
             let state = self.encoder.decode(&values, &self.ranked.solved)?;
@@ -1367,6 +1548,60 @@ mod tests {
             }
         }
         assert_eq!(seen.len() as u64, projection.size);
+    }
+
+    /// A walk by fused coordinates takes the steps a walk over the plain numbering takes
+    /// (the first neighbour one step closer, in move order), and each scramble is checked
+    /// on the states: the tipless pyraminx (four coordinates of three values fused into
+    /// one group) and the 2x2x2 with one corner fixed.
+    #[test]
+    fn walks_by_fused_coordinates_take_the_plain_walks_steps() {
+        let dir = std::env::temp_dir().join(format!("cubedb-walks-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = TableStore::new(&dir);
+        let hidden = Progress::hidden();
+        for (file, fused) in [("pyraminx-no-tips.tws", true), ("2x2x2-fixed.tws", false)] {
+            let puzzle = crate::puzzles::perm::shipped_puzzle(file, PuzzleMetric::Htm);
+            let table =
+                ExactTable::load_or_build(&puzzle, &store, file, 1024, &hidden).expect("table");
+            let walker = table.stepper().expect("a plain table");
+            let coords = walker.projection.coords.len();
+            assert_eq!(
+                walker.groups.len() < coords,
+                fused,
+                "{file}: {coords} coordinates"
+            );
+            let space = Space::new(&walker.projection);
+            let mut rng = SplitMix64::new(3);
+            for _ in 0..500 {
+                let rank = rng.below(table.entries());
+                if !table.reachable(rank) {
+                    continue;
+                }
+                let mut plain = Vec::new();
+                let mut here = rank;
+                while here != table.solved {
+                    let want = (table.value(here) + 2) % 3;
+                    let mut next = Vec::new();
+                    space.for_each_neighbour(here, |n| next.push(n));
+                    let m = next
+                        .iter()
+                        .position(|&n| table.value(n) == want)
+                        .expect("closer");
+                    plain.push(m);
+                    here = next[m];
+                }
+                assert_eq!(table.rank_walk(walker, rank), Some(plain.clone()), "{file}");
+                let mut values = vec![0u64; walker.projection.radix.len()];
+                walker.projection.values(rank, &mut values);
+                let scramble: Vec<usize> = plain.iter().rev().map(|&m| table.inverse[m]).collect();
+                assert!(table.reaches(walker, &values, &scramble), "{file}");
+                // Another scramble is caught by the check.
+                let longer = [scramble.as_slice(), &[0]].concat();
+                assert!(!table.reaches(walker, &values, &longer), "{file}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The 2x2x2 with every corner free (24 rotations; 8 keep the orientation reference):
