@@ -12,6 +12,7 @@
 //! bounding every later search ([`PhasedSolver::solve`]).
 
 pub mod cube3;
+pub mod kinds;
 pub mod matching;
 pub mod quotient;
 pub mod rotation;
@@ -218,6 +219,46 @@ impl Plan {
             return None;
         }
         self.phases.get(k + 1)?.view.matching.as_ref()
+    }
+
+    /// What phase `k` must leave in slots of identical pieces that no later phase moves,
+    /// where its target does not see it (a kinds table's goals; see [`kinds`]): per such
+    /// set, the slots and their solved labels. Only for a plan that ends solved (no
+    /// `Finish`, no `Rotations`), and not for a phase with moves that cost nothing.
+    pub fn kinds_goals(&self, puzzle: &PermPuzzle, k: usize) -> Vec<kinds::KindsGoal> {
+        if self.finish.is_some()
+            || self.rotations.is_some()
+            || k + 1 >= self.phases.len()
+            || self.phases[k].costs.contains(&0)
+        {
+            return Vec::new();
+        }
+        let later: Vec<&Element> = (k + 1..self.phases.len())
+            .flat_map(|j| self.phase_elements(j))
+            .collect();
+        let classes = &self.phases[k].view.classes;
+        let mut goals = Vec::new();
+        for s in 0..puzzle.sets.len() {
+            if distinct(puzzle, s) {
+                continue;
+            }
+            let labels = &puzzle.solved.orbits[s].perm;
+            let class = |label: u8| classes.get(s).and_then(|c| c.get(label as usize)).copied();
+            let slots: Vec<(usize, u8)> = (0..labels.len())
+                .filter(|&f| later.iter().all(|e| e.orbits[s].perm[f] as usize == f))
+                .map(|f| (f, labels[f]))
+                // Kept only where another kind shares the label's class.
+                .filter(|&(_, label)| {
+                    labels
+                        .iter()
+                        .any(|&other| other != label && class(other) == class(label))
+                })
+                .collect();
+            if !slots.is_empty() {
+                goals.push(kinds::KindsGoal { set: s, slots });
+            }
+        }
+        goals
     }
 
     /// The moves of phase `k`, as full-puzzle elements.
@@ -1456,6 +1497,12 @@ impl PhasedSolver {
                 let straddle = plan
                     .straddled_by(k)
                     .map(|m| (puzzle, m, elements.as_slice()));
+                // Kinds the later phases need where they never move.
+                let kinds = plan
+                    .kinds_goals(puzzle, k)
+                    .iter()
+                    .filter_map(|goal| kinds::KindsTable::new(puzzle, goal, &elements))
+                    .collect();
                 let upto: Vec<Element> = phase
                     .upto
                     .iter()
@@ -1469,6 +1516,7 @@ impl PhasedSolver {
                     &upto,
                     matching,
                     straddle,
+                    kinds,
                     &phase.name,
                     store,
                     source,

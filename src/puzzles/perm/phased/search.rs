@@ -288,6 +288,11 @@ impl<'a> PhaseRun<'a> {
             if tables.straddle_bound(next) > rest {
                 continue;
             }
+            // Kinds the later phases need in slots they never move that cannot be in
+            // time.
+            if tables.kinds_bound(next) > rest {
+                continue;
+            }
             let next_pairs = match &tables.matching {
                 Some(matching) => {
                     // The rank the prefetch worked out (every child that gets here had one).

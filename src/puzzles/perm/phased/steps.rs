@@ -81,7 +81,7 @@ pub struct FreeSteps {
 impl FreeSteps {
     /// The steps of a phase over `tables` with move costs `costs`, or `None` when they
     /// would not pay or do not apply: no free or no paid move, a table other than one
-    /// small exact table, a matching or straddle table beside it, states the search
+    /// small exact table, a matching, straddle or kinds table beside it, states the search
     /// would have to follow in full (`follows_full_states`), or too many steps. `guard`
     /// is the coordinate that tells the moves the rules forbid, when the search asks it.
     pub fn new(
@@ -101,6 +101,7 @@ impl FreeSteps {
             || follows_full_states
             || tables.matching.is_some()
             || tables.straddle.is_some()
+            || !tables.kinds.is_empty()
         {
             return None;
         }

@@ -4,6 +4,7 @@
 //! over some of the coordinates). Same files as every table: checksummed headers, written
 //! by rename, mapped; named by the pattern puzzle's hash.
 
+use super::kinds::KindsTable;
 use super::matching::MatchingTable;
 use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
@@ -154,7 +155,7 @@ pub struct PhaseTables {
     /// The bound.
     pub heuristic: Heuristic,
     /// Coordinate values per node (all projections together, then the straddle table's
-    /// groups, then a matching's permutation).
+    /// groups, then one per kinds table, then a matching's permutation).
     pub width: usize,
     /// A matching the target asks for, followed beside the pattern.
     pub matching: Option<MatchingTable>,
@@ -163,6 +164,11 @@ pub struct PhaseTables {
     pub straddle: Option<StraddleTable>,
     /// Where the straddle table's values start among a node's.
     straddle_at: usize,
+    /// The sets whose kinds the later phases need in slots they never move, where the
+    /// target does not see them: how far each is from holding them.
+    pub kinds: Vec<KindsTable>,
+    /// Where the kinds tables' values start among a node's.
+    kinds_at: usize,
     /// Per move, its cost when some move costs 0 (the tables hold costs); else empty (every
     /// move costs 1).
     pub costs: Vec<u8>,
@@ -206,6 +212,7 @@ impl PhaseTables {
         upto: &[Element],
         matching: Option<(&PermPuzzle, &Matching, &[&Element])>,
         straddle: Option<(&PermPuzzle, &Matching, &[&Element])>,
+        kinds: Vec<KindsTable>,
         name: &str,
         store: &TableStore,
         source: &str,
@@ -225,7 +232,8 @@ impl PhaseTables {
             }
             None => None,
         };
-        let extra = usize::from(matching.is_some()) + straddle.as_ref().map_or(0, |s| s.width());
+        let straddle_width = straddle.as_ref().map_or(0, |s| s.width());
+        let extra = usize::from(matching.is_some()) + straddle_width + kinds.len();
         let (searched, restriction) = pattern.searched();
         let (mut ranked, split) = searched.split_orbits(splittable);
         // Moves that cost nothing make the tables count costs, not moves: other tables,
@@ -256,6 +264,8 @@ impl PhaseTables {
                 matching,
                 straddle,
                 straddle_at: width,
+                kinds,
+                kinds_at: width + straddle_width,
                 costs,
             });
         }
@@ -310,6 +320,8 @@ impl PhaseTables {
             matching,
             straddle,
             straddle_at: width,
+            kinds,
+            kinds_at: width + straddle_width,
             costs,
         })
     }
@@ -579,6 +591,10 @@ impl PhaseTables {
             straddle.encode(full, &mut out[at..at + straddle.width()]);
             at += straddle.width();
         }
+        for kinds in &self.kinds {
+            out[at] = kinds.encode(full)?;
+            at += 1;
+        }
         if let Some(matching) = &self.matching {
             out[at] = matching.encode(full)?;
         }
@@ -596,7 +612,7 @@ impl PhaseTables {
             .matching
             .as_ref()
             .map_or(0, |m| m.distance(values[self.width - 1]));
-        let straddle = self.straddle_bound(&values);
+        let straddle = self.straddle_bound(&values).max(self.kinds_bound(&values));
         Some(StartNode {
             values,
             inner,
@@ -872,6 +888,18 @@ impl PhaseTables {
         })
     }
 
+    /// The largest kinds table's bound at coordinate values (0 without one;
+    /// `usize::MAX` where the kinds can never be placed).
+    #[inline]
+    pub fn kinds_bound(&self, values: &[u64]) -> usize {
+        self.kinds
+            .iter()
+            .zip(&values[self.kinds_at..])
+            .map(|(kinds, &value)| kinds.bound(value))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The coordinate values after phase move `m`.
     #[inline]
     pub fn child(&self, here: &[u64], m: usize, next: &mut [u64]) {
@@ -888,6 +916,10 @@ impl PhaseTables {
                 next[j] = straddle.child(here[j], m);
             }
             at += straddle.width();
+        }
+        for kinds in &self.kinds {
+            next[at] = kinds.child(here[at], m);
+            at += 1;
         }
         if let Some(matching) = &self.matching {
             next[at] = matching.child(here[at], m);
@@ -917,6 +949,12 @@ impl PhaseTables {
                 }
             }
             at += straddle.width();
+        }
+        for kinds in &self.kinds {
+            for m in set_bits(taken) {
+                kids[m * width + at] = kinds.child(here[at], m);
+            }
+            at += 1;
         }
         if let Some(matching) = &self.matching {
             for m in set_bits(taken) {
@@ -1074,7 +1112,7 @@ pub struct StartNode {
     pub pattern: usize,
     /// The matching's distance (0 without one).
     pub pairs: usize,
-    /// The straddle table's bound (0 without one).
+    /// The straddle and kinds tables' bound (0 without them).
     pub straddle: usize,
 }
 
