@@ -78,10 +78,20 @@ const FIVE: [&str; 12] = [
 /// Words of an `n`-layer cube, each one of `allowed` with `''`, `2` or `'`; no turn
 /// follows one of its face and width with only turns of its axis between.
 fn cube_words(words: &[&str], n: usize, allowed: &[&str]) -> Result<(), ShapeError> {
+    // Stems compared as numbers (`3Rw`: a few bytes), not string by string.
+    let allowed_stems: Vec<u64> = allowed.iter().filter_map(|a| short_word(a)).collect();
     let mut turns: Vec<Turn> = Vec::with_capacity(words.len());
     for (i, word) in words.iter().enumerate() {
-        let stem = word.trim_end_matches(['2', '\'']);
-        let turn = Turn::parse(word, n).filter(|t| !t.rotation && allowed.contains(&stem));
+        // The word without its trailing `2`s and `'`s (bytes: both are ASCII).
+        let stem = &word[..word
+            .bytes()
+            .rposition(|b| b != b'2' && b != b'\'')
+            .map_or(0, |at| at + 1)];
+        let listed = match short_word(stem) {
+            Some(number) => allowed_stems.contains(&number),
+            None => allowed.contains(&stem),
+        };
+        let turn = Turn::parse(word, n).filter(|t| !t.rotation && listed);
         let Some(turn) = turn else {
             return Err(format!(
                 "word {} ({word:?}) is not one of {}",
@@ -103,6 +113,17 @@ fn cube_words(words: &[&str], n: usize, allowed: &[&str]) -> Result<(), ShapeErr
         turns.push(turn);
     }
     Ok(())
+}
+
+/// A word of at most 7 bytes as a number (its length, then its bytes), so that two such
+/// words are equal exactly when their numbers are; `None` for a longer word.
+fn short_word(word: &str) -> Option<u64> {
+    let bytes = word.as_bytes();
+    (bytes.len() <= 7).then(|| {
+        bytes
+            .iter()
+            .fold(bytes.len() as u64, |acc, &b| acc << 8 | u64::from(b))
+    })
 }
 
 /// A random-move cube scramble: `length` turns of the cube's move set.
@@ -140,7 +161,11 @@ fn split_orientation<'a>(
 fn orientation(tail: &[&str], first: &[&str], second: &str) -> Result<(), ShapeError> {
     let mut rest = tail;
     if let Some(word) = rest.first() {
-        let stem = word.trim_end_matches(['2', '\'']);
+        // The word without its trailing `2`s and `'`s (bytes: both are ASCII).
+        let stem = &word[..word
+            .bytes()
+            .rposition(|b| b != b'2' && b != b'\'')
+            .map_or(0, |at| at + 1)];
         if first.contains(&stem) {
             if stem == first[1] && word.ends_with('2') {
                 return Err(format!(

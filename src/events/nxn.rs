@@ -170,11 +170,11 @@ impl Turn {
         if wide {
             i += 1;
         }
-        let quarters = match &token[i..] {
-            "" => 1,
-            "2" => 2,
-            "'" => 3,
-            "2'" => 2,
+        let quarters = match &bytes[i..] {
+            [] => 1,
+            [b'2'] => 2,
+            [b'\''] => 3,
+            [b'2', b'\''] => 2,
             _ => return None,
         };
         let layers = if rotation {
@@ -203,29 +203,41 @@ impl Turn {
     }
 }
 
-impl fmt::Display for Turn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Turn {
+    /// The turn's word (`R`, `Rw2`, `3Fw'`, `y`) added to `out`: what [`fmt::Display`]
+    /// writes, without the formatting machinery (a 7x7x7 scramble writes 100).
+    pub fn write_to(&self, out: &mut String) {
         if self.rotation {
-            let axis = match self.face {
+            out.push(match self.face {
                 0 => 'y',
                 1 => 'x',
                 _ => 'z',
-            };
-            write!(f, "{axis}")?;
+            });
         } else {
             if self.layers >= 3 {
-                write!(f, "{}", self.layers)?;
+                match u8::try_from(self.layers) {
+                    Ok(digit @ 0..=9) => out.push(char::from(b'0' + digit)),
+                    _ => out.push_str(&self.layers.to_string()),
+                }
             }
-            write!(f, "{}", FACES[self.face])?;
+            out.push(FACES[self.face]);
             if self.layers >= 2 {
-                write!(f, "w")?;
+                out.push('w');
             }
         }
         match self.quarters {
-            2 => write!(f, "2"),
-            3 => write!(f, "'"),
-            _ => Ok(()),
+            2 => out.push('2'),
+            3 => out.push('\''),
+            _ => {}
         }
+    }
+}
+
+impl fmt::Display for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut word = String::with_capacity(6);
+        self.write_to(&mut word);
+        f.write_str(&word)
     }
 }
 
@@ -496,6 +508,8 @@ mod tests {
             let turn = Turn::parse(token, 7).expect(token);
             assert_eq!(turn.to_string(), token);
         }
+        let wide = Turn::parse("12Fw2", 30).expect("a wide turn of a big cube");
+        assert_eq!((wide.layers, wide.to_string().as_str()), (12, "12Fw2"));
         for bad in ["2R", "3R", "Rw3", "r", "7Rw", "1Rw", "xw", "", "R2''"] {
             assert!(Turn::parse(bad, 7).is_none(), "{bad}");
         }

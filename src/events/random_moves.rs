@@ -59,26 +59,31 @@ fn redundant(before: &[Turn], turn: &Turn) -> bool {
 pub fn cube_scramble(n: usize, length: usize, rng: &mut SplitMix64) -> Vec<Turn> {
     let turns = cube_turns(n);
     let mut out: Vec<Turn> = Vec::with_capacity(length);
+    // A turn is redundant exactly when its face and width is in the trailing run of
+    // turns of the last turn's axis (see `redundant`): those are masked out, per face a
+    // bit a width, kept as the run grows and cleared when the axis changes; the pick
+    // counts the others in the list's order.
+    let mut blocked = [0u128; 6];
+    let mut masked = 0usize;
+    let mut run = usize::MAX;
     while out.len() < length {
-        // A turn is redundant exactly when its face and width is in the trailing run of
-        // turns of the last turn's axis (see `redundant`): those are masked out, per
-        // face a bit a width, and the pick counts the others in the list's order.
-        let mut blocked = [0u128; 6];
-        if let Some(last) = out.last() {
-            let run = axis(last.face);
-            for t in out.iter().rev().take_while(|t| axis(t.face) == run) {
-                blocked[t.face] |= 1u128 << t.layers.min(127);
-            }
-        }
         // The list holds each face and width's three turns together.
         let open = |group: &&[Turn]| blocked[group[0].face] >> group[0].layers.min(127) & 1 == 0;
         // Every masked face and width is in the list (it was drawn from it).
-        let masked: u32 = blocked.iter().map(|b| b.count_ones()).sum();
-        let count = turns.len() - 3 * masked as usize;
+        let count = turns.len() - 3 * masked;
         let mut pick = rng.below(count as u64) as usize;
         for group in turns.chunks(3).filter(open) {
             if pick < group.len() {
-                out.push(group[pick]);
+                let turn = group[pick];
+                if axis(turn.face) != run {
+                    run = axis(turn.face);
+                    blocked = [0; 6];
+                    masked = 0;
+                }
+                // Open before, so a new bit.
+                blocked[turn.face] |= 1u128 << turn.layers.min(127);
+                masked += 1;
+                out.push(turn);
                 break;
             }
             pick -= group.len();
@@ -89,14 +94,12 @@ pub fn cube_scramble(n: usize, length: usize, rng: &mut SplitMix64) -> Vec<Turn>
 
 /// Turns written with single spaces.
 pub fn format_turns(turns: &[Turn]) -> String {
-    use std::fmt::Write;
     let mut out = String::with_capacity(turns.len() * 4);
     for (i, turn) in turns.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        // Writing to a String cannot fail.
-        let _ = write!(out, "{turn}");
+        turn.write_to(&mut out);
     }
     out
 }
