@@ -159,20 +159,26 @@ pub fn cube_blind_scramble(n: usize, length: usize, rng: &mut SplitMix64) -> Vec
 /// A megaminx scramble in Pochmann notation: seven lines, each ten `R` and `D` moves
 /// alternating (`++` or `--`, equally likely) then `U` after a `D++`, `U'` after a `D--`.
 pub fn megaminx_scramble(rng: &mut SplitMix64) -> String {
-    let mut lines = Vec::with_capacity(7);
-    for _ in 0..7 {
-        let mut words = Vec::with_capacity(11);
+    // Seven lines of 10 words of 3 bytes and a `U` or `U'`, written in place.
+    let mut text = String::with_capacity(7 * 43);
+    for line in 0..7 {
+        if line > 0 {
+            text.push('\n');
+        }
         let mut last_up = true;
         for i in 0..10 {
             let up = rng.below(2) == 0;
-            let face = if i % 2 == 0 { "R" } else { "D" };
-            words.push(format!("{face}{}", if up { "++" } else { "--" }));
+            text.push_str(match (i % 2 == 0, up) {
+                (true, true) => "R++ ",
+                (true, false) => "R-- ",
+                (false, true) => "D++ ",
+                (false, false) => "D-- ",
+            });
             last_up = up;
         }
-        words.push(if last_up { "U".into() } else { "U'".into() });
-        lines.push(words.join(" "));
+        text.push_str(if last_up { "U" } else { "U'" });
     }
-    lines.join("\n")
+    text
 }
 
 /// The clock's pin settings, in the order a scramble turns them: the front's nine, then
@@ -184,20 +190,24 @@ pub const CLOCK_BACK: [&str; 5] = ["U", "R", "D", "L", "ALL"];
 /// A clock scramble: each pin setting's turn drawn uniformly from -5 to 6 hours, written
 /// `3+` (clockwise) or `5-`, with `y2` between the front's and the back's.
 pub fn clock_scramble(rng: &mut SplitMix64) -> String {
-    let mut words = Vec::with_capacity(15);
-    let turn = |pins: &str, rng: &mut SplitMix64| {
+    let mut text = String::with_capacity(80);
+    // A pin setting's turn: its name, the hours (0 to 6: one digit), the sign.
+    let turn = |text: &mut String, pins: &str, rng: &mut SplitMix64| {
         let hours = rng.below(12) as i64 - 5;
-        let sign = if hours >= 0 { '+' } else { '-' };
-        format!("{pins}{}{sign}", hours.abs())
+        text.push_str(pins);
+        text.push(char::from(b'0' + hours.unsigned_abs() as u8));
+        text.push(if hours >= 0 { '+' } else { '-' });
+        text.push(' ');
     };
     for pins in CLOCK_FRONT {
-        words.push(turn(pins, rng));
+        turn(&mut text, pins, rng);
     }
-    words.push("y2".into());
+    text.push_str("y2 ");
     for pins in CLOCK_BACK {
-        words.push(turn(pins, rng));
+        turn(&mut text, pins, rng);
     }
-    words.join(" ")
+    text.pop();
+    text
 }
 
 #[cfg(test)]
