@@ -442,8 +442,8 @@ const FAR_ROWS: usize = 1 << 14;
 /// A plain table's numbering for walks: its coordinates, neighbours in the numbering's
 /// order fused into groups of at most [`FUSED_VALUES`] values (a coordinate bigger than
 /// that stays alone, with its own move table), each group with one move table. A
-/// neighbour's rank is then a sum of one entry per group, where the pyraminx's nine
-/// coordinates (eight of three values) made nine.
+/// neighbour's rank is then a sum of one entry per group: the pyraminx's nine
+/// coordinates (eight of three values) are two groups.
 pub(super) struct Walker {
     projection: Projection,
     groups: Vec<FusedCoord>,
@@ -464,8 +464,8 @@ struct FusedCoord {
 }
 
 impl Walker {
-    /// The walker of `projection`; `None` when a coordinate has no plain move table or
-    /// the moves are too many.
+    /// The walker of `projection` (a numbering of `puzzle`); `None` when a coordinate has
+    /// no plain move table or the moves or slots are too many (walks then go by states).
     fn new(projection: Projection, puzzle: &PermPuzzle) -> Option<Self> {
         let check = FlatMoves::new(&puzzle.sets, puzzle.moves.iter().map(|m| &m.element))?;
         let mut solved = FlatState::default();
