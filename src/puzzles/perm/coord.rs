@@ -2022,11 +2022,7 @@ impl Projection {
     /// solved state); `None` when a coordinate cannot be decoded.
     pub fn decode(&self, values: &[u64], base: &Element) -> Option<Element> {
         let mut out = base.clone();
-        self.coords
-            .iter()
-            .zip(values)
-            .all(|(c, &v)| c.decode_into(v, &mut out))
-            .then_some(out)
+        self.decode_into(values, base, &mut out).then_some(out)
     }
 
     /// [`Projection::decode`] written into `out` (its memory reused); whether every

@@ -313,23 +313,6 @@ impl PermPuzzle {
         here
     }
 
-    /// [`PermPuzzle::apply_path`] written into `out`, with `spare` as the other state of
-    /// each move: no allocation once both have the puzzle's shape.
-    pub fn apply_path_into(
-        &self,
-        state: &Element,
-        path: &[usize],
-        out: &mut Element,
-        spare: &mut Element,
-    ) {
-        out.assign(state);
-        spare.assign(state);
-        for &m in path {
-            out.then_into(&self.moves[m].element, &self.sets, spare);
-            std::mem::swap(out, spare);
-        }
-    }
-
     /// The names of a path of search moves, separated by spaces.
     pub fn format_path(&self, path: &[usize]) -> String {
         path.iter()

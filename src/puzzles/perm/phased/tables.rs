@@ -612,13 +612,16 @@ impl PhaseTables {
             .matching
             .as_ref()
             .map_or(0, |m| m.distance(values[self.width - 1]));
-        let straddle = self.straddle_bound(&values).max(self.kinds_bound(&values));
+        let straddle = self.straddle_bound(&values);
+        // Kinds that can never be placed: the phase cannot start there.
+        let kinds = Some(self.kinds_bound(&values)).filter(|&k| k != usize::MAX)?;
         Some(StartNode {
             values,
             inner,
             pattern,
             pairs,
             straddle,
+            kinds,
         })
     }
 
@@ -1112,14 +1115,19 @@ pub struct StartNode {
     pub pattern: usize,
     /// The matching's distance (0 without one).
     pub pairs: usize,
-    /// The straddle and kinds tables' bound (0 without them).
+    /// The straddle table's bound (0 without one).
     pub straddle: usize,
+    /// The kinds tables' bound (0 without them).
+    pub kinds: usize,
 }
 
 impl StartNode {
     /// The bound on the phase's cost from here: the largest of the distances.
     pub fn bound(&self) -> usize {
-        self.pattern.max(self.pairs).max(self.straddle)
+        self.pattern
+            .max(self.pairs)
+            .max(self.straddle)
+            .max(self.kinds)
     }
 }
 
