@@ -1092,3 +1092,33 @@ fn rotations_must_turn_the_whole_puzzle() {
         "{unknown}"
     );
 }
+
+/// `puzzles/fto-classes.plan`: its last phase's centres are tied to the corners, so its
+/// tables are one exact table of the corners and edges alone; the phase before it is
+/// bounded by the ties (a table per colour of the tied centres, one for the edges); every
+/// random state is solved, each solution applied here.
+#[test]
+fn the_fto_classes_plan_ties_its_centres_to_the_corners() {
+    let dir = fresh_dir("phased-fto-classes");
+    let puzzle = load("fto.tws");
+    let phased = open(&puzzle, &definition("fto-classes.plan"), &dir);
+    let tables = phased.tables();
+    assert!(tables[2].is_exact());
+    assert_eq!(tables[2].ties.len(), 2);
+    // 6!/2 corner places, 2^5 twists, 3^4 edge cycles.
+    assert_eq!(tables[2].whole_exact_size(), Some(933_120));
+    assert_eq!(tables[1].kinds.len(), 5);
+    let mut rng = SplitMix64::new(8);
+    let mut total = 0;
+    for i in 0..4 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let solution = phased
+            .solve(&state, &Limits::default())
+            .unwrap_or_else(|e| panic!("state {i}: {e:?}"));
+        let end = apply(&puzzle, &phased, &state, &solution.moves);
+        assert!(puzzle.is_solved(&end), "{}", phased.format(&solution.moves));
+        assert!(solution.cost <= 32, "{}", solution.cost);
+        total += solution.cost;
+    }
+    assert!(total <= 4 * 30, "{total}");
+}

@@ -19,6 +19,7 @@
 //! arrangement's distance to the nearest where the fixed slots hold their kinds. Made at
 //! open, in milliseconds: nothing is written.
 
+use super::tie::TieTable;
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::puzzle::PermPuzzle;
 use std::collections::HashMap;
@@ -153,6 +154,45 @@ impl KindsTable {
     /// Arrangements numbered.
     pub fn size(&self) -> usize {
         self.distance.len()
+    }
+}
+
+/// A table that says how far a state is from what a later phase needs placed: kinds in
+/// the slots no later phase moves ([`KindsTable`]), or a told set's pieces where the next
+/// phase's tie puts them ([`TieTable`]). A node carries one value per table.
+pub enum Placing {
+    /// Kinds in fixed slots.
+    Kinds(KindsTable),
+    /// One kind of a told set, beside its telling set.
+    Tie(TieTable),
+}
+
+impl Placing {
+    /// The value of a full state (`None`: a state of another shape, or one the table
+    /// says can never be put right).
+    pub fn encode(&self, state: &Element) -> Option<u64> {
+        match self {
+            Placing::Kinds(t) => t.encode(state),
+            Placing::Tie(t) => t.encode(state),
+        }
+    }
+
+    /// The value after move `m`.
+    #[inline]
+    pub fn child(&self, value: u64, m: usize) -> u64 {
+        match self {
+            Placing::Kinds(t) => t.child(value, m),
+            Placing::Tie(t) => t.child(value, m),
+        }
+    }
+
+    /// The moves needed (`usize::MAX`: never).
+    #[inline]
+    pub fn bound(&self, value: u64) -> usize {
+        match self {
+            Placing::Kinds(t) => t.bound(value),
+            Placing::Tie(t) => t.bound(value),
+        }
     }
 }
 

@@ -4,10 +4,11 @@
 //! over some of the coordinates). Same files as every table: checksummed headers, written
 //! by rename, mapped; named by the pattern puzzle's hash.
 
-use super::kinds::KindsTable;
+use super::kinds::Placing;
 use super::matching::MatchingTable;
 use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
+use super::tie::{self, Tie};
 use super::view::Matching;
 use crate::progress::Progress;
 use crate::puzzles::perm::coord::{set_bits, Coord, CoordError, MoveRows, Projection, Reachable};
@@ -166,12 +167,15 @@ pub struct PhaseTables {
     straddle_at: usize,
     /// The sets whose kinds the later phases need in slots they never move, where the
     /// target does not see them: how far each is from holding them.
-    pub kinds: Vec<KindsTable>,
+    pub kinds: Vec<Placing>,
     /// Where the kinds tables' values start among a node's.
     kinds_at: usize,
     /// Per move, its cost when some move costs 0 (the tables hold costs); else empty (every
     /// move costs 1).
     pub costs: Vec<u8>,
+    /// Sets the tables count as one kind, told by another set's arrangement: a start
+    /// must hold what they say.
+    pub ties: Vec<Tie>,
 }
 
 fn spec(
@@ -212,7 +216,7 @@ impl PhaseTables {
         upto: &[Element],
         matching: Option<(&PermPuzzle, &Matching, &[&Element])>,
         straddle: Option<(&PermPuzzle, &Matching, &[&Element])>,
-        kinds: Vec<KindsTable>,
+        kinds: Vec<Placing>,
         name: &str,
         store: &TableStore,
         source: &str,
@@ -234,6 +238,15 @@ impl PhaseTables {
         };
         let straddle_width = straddle.as_ref().map_or(0, |s| s.width());
         let extra = usize::from(matching.is_some()) + straddle_width + kinds.len();
+        // Sets another set's arrangement tells: counted as one kind.
+        let ties = Tie::find(pattern);
+        let merged_pattern;
+        let pattern = if ties.is_empty() {
+            pattern
+        } else {
+            merged_pattern = tie::merged(pattern, &ties);
+            &merged_pattern
+        };
         let (searched, restriction) = pattern.searched();
         let (mut ranked, split) = searched.split_orbits(splittable);
         // Moves that cost nothing make the tables count costs, not moves: other tables,
@@ -267,6 +280,7 @@ impl PhaseTables {
                 kinds,
                 kinds_at: width + straddle_width,
                 costs,
+                ties,
             });
         }
         if targets.len() > 1 {
@@ -323,6 +337,7 @@ impl PhaseTables {
             kinds,
             kinds_at: width + straddle_width,
             costs,
+            ties,
         })
     }
 
@@ -579,6 +594,22 @@ impl PhaseTables {
     /// from the full state), or `None` when the phase cannot start from it (a piece where
     /// no phase move can bring it from, a coordinate the phase's moves never reach).
     pub fn encode(&self, view: &Element, full: &Element, out: &mut [u64]) -> Option<Element> {
+        // A told set must hold what its tie says (else the state is not reachable), then
+        // counts as one kind.
+        let tied;
+        let view = if self.ties.is_empty() {
+            view
+        } else {
+            if !self.ties.iter().all(|t| t.holds(view)) {
+                return None;
+            }
+            let mut merged = view.clone();
+            for t in &self.ties {
+                t.merge(&mut merged);
+            }
+            tied = merged;
+            &tied
+        };
         let restricted = self.restriction.apply_cow(view)?;
         let inner = self.split.apply(&restricted)?;
         let mut at = 0;
@@ -1177,14 +1208,29 @@ pub fn describe(
     join: usize,
     budget_mb: u64,
 ) -> String {
+    // Told sets count as one kind, as the tables count them.
+    let ties = Tie::find(pattern);
+    let merged_pattern;
+    let pattern = if ties.is_empty() {
+        pattern
+    } else {
+        merged_pattern = tie::merged(pattern, &ties);
+        &merged_pattern
+    };
     let (searched, _) = pattern.searched();
     let (ranked, _) = searched.split_orbits(splittable);
     let budget = budget_mb.saturating_mul(1 << 20);
-    let sets: Vec<String> = ranked
+    let mut sets: Vec<String> = ranked
         .sets
         .iter()
         .map(|d| format!("{} ({})", d.name, d.size))
         .collect();
+    for t in &ties {
+        sets.push(format!(
+            "{} told by {}",
+            pattern.sets[t.set].name, pattern.sets[t.by].name
+        ));
+    }
     let exact = exact_projection_with(&ranked, None, false)
         .ok()
         .map(|(p, _)| p);

@@ -1,0 +1,635 @@
+//! Ties: a set of identical pieces whose arrangement, over every state a phase's moves
+//! reach from its target, is told by another set's.
+//!
+//! The FTO's four faces of one colour class (`UFL UBR DFR DBL`) never bring a centre of
+//! the other class's faces away from the corner it sits against: each of those twelve
+//! centres turns with its corner. Over the states these moves reach from solved, the
+//! second centre set's arrangement is then a function of the corners', and the phase's
+//! coordinates need not count it: its 369,600 arrangements times the corners' and the
+//! edges' (a projection far past an exact table) become the corners' and edges' alone, an
+//! exact table of under two million entries.
+//!
+//! A tie is found by a breadth-first search over the pairs (arrangement of the telling
+//! set, arrangement of the told one) the moves reach from the target; it holds when no
+//! arrangement of the first meets two of the second. The phase's tables then see the told
+//! set as one kind (nothing to count), and a start is taken only where the told set holds
+//! what its tie says: such a start and a state the moves reach from the target agree on
+//! every set the tables count (the exact table says so) and so on the told one too, so
+//! that a path the tables find to the target also solves the told set. A start where the
+//! tie does not hold is not reachable, and is refused as the tables refuse any other.
+
+use crate::puzzles::perm::element::{twisted, Element, SetDef, WILD};
+use crate::puzzles::perm::puzzle::PermPuzzle;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// Most pieces a telling set may have (its arrangements are searched whole).
+const MOST_TELLING_PIECES: usize = 8;
+
+/// Most pairs of arrangements a search for one tie visits before it gives up.
+const MOST_PAIRS: usize = 1 << 19;
+
+/// One set told by another over the states a phase's moves reach from its target.
+#[derive(Debug)]
+pub struct Tie {
+    /// The set told (counted as one kind by the phase's tables).
+    pub set: usize,
+    /// The set that tells it.
+    pub by: usize,
+    /// Per arrangement of `by` (packed, see [`pack`]): the arrangement of `set` (labels,
+    /// then orientations).
+    map: HashMap<u128, Vec<u8>>,
+    /// The label every piece of `set` gets in the tables' pattern.
+    merged: u8,
+    /// The telling set's definition (how its arrangements pack).
+    by_def: SetDef,
+}
+
+impl Tie {
+    /// The ties of `pattern` (its moves from its solved state): see [`Tie::find_in`].
+    pub fn find(pattern: &PermPuzzle) -> Vec<Tie> {
+        let moves: Vec<&Element> = pattern.moves.iter().map(|m| &m.element).collect();
+        Self::find_in(&pattern.sets, &pattern.solved, &moves)
+    }
+
+    /// The ties over the states `moves` reach from `solved`: per set of identical pieces
+    /// that some move changes, the first set of distinct pieces (at most
+    /// [`MOST_TELLING_PIECES`]) that tells it, if any.
+    pub fn find_in(sets: &[SetDef], solved: &Element, moves: &[&Element]) -> Vec<Tie> {
+        let moved = |s: usize| {
+            moves.iter().any(|m| {
+                let o = &m.orbits[s];
+                o.perm.iter().enumerate().any(|(i, &p)| p as usize != i)
+                    || o.ori.iter().any(|&t| t != 0)
+            })
+        };
+        let distinct = |s: usize| {
+            let o = &solved.orbits[s];
+            let mut labels = o.perm.clone();
+            labels.sort_unstable();
+            labels.dedup();
+            labels.len() == o.perm.len() && !o.ori.contains(&WILD)
+        };
+        let mut ties = Vec::new();
+        for set in 0..sets.len() {
+            let labels: HashSet<u8> = solved.orbits[set].perm.iter().copied().collect();
+            if labels.len() < 2 || distinct(set) || !moved(set) {
+                continue;
+            }
+            let told = (0..sets.len())
+                .filter(|&by| {
+                    by != set
+                        && sets[by].size <= MOST_TELLING_PIECES
+                        && packs(&sets[by])
+                        && distinct(by)
+                        && moved(by)
+                })
+                .find_map(|by| Self::search(sets, solved, moves, set, by));
+            ties.extend(told);
+        }
+        ties
+    }
+
+    /// The tie of `set` to `by`, when every arrangement of `by` the moves reach meets one
+    /// of `set` only.
+    fn search(
+        sets: &[SetDef],
+        solved: &Element,
+        moves: &[&Element],
+        set: usize,
+        by: usize,
+    ) -> Option<Tie> {
+        let start = (pack(solved, by, &sets[by]), arrangement(solved, set));
+        let mut map: HashMap<u128, Vec<u8>> = HashMap::new();
+        map.insert(start.0, start.1.clone());
+        let mut seen: HashSet<(u128, Vec<u8>)> = HashSet::new();
+        seen.insert(start.clone());
+        let mut queue = VecDeque::from([start]);
+        while let Some((here_by, here_set)) = queue.pop_front() {
+            for m in moves {
+                let next_by = step_packed(here_by, m, by, &sets[by]);
+                let next_set = step(&here_set, m, set, sets[set].omod);
+                match map.get(&next_by) {
+                    Some(known) if *known != next_set => return None,
+                    Some(_) => {}
+                    None => {
+                        map.insert(next_by, next_set.clone());
+                    }
+                }
+                let pair = (next_by, next_set);
+                if !seen.contains(&pair) {
+                    if seen.len() >= MOST_PAIRS {
+                        return None;
+                    }
+                    seen.insert(pair.clone());
+                    queue.push_back(pair);
+                }
+            }
+        }
+        let merged = solved.orbits[set].perm.iter().copied().min()?;
+        Some(Tie {
+            set,
+            by,
+            map,
+            merged,
+            by_def: sets[by].clone(),
+        })
+    }
+
+    /// The arrangements of the set `by` of distinct pieces that `moves` reach from
+    /// `solved`, as a tie with nothing told; `None` past [`MOST_TELLING_ARRANGEMENTS`].
+    pub fn orbit(sets: &[SetDef], solved: &Element, moves: &[&Element], by: usize) -> Option<Tie> {
+        if !packs(&sets[by]) {
+            return None;
+        }
+        let start = pack(solved, by, &sets[by]);
+        let mut map: HashMap<u128, Vec<u8>> = HashMap::new();
+        map.insert(start, Vec::new());
+        let mut queue = VecDeque::from([start]);
+        while let Some(here) = queue.pop_front() {
+            for m in moves {
+                let next = step_packed(here, m, by, &sets[by]);
+                if let std::collections::hash_map::Entry::Vacant(e) = map.entry(next) {
+                    if queue.len() + 1 >= MOST_TELLING_ARRANGEMENTS {
+                        return None;
+                    }
+                    e.insert(Vec::new());
+                    queue.push_back(next);
+                }
+            }
+            if map.len() > MOST_TELLING_ARRANGEMENTS {
+                return None;
+            }
+        }
+        Some(Tie {
+            set: by,
+            by,
+            map,
+            merged: 0,
+            by_def: sets[by].clone(),
+        })
+    }
+
+    /// Whether the told set has one arrangement over every state the moves reach.
+    pub fn is_constant(&self) -> bool {
+        let mut values = self.map.values();
+        let first = values.next();
+        values.all(|v| Some(v) == first)
+    }
+
+    /// How many arrangements of the telling set the moves reach.
+    pub fn arrangements(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether `state` (in the pattern's labels) holds in the told set what the telling
+    /// set's arrangement says.
+    pub fn holds(&self, state: &Element) -> bool {
+        packs(&self.by_def)
+            && self.map.get(&pack(state, self.by, &self.by_def))
+                == Some(&arrangement(state, self.set))
+    }
+
+    /// Whether the telling set's arrangement in `state` is one the tie knows.
+    pub fn knows(&self, state: &Element) -> bool {
+        packs(&self.by_def) && self.map.contains_key(&pack(state, self.by, &self.by_def))
+    }
+
+    /// `state` with the told set's pieces given the one label the tables count.
+    pub fn merge(&self, state: &mut Element) {
+        state.orbits[self.set].perm.fill(self.merged);
+    }
+}
+
+/// The arrangement of set `s` in `state`: its labels, then its orientations.
+fn arrangement(state: &Element, s: usize) -> Vec<u8> {
+    let o = &state.orbits[s];
+    o.perm.iter().chain(&o.ori).copied().collect()
+}
+
+/// Whether a set's arrangements pack in a [`u128`]: its labels, and its orientations
+/// when it has more than one, at most 16 bytes.
+fn packs(def: &SetDef) -> bool {
+    def.size * if def.omod > 1 { 2 } else { 1 } <= 16
+}
+
+/// The arrangement of set `s` (defined by `def`, which [`packs`]) in `state`, packed: a
+/// byte per label, then per orientation when it has more than one.
+fn pack(state: &Element, s: usize, def: &SetDef) -> u128 {
+    let o = &state.orbits[s];
+    let ori: &[u8] = if def.omod > 1 { &o.ori } else { &[] };
+    o.perm
+        .iter()
+        .chain(ori)
+        .fold(0u128, |key, &b| key << 8 | b as u128)
+}
+
+/// A packed arrangement of set `s` after the move `m`.
+fn step_packed(key: u128, m: &Element, s: usize, def: &SetDef) -> u128 {
+    let n = def.size;
+    let twisted_too = def.omod > 1;
+    let bytes = if twisted_too { 2 * n } else { n };
+    let byte = |i: usize| (key >> (8 * (bytes - 1 - i))) as u8;
+    let o = &m.orbits[s];
+    let mut out = 0u128;
+    for &from in &o.perm {
+        out = out << 8 | byte(from as usize) as u128;
+    }
+    if twisted_too {
+        for (slot, &from) in o.perm.iter().enumerate() {
+            let t = twisted(byte(n + from as usize), o.ori[slot], def.omod);
+            out = out << 8 | t as u128;
+        }
+    }
+    out
+}
+
+/// An arrangement of set `s` (labels, then orientations, `omod` of them) after the move
+/// `m`.
+fn step(arrangement: &[u8], m: &Element, s: usize, omod: u8) -> Vec<u8> {
+    let o = &m.orbits[s];
+    let n = o.perm.len();
+    let (perm, ori) = arrangement.split_at(n);
+    let mut out = vec![0u8; 2 * n];
+    for (slot, &from) in o.perm.iter().enumerate() {
+        out[slot] = perm[from as usize];
+        out[n + slot] = if omod == 1 {
+            if ori[from as usize] == WILD {
+                WILD
+            } else {
+                0
+            }
+        } else {
+            twisted(ori[from as usize], o.ori[slot], omod)
+        };
+    }
+    out
+}
+
+/// `pattern` with each told set's pieces one kind, under its own name.
+pub fn merged(pattern: &PermPuzzle, ties: &[Tie]) -> PermPuzzle {
+    let mut merged = pattern.clone();
+    for tie in ties {
+        tie.merge(&mut merged.solved);
+        let key = format!("tie {} by {}", tie.set, tie.by);
+        merged.hash ^= xxhash_rust::xxh3::xxh3_64(key.as_bytes());
+    }
+    merged
+}
+
+/// Most arrangements of a telling set a tie table numbers.
+pub const MOST_TELLING_ARRANGEMENTS: usize = 1 << 20;
+
+/// Most entries of a tie table (a byte each).
+const MOST_TIE_ENTRIES: usize = 1 << 26;
+
+/// Distance of an entry from which the tie cannot be made to hold.
+const NEVER: u8 = u8::MAX;
+
+/// For the phase before one with a tie: how many of its moves a state needs before the
+/// pieces of one kind of the told set sit where the telling set's arrangement puts them.
+///
+/// A state of the table is the telling set's arrangement with the places of that kind's
+/// pieces, numbered apart (`telling * places + place`), each with its own move table;
+/// its distance comes from a breadth-first search from every pair the tie allows, made
+/// at open. The phase cannot hand on a state from which the next phase could not reach
+/// its target (that state breaks the tie), so each kind's distance bounds its search:
+/// the FTO's phase into the four faces of one colour class saw all but one in 10^5 to
+/// 10^7 of its solutions refused by the next phase before.
+pub struct TieTable {
+    set: usize,
+    by: usize,
+    /// The label whose pieces are followed (`None`: the telling set alone, its
+    /// arrangements those the tie knows).
+    label: Option<u8>,
+    /// Every reachable arrangement of the telling set (packed).
+    telling: HashMap<u128, u32>,
+    /// The telling set's definition.
+    by_def: SetDef,
+    /// Per telling arrangement and move: the arrangement after it.
+    telling_steps: Vec<u32>,
+    /// Every reachable set of places of the followed pieces (a bit per slot).
+    places: HashMap<u64, u32>,
+    /// Per set of places and move: the places after it.
+    place_steps: Vec<u32>,
+    /// Per entry (`telling * places + place`): the moves to a pair the tie allows.
+    distance: Vec<u8>,
+    moves: usize,
+}
+
+impl TieTable {
+    /// The table of `tie`'s pieces labelled `label` for the moves `moves` (full-puzzle
+    /// elements, each with its inverse among them); `None` when its arrangements are too
+    /// many, the told set has more than 64 slots, or some move's inverse is missing.
+    pub fn new(sets: &[SetDef], tie: &Tie, label: Option<u8>, moves: &[&Element]) -> Option<Self> {
+        let (set, by) = (tie.set, tie.by);
+        if sets[set].size > 64 {
+            return None;
+        }
+        // Distances are found forwards from the pairs the tie allows: the same as
+        // backwards when every move's inverse is a move.
+        let identity = Element::identity(sets);
+        let inverse_present = moves.iter().all(|m| {
+            let once = identity.then(m, sets);
+            moves.iter().any(|n| once.then(n, sets).is_identity())
+        });
+        if !inverse_present {
+            return None;
+        }
+        let count = moves.len();
+        // The telling set's arrangements: from those the tie knows, under the moves.
+        let mut telling: HashMap<u128, u32> = HashMap::new();
+        let mut order: Vec<u128> = Vec::new();
+        for &key in tie.map.keys() {
+            telling.insert(key, order.len() as u32);
+            order.push(key);
+        }
+        let mut telling_steps = Vec::new();
+        let mut i = 0;
+        while i < order.len() {
+            for m in moves {
+                let next = step_packed(order[i], m, by, &sets[by]);
+                let number = match telling.get(&next) {
+                    Some(&n) => n,
+                    None => {
+                        if order.len() >= MOST_TELLING_ARRANGEMENTS {
+                            return None;
+                        }
+                        let n = order.len() as u32;
+                        telling.insert(next, n);
+                        order.push(next);
+                        n
+                    }
+                };
+                telling_steps.push(number);
+            }
+            i += 1;
+        }
+        // The places of the followed pieces: from those the tie allows, under the moves.
+        let mask_of = |arrangement: &[u8]| -> u64 {
+            let Some(label) = label else { return 0 };
+            arrangement[..sets[set].size]
+                .iter()
+                .enumerate()
+                .filter(|&(_, &l)| l == label)
+                .fold(0u64, |mask, (slot, _)| mask | 1 << slot)
+        };
+        let mut places: HashMap<u64, u32> = HashMap::new();
+        let mut masks: Vec<u64> = Vec::new();
+        for value in tie.map.values() {
+            let mask = mask_of(value);
+            if let std::collections::hash_map::Entry::Vacant(e) = places.entry(mask) {
+                e.insert(masks.len() as u32);
+                masks.push(mask);
+            }
+        }
+        let mut place_steps = Vec::new();
+        let mut i = 0;
+        while i < masks.len() {
+            for m in moves {
+                // The piece in slot `slot` comes from slot `perm[slot]`.
+                let perm = &m.orbits[set].perm;
+                let next = (0..perm.len())
+                    .filter(|_| label.is_some())
+                    .filter(|&slot| masks[i] >> perm[slot] & 1 == 1)
+                    .fold(0u64, |mask, slot| mask | 1 << slot);
+                let number = match places.get(&next) {
+                    Some(&n) => n,
+                    None => {
+                        let n = masks.len() as u32;
+                        places.insert(next, n);
+                        masks.push(next);
+                        n
+                    }
+                };
+                place_steps.push(number);
+            }
+            i += 1;
+        }
+        let width = masks.len();
+        let entries = order.len().checked_mul(width)?;
+        if entries > MOST_TIE_ENTRIES {
+            return None;
+        }
+        let mut distance = vec![NEVER; entries];
+        let mut frontier: Vec<u32> = Vec::new();
+        for (key, value) in &tie.map {
+            let entry = telling[key] as usize * width + places[&mask_of(value)] as usize;
+            if distance[entry] == NEVER {
+                distance[entry] = 0;
+                frontier.push(entry as u32);
+            }
+        }
+        let mut depth = 0u8;
+        while !frontier.is_empty() && depth < NEVER - 1 {
+            depth += 1;
+            let mut next_frontier = Vec::new();
+            for &entry in &frontier {
+                let (t, p) = (entry as usize / width, entry as usize % width);
+                for m in 0..count {
+                    let next = telling_steps[t * count + m] as usize * width
+                        + place_steps[p * count + m] as usize;
+                    if distance[next] == NEVER {
+                        distance[next] = depth;
+                        next_frontier.push(next as u32);
+                    }
+                }
+            }
+            frontier = next_frontier;
+        }
+        Some(Self {
+            set,
+            by,
+            label,
+            telling,
+            by_def: sets[by].clone(),
+            telling_steps,
+            places,
+            place_steps,
+            distance,
+            moves: count,
+        })
+    }
+
+    /// The entry of a full state (`None`: an arrangement the moves never bring to one the
+    /// tie allows).
+    pub fn encode(&self, state: &Element) -> Option<u64> {
+        let t = *self.telling.get(&pack(state, self.by, &self.by_def))?;
+        let mask = match self.label {
+            None => 0,
+            Some(label) => state.orbits[self.set]
+                .perm
+                .iter()
+                .enumerate()
+                .filter(|&(_, &l)| l == label)
+                .fold(0u64, |mask, (slot, _)| mask | 1 << slot),
+        };
+        let p = *self.places.get(&mask)?;
+        Some(t as u64 * self.places.len() as u64 + p as u64)
+    }
+
+    /// The entry after move `m`.
+    #[inline]
+    pub fn child(&self, value: u64, m: usize) -> u64 {
+        let width = self.places.len() as u64;
+        let (t, p) = ((value / width) as usize, (value % width) as usize);
+        self.telling_steps[t * self.moves + m] as u64 * width
+            + self.place_steps[p * self.moves + m] as u64
+    }
+
+    /// The moves needed before the tie holds for these pieces (`usize::MAX`: never).
+    #[inline]
+    pub fn bound(&self, value: u64) -> usize {
+        match self.distance[value as usize] {
+            NEVER => usize::MAX,
+            d => d as usize,
+        }
+    }
+
+    /// Whether some state needs a move (else the table says nothing).
+    pub fn bounds_anything(&self) -> bool {
+        self.distance.iter().any(|&d| d > 0)
+    }
+
+    /// Entries.
+    pub fn size(&self) -> usize {
+        self.distance.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
+    use crate::rng::SplitMix64;
+
+    /// The moves of `puzzle` whose base is one of `bases`.
+    fn moves_of<'p>(puzzle: &'p PermPuzzle, bases: &[&str]) -> Vec<&'p Element> {
+        puzzle
+            .moves
+            .iter()
+            .filter(|m| bases.contains(&puzzle.bases[m.base].0.as_str()))
+            .map(|m| &m.element)
+            .collect()
+    }
+
+    fn set(puzzle: &PermPuzzle, name: &str) -> usize {
+        puzzle
+            .sets
+            .iter()
+            .position(|d| d.name == name)
+            .expect("set")
+    }
+
+    /// The FTO's four faces of one colour class tie both centre sets to the corners (one
+    /// of them, on those faces, never changes); three faces around a corner tie neither
+    /// (the shipped plan's last phase). Along random turns of the four faces every tie
+    /// holds, and a turn of another face breaks it.
+    #[test]
+    fn the_four_faces_of_a_class_tie_the_fto_centres_to_its_corners() {
+        let puzzle = shipped_puzzle("fto.tws", PuzzleMetric::Htm);
+        let class = moves_of(&puzzle, &["UFL", "UBR", "DFR", "DBL"]);
+        assert_eq!(class.len(), 8);
+        let ties = Tie::find_in(&puzzle.sets, &puzzle.solved, &class);
+        let corner = set(&puzzle, "CORNER");
+        let told: Vec<(usize, usize, bool)> = ties
+            .iter()
+            .map(|t| (t.set, t.by, t.is_constant()))
+            .collect();
+        assert_eq!(
+            told,
+            [
+                (set(&puzzle, "CENTER"), corner, true),
+                (set(&puzzle, "CENTER2"), corner, false)
+            ]
+        );
+        // Every arrangement of the corners: 6! / 2 places, 2^5 twists.
+        assert_eq!(ties[1].arrangements(), 11_520);
+        let around = moves_of(&puzzle, &["UFL", "UFR", "UBR"]);
+        assert!(Tie::find_in(&puzzle.sets, &puzzle.solved, &around)
+            .iter()
+            .all(|t| t.set != set(&puzzle, "CENTER2")));
+        let mut rng = SplitMix64::new(11);
+        let mut state = puzzle.solved.clone();
+        for _ in 0..300 {
+            let m = class[rng.below(class.len() as u64) as usize];
+            state = state.then(m, &puzzle.sets);
+            assert!(ties.iter().all(|t| t.holds(&state)));
+        }
+        let other = moves_of(&puzzle, &["UFR"])[0];
+        assert!(!ties[1].holds(&state.then(other, &puzzle.sets)));
+        // Merged, the told set is one kind.
+        let mut merged = state.clone();
+        ties[1].merge(&mut merged);
+        let labels: HashSet<u8> = merged.orbits[ties[1].set].perm.iter().copied().collect();
+        assert_eq!(labels.len(), 1);
+    }
+
+    /// A tie table (and an orbit table) holds distances: each entry one more than its
+    /// nearest neighbour's unless it is 0, never more than a neighbour's plus one (the
+    /// moves include their inverses); along random walks of full states an entry follows
+    /// the moves, and every colour's table reads 0 exactly where the tie holds (the
+    /// edges': exactly where their arrangement is one the four faces reach).
+    #[test]
+    fn a_tie_table_holds_each_entrys_distance() {
+        let puzzle = shipped_puzzle("fto.tws", PuzzleMetric::Htm);
+        let class = moves_of(&puzzle, &["UFL", "UBR", "DFR", "DBL"]);
+        let phase = moves_of(&puzzle, &["UFR", "UFL", "UBR", "DFR", "DBL"]);
+        let ties = Tie::find_in(&puzzle.sets, &puzzle.solved, &class);
+        let told = &ties[1];
+        let mut labels = puzzle.solved.orbits[told.set].perm.clone();
+        labels.sort_unstable();
+        labels.dedup();
+        assert_eq!(labels.len(), 4);
+        let tables: Vec<TieTable> = labels
+            .into_iter()
+            .map(|label| TieTable::new(&puzzle.sets, told, Some(label), &phase).expect("fits"))
+            .collect();
+        let edge = set(&puzzle, "EDGE");
+        let orbit = Tie::orbit(&puzzle.sets, &puzzle.solved, &class, edge).expect("small");
+        // Each three edges of a face of the class in a cycle of their own.
+        assert_eq!(orbit.arrangements(), 81);
+        let edges = TieTable::new(&puzzle.sets, &orbit, None, &phase).expect("fits");
+        assert!(edges.bounds_anything());
+        let mut rng = SplitMix64::new(5);
+        for table in tables.iter().chain([&edges]) {
+            let mut far = 0;
+            for _ in 0..20_000 {
+                let value = rng.below(table.size() as u64);
+                let d = table.bound(value);
+                if d == usize::MAX || d == 0 {
+                    continue;
+                }
+                let near: Vec<usize> = (0..phase.len())
+                    .map(|m| table.bound(table.child(value, m)))
+                    .collect();
+                assert_eq!(near.iter().min(), Some(&(d - 1)), "entry {value}");
+                assert!(near.iter().all(|&n| n != usize::MAX && n + 1 >= d));
+                far = far.max(d);
+            }
+            assert!(far >= 3, "{far}");
+        }
+        let mut state = puzzle.solved.clone();
+        let mut values: Vec<u64> = tables
+            .iter()
+            .chain([&edges])
+            .map(|t| t.encode(&state).expect("solved"))
+            .collect();
+        let mut broken = 0;
+        for _ in 0..3000 {
+            let m = rng.below(phase.len() as u64) as usize;
+            state = state.then(phase[m], &puzzle.sets);
+            for (value, table) in values.iter_mut().zip(tables.iter().chain([&edges])) {
+                *value = table.child(*value, m);
+                assert_eq!(table.encode(&state), Some(*value));
+            }
+            let zero = values[..4]
+                .iter()
+                .zip(&tables)
+                .all(|(&v, t)| t.bound(v) == 0);
+            assert_eq!(zero, told.holds(&state));
+            assert_eq!(edges.bound(values[4]) == 0, orbit.knows(&state));
+            broken += usize::from(!zero);
+        }
+        assert!(broken > 1000, "{broken}");
+    }
+}
