@@ -277,6 +277,7 @@ impl Plan {
         }
         let last = self.phase_elements(k + 1);
         let elements = self.phase_elements(k);
+        use rayon::iter::ParallelIterator;
         let mut tables = Vec::new();
         // A set the tie holds in one arrangement is the target's to ask for.
         for found in tie::Tie::find_in(&puzzle.sets, &puzzle.solved, &last)
@@ -286,11 +287,12 @@ impl Plan {
             let mut labels = puzzle.solved.orbits[found.set].perm.clone();
             labels.sort_unstable();
             labels.dedup();
-            tables.extend(
-                labels
-                    .iter()
-                    .filter_map(|&l| tie::TieTable::new(&puzzle.sets, &found, Some(l), &elements)),
-            );
+            // One table per kind, made on every core.
+            let made: Vec<Option<tie::TieTable>> =
+                rayon::iter::IntoParallelIterator::into_par_iter(labels)
+                    .map(|l| tie::TieTable::new(&puzzle.sets, &found, Some(l), &elements))
+                    .collect();
+            tables.extend(made.into_iter().flatten());
         }
         // Sets of distinct pieces the last phase's moves keep to fewer arrangements than
         // this phase's reach (the FTO's edges: each three in a cycle of their own).

@@ -21,6 +21,39 @@
 use crate::puzzles::perm::element::{twisted, Element, SetDef, WILD};
 use crate::puzzles::perm::puzzle::PermPuzzle;
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A map keyed by packed arrangements, hashed by [`PackedHasher`].
+type PackedMap<V> = HashMap<u128, V, BuildHasherDefault<PackedHasher>>;
+
+/// A hasher for packed arrangements (numbers, not text from outside): a multiply and a
+/// fold per word, several times faster than the default one on the FTO's 544,320 edge
+/// arrangements.
+#[derive(Default)]
+struct PackedHasher(u64);
+
+impl Hasher for PackedHasher {
+    fn finish(&self) -> u64 {
+        self.0 ^ self.0 >> 29
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_u128(&mut self, word: u128) {
+        self.write_u64(word as u64);
+        self.write_u64((word >> 64) as u64);
+    }
+}
 
 /// Most pieces a telling set may have (its arrangements are searched whole).
 const MOST_TELLING_PIECES: usize = 8;
@@ -37,7 +70,7 @@ pub struct Tie {
     pub by: usize,
     /// Per arrangement of `by` (packed, see [`pack`]): the arrangement of `set` (labels,
     /// then orientations).
-    map: HashMap<u128, Vec<u8>>,
+    map: PackedMap<Vec<u8>>,
     /// The label every piece of `set` gets in the tables' pattern.
     merged: u8,
     /// The telling set's definition (how its arrangements pack).
@@ -99,9 +132,10 @@ impl Tie {
         by: usize,
     ) -> Option<Tie> {
         let start = (pack(solved, by, &sets[by]), arrangement(solved, set));
-        let mut map: HashMap<u128, Vec<u8>> = HashMap::new();
+        let mut map: PackedMap<Vec<u8>> = PackedMap::default();
         map.insert(start.0, start.1.clone());
-        let mut seen: HashSet<(u128, Vec<u8>)> = HashSet::new();
+        let mut seen: HashSet<(u128, Vec<u8>), BuildHasherDefault<PackedHasher>> =
+            HashSet::default();
         seen.insert(start.clone());
         let mut queue = VecDeque::from([start]);
         while let Some((here_by, here_set)) = queue.pop_front() {
@@ -142,7 +176,7 @@ impl Tie {
             return None;
         }
         let start = pack(solved, by, &sets[by]);
-        let mut map: HashMap<u128, Vec<u8>> = HashMap::new();
+        let mut map: PackedMap<Vec<u8>> = PackedMap::default();
         map.insert(start, Vec::new());
         let mut queue = VecDeque::from([start]);
         while let Some(here) = queue.pop_front() {
@@ -302,7 +336,7 @@ pub struct TieTable {
     /// arrangements those the tie knows).
     label: Option<u8>,
     /// Every reachable arrangement of the telling set (packed).
-    telling: HashMap<u128, u32>,
+    telling: PackedMap<u32>,
     /// The telling set's definition.
     by_def: SetDef,
     /// Per telling arrangement and move: the arrangement after it.
@@ -337,7 +371,7 @@ impl TieTable {
         }
         let count = moves.len();
         // The telling set's arrangements: from those the tie knows, under the moves.
-        let mut telling: HashMap<u128, u32> = HashMap::new();
+        let mut telling: PackedMap<u32> = PackedMap::default();
         let mut order: Vec<u128> = Vec::new();
         for &key in tie.map.keys() {
             telling.insert(key, order.len() as u32);
@@ -411,26 +445,29 @@ impl TieTable {
             return None;
         }
         let mut distance = vec![NEVER; entries];
-        let mut frontier: Vec<u32> = Vec::new();
+        // The frontier as (telling, places) pairs: no division a step.
+        let mut frontier: Vec<(u32, u32)> = Vec::new();
         for (key, value) in &tie.map {
-            let entry = telling[key] as usize * width + places[&mask_of(value)] as usize;
+            let (t, p) = (telling[key], places[&mask_of(value)]);
+            let entry = t as usize * width + p as usize;
             if distance[entry] == NEVER {
                 distance[entry] = 0;
-                frontier.push(entry as u32);
+                frontier.push((t, p));
             }
         }
         let mut depth = 0u8;
         while !frontier.is_empty() && depth < NEVER - 1 {
             depth += 1;
             let mut next_frontier = Vec::new();
-            for &entry in &frontier {
-                let (t, p) = (entry as usize / width, entry as usize % width);
-                for m in 0..count {
-                    let next = telling_steps[t * count + m] as usize * width
-                        + place_steps[p * count + m] as usize;
+            for &(t, p) in &frontier {
+                let rows = telling_steps[t as usize * count..][..count]
+                    .iter()
+                    .zip(&place_steps[p as usize * count..][..count]);
+                for (&t2, &p2) in rows {
+                    let next = t2 as usize * width + p2 as usize;
                     if distance[next] == NEVER {
                         distance[next] = depth;
-                        next_frontier.push(next as u32);
+                        next_frontier.push((t2, p2));
                     }
                 }
             }
