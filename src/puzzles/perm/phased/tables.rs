@@ -239,14 +239,8 @@ impl PhaseTables {
         let straddle_width = straddle.as_ref().map_or(0, |s| s.width());
         let extra = usize::from(matching.is_some()) + straddle_width + kinds.len();
         // Sets another set's arrangement tells: counted as one kind.
-        let ties = Tie::find(pattern);
-        let merged_pattern;
-        let pattern = if ties.is_empty() {
-            pattern
-        } else {
-            merged_pattern = tie::merged(pattern, &ties);
-            &merged_pattern
-        };
+        let (ties, tied) = tie::tied(pattern);
+        let pattern = tied.as_ref();
         let (searched, restriction) = pattern.searched();
         let (mut ranked, split) = searched.split_orbits(splittable);
         // Moves that cost nothing make the tables count costs, not moves: other tables,
@@ -1209,14 +1203,8 @@ pub fn describe(
     budget_mb: u64,
 ) -> String {
     // Told sets count as one kind, as the tables count them.
-    let ties = Tie::find(pattern);
-    let merged_pattern;
-    let pattern = if ties.is_empty() {
-        pattern
-    } else {
-        merged_pattern = tie::merged(pattern, &ties);
-        &merged_pattern
-    };
+    let (ties, tied) = tie::tied(pattern);
+    let pattern = tied.as_ref();
     let (searched, _) = pattern.searched();
     let (ranked, _) = searched.split_orbits(splittable);
     let budget = budget_mb.saturating_mul(1 << 20);

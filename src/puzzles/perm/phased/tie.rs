@@ -299,15 +299,20 @@ fn step(arrangement: &[u8], m: &Element, s: usize, omod: u8) -> Vec<u8> {
     out
 }
 
-/// `pattern` with each told set's pieces one kind, under its own name.
-pub fn merged(pattern: &PermPuzzle, ties: &[Tie]) -> PermPuzzle {
+/// The ties of `pattern` and the pattern its tables count: each told set's pieces one
+/// kind, under its own name (`pattern` itself when nothing is told).
+pub fn tied(pattern: &PermPuzzle) -> (Vec<Tie>, std::borrow::Cow<'_, PermPuzzle>) {
+    let ties = Tie::find(pattern);
+    if ties.is_empty() {
+        return (ties, std::borrow::Cow::Borrowed(pattern));
+    }
     let mut merged = pattern.clone();
-    for tie in ties {
+    for tie in &ties {
         tie.merge(&mut merged.solved);
         let key = format!("tie {} by {}", tie.set, tie.by);
         merged.hash ^= xxhash_rust::xxh3::xxh3_64(key.as_bytes());
     }
-    merged
+    (ties, std::borrow::Cow::Owned(merged))
 }
 
 /// Most arrangements of a telling set a tie table numbers.
@@ -525,6 +530,19 @@ impl TieTable {
     /// Whether some state needs a move (else the table says nothing).
     pub fn bounds_anything(&self) -> bool {
         self.distance.iter().any(|&d| d > 0)
+    }
+
+    /// What it follows, for `puzzle info`: `CENTER2 kind 1 by CORNER`, or `EDGE` alone.
+    pub fn describe(&self, sets: &[SetDef]) -> String {
+        match self.label {
+            Some(label) => format!(
+                "{} kind {} by {}",
+                sets[self.set].name,
+                label as usize + 1,
+                sets[self.by].name
+            ),
+            None => sets[self.by].name.clone(),
+        }
     }
 
     /// Entries.
