@@ -275,70 +275,12 @@ impl Plan {
         {
             return Vec::new();
         }
-        let last = self.phase_elements(k + 1);
-        let elements = self.phase_elements(k);
-        use rayon::iter::ParallelIterator;
-        let mut tables = Vec::new();
-        // A set the tie holds in one arrangement is the target's to ask for.
-        for found in tie::Tie::find_in(&puzzle.sets, &puzzle.solved, &last)
-            .into_iter()
-            .filter(|t| !t.is_constant())
-        {
-            let mut labels = puzzle.solved.orbits[found.set].perm.clone();
-            labels.sort_unstable();
-            labels.dedup();
-            // One table per kind, made on every core.
-            let made: Vec<Option<tie::TieTable>> =
-                rayon::iter::IntoParallelIterator::into_par_iter(labels)
-                    .map(|l| tie::TieTable::new(&puzzle.sets, &found, Some(l), &elements))
-                    .collect();
-            tables.extend(made.into_iter().flatten());
-        }
-        // Sets of distinct pieces the last phase's moves keep to fewer arrangements than
-        // this phase's reach (the FTO's edges: each three in a cycle of their own).
-        for by in 0..puzzle.sets.len() {
-            let o = &puzzle.solved.orbits[by];
-            let mut labels = o.perm.clone();
-            labels.sort_unstable();
-            labels.dedup();
-            // At most the product over this phase's orbits of slots of size! omod^size
-            // arrangements: sets far past what a table numbers are not tried.
-            let mut orbit_of: Vec<usize> = (0..o.perm.len()).collect();
-            fn root(orbit_of: &mut [usize], mut i: usize) -> usize {
-                while orbit_of[i] != i {
-                    i = orbit_of[i];
-                }
-                i
-            }
-            for e in &elements {
-                for (slot, &from) in e.orbits[by].perm.iter().enumerate() {
-                    let (a, b) = (
-                        root(&mut orbit_of, slot),
-                        root(&mut orbit_of, from as usize),
-                    );
-                    orbit_of[a] = b;
-                }
-            }
-            let mut sizes = vec![0u64; o.perm.len()];
-            for slot in 0..o.perm.len() {
-                sizes[root(&mut orbit_of, slot)] += 1;
-            }
-            let omod = puzzle.sets[by].omod.max(1) as u64;
-            let most = sizes.iter().try_fold(1u64, |n, &size| {
-                (1..=size).try_fold(n, |n, k| n.checked_mul(k * omod))
-            });
-            if labels.len() != o.perm.len()
-                || most.is_none_or(|n| n > 4 * tie::MOST_TELLING_ARRANGEMENTS as u64)
-            {
-                continue;
-            }
-            tables.extend(
-                tie::Tie::orbit(&puzzle.sets, &puzzle.solved, &last, by)
-                    .and_then(|orbit| tie::TieTable::new(&puzzle.sets, &orbit, None, &elements))
-                    .filter(|t| t.bounds_anything()),
-            );
-        }
-        tables
+        tie::tables_before(
+            &puzzle.sets,
+            &puzzle.solved,
+            &self.phase_elements(k + 1),
+            &self.phase_elements(k),
+        )
     }
 
     /// The moves of phase `k`, as full-puzzle elements.

@@ -18,13 +18,17 @@
 //! that a path the tables find to the target also solves the told set. A start where the
 //! tie does not hold is not reachable, and is refused as the tables refuse any other.
 
-use crate::puzzles::perm::element::{twisted, Element, SetDef, WILD};
+use crate::puzzles::perm::element::{slot_orbits, twisted, Element, SetDef, WILD};
 use crate::puzzles::perm::puzzle::PermPuzzle;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A map keyed by packed arrangements, hashed by [`PackedHasher`].
-type PackedMap<V> = HashMap<u128, V, BuildHasherDefault<PackedHasher>>;
+/// A map keyed by numbers (packed arrangements, sets of places), hashed by
+/// [`PackedHasher`].
+type NumberMap<K, V> = HashMap<K, V, BuildHasherDefault<PackedHasher>>;
+
+/// A map keyed by packed arrangements.
+type PackedMap<V> = NumberMap<u128, V>;
 
 /// A hasher for packed arrangements (numbers, not text from outside): a multiply and a
 /// fold per word, several times faster than the default one on the FTO's 544,320 edge
@@ -53,6 +57,65 @@ impl Hasher for PackedHasher {
         self.write_u64(word as u64);
         self.write_u64((word >> 64) as u64);
     }
+}
+
+/// Numbers, breadth first, every key `step` (one per move, `moves` of them) reaches from
+/// `starts` (numbered first, in order); with each key's number, the number after each
+/// move (`number * moves + m`). `None` past `most` keys.
+fn numbered<K: Copy + Eq + std::hash::Hash>(
+    starts: impl IntoIterator<Item = K>,
+    moves: usize,
+    step: impl Fn(K, usize) -> K,
+    most: usize,
+) -> Option<(NumberMap<K, u32>, Vec<u32>)> {
+    let mut numbers: NumberMap<K, u32> = NumberMap::default();
+    let mut order: Vec<K> = Vec::new();
+    for key in starts {
+        if let std::collections::hash_map::Entry::Vacant(e) = numbers.entry(key) {
+            e.insert(order.len() as u32);
+            order.push(key);
+        }
+    }
+    let mut steps = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        for m in 0..moves {
+            let next = step(order[i], m);
+            let number = match numbers.get(&next) {
+                Some(&n) => n,
+                None => {
+                    if order.len() >= most {
+                        return None;
+                    }
+                    let n = order.len() as u32;
+                    numbers.insert(next, n);
+                    order.push(next);
+                    n
+                }
+            };
+            steps.push(number);
+        }
+        i += 1;
+    }
+    Some((numbers, steps))
+}
+
+/// The slots of `labels` holding `label`, a bit each (0 without a label).
+fn places_of(labels: &[u8], label: Option<u8>) -> u64 {
+    let Some(label) = label else { return 0 };
+    labels
+        .iter()
+        .enumerate()
+        .filter(|&(_, &l)| l == label)
+        .fold(0u64, |mask, (slot, _)| mask | 1 << slot)
+}
+
+/// The distinct labels of set `s` in `state`, in order.
+fn labels_of(state: &Element, s: usize) -> Vec<u8> {
+    let mut labels = state.orbits[s].perm.clone();
+    labels.sort_unstable();
+    labels.dedup();
+    labels
 }
 
 /// Most pieces a telling set may have (its arrangements are searched whole).
@@ -97,15 +160,11 @@ impl Tie {
         };
         let distinct = |s: usize| {
             let o = &solved.orbits[s];
-            let mut labels = o.perm.clone();
-            labels.sort_unstable();
-            labels.dedup();
-            labels.len() == o.perm.len() && !o.ori.contains(&WILD)
+            labels_of(solved, s).len() == o.perm.len() && !o.ori.contains(&WILD)
         };
         let mut ties = Vec::new();
         for set in 0..sets.len() {
-            let labels: HashSet<u8> = solved.orbits[set].perm.iter().copied().collect();
-            if labels.len() < 2 || distinct(set) || !moved(set) {
+            if labels_of(solved, set).len() < 2 || distinct(set) || !moved(set) {
                 continue;
             }
             let told = (0..sets.len())
@@ -175,25 +234,13 @@ impl Tie {
         if !packs(&sets[by]) {
             return None;
         }
-        let start = pack(solved, by, &sets[by]);
-        let mut map: PackedMap<Vec<u8>> = PackedMap::default();
-        map.insert(start, Vec::new());
-        let mut queue = VecDeque::from([start]);
-        while let Some(here) = queue.pop_front() {
-            for m in moves {
-                let next = step_packed(here, m, by, &sets[by]);
-                if let std::collections::hash_map::Entry::Vacant(e) = map.entry(next) {
-                    if queue.len() + 1 >= MOST_TELLING_ARRANGEMENTS {
-                        return None;
-                    }
-                    e.insert(Vec::new());
-                    queue.push_back(next);
-                }
-            }
-            if map.len() > MOST_TELLING_ARRANGEMENTS {
-                return None;
-            }
-        }
+        let (numbers, _) = numbered(
+            [pack(solved, by, &sets[by])],
+            moves.len(),
+            |key, m| step_packed(key, moves[m], by, &sets[by]),
+            MOST_TELLING_ARRANGEMENTS,
+        )?;
+        let map = numbers.into_keys().map(|key| (key, Vec::new())).collect();
         Some(Tie {
             set: by,
             by,
@@ -218,14 +265,12 @@ impl Tie {
     /// Whether `state` (in the pattern's labels) holds in the told set what the telling
     /// set's arrangement says.
     pub fn holds(&self, state: &Element) -> bool {
-        packs(&self.by_def)
-            && self.map.get(&pack(state, self.by, &self.by_def))
-                == Some(&arrangement(state, self.set))
+        self.map.get(&pack(state, self.by, &self.by_def)) == Some(&arrangement(state, self.set))
     }
 
     /// Whether the telling set's arrangement in `state` is one the tie knows.
     pub fn knows(&self, state: &Element) -> bool {
-        packs(&self.by_def) && self.map.contains_key(&pack(state, self.by, &self.by_def))
+        self.map.contains_key(&pack(state, self.by, &self.by_def))
     }
 
     /// `state` with the told set's pieces given the one label the tables count.
@@ -315,8 +360,57 @@ pub fn tied(pattern: &PermPuzzle) -> (Vec<Tie>, std::borrow::Cow<'_, PermPuzzle>
     (ties, std::borrow::Cow::Owned(merged))
 }
 
+/// The tie tables of a phase (its moves `moves`) whose next phase is the last (its moves
+/// `last`, from `solved`): one per kind of each set `last` ties to another without fixing
+/// it (a set the tie holds in one arrangement is the target's to ask for), made on every
+/// core; and one per set of distinct pieces `last` keeps to fewer arrangements than
+/// `moves` reach (the FTO's edges: each three in a cycle of their own), where those
+/// arrangements are few enough to number (at most the product over the orbits of slots
+/// of `moves` of size! omod^size, a few times [`MOST_TELLING_ARRANGEMENTS`]).
+pub fn tables_before(
+    sets: &[SetDef],
+    solved: &Element,
+    last: &[&Element],
+    moves: &[&Element],
+) -> Vec<TieTable> {
+    use rayon::prelude::*;
+    let mut tables = Vec::new();
+    for found in Tie::find_in(sets, solved, last)
+        .into_iter()
+        .filter(|t| !t.is_constant())
+    {
+        let made: Vec<Option<TieTable>> = labels_of(solved, found.set)
+            .into_par_iter()
+            .map(|l| TieTable::new(sets, &found, Some(l), moves))
+            .collect();
+        tables.extend(made.into_iter().flatten());
+    }
+    let orbits = slot_orbits(sets, moves);
+    for (by, def) in sets.iter().enumerate() {
+        let mut sizes = vec![0u64; def.size];
+        for &orbit in &orbits[by] {
+            sizes[orbit] += 1;
+        }
+        let omod = def.omod.max(1) as u64;
+        let most = sizes.iter().try_fold(1u64, |n, &size| {
+            (1..=size).try_fold(n, |n, k| n.checked_mul(k * omod))
+        });
+        if labels_of(solved, by).len() != def.size
+            || most.is_none_or(|n| n > 4 * MOST_TELLING_ARRANGEMENTS as u64)
+        {
+            continue;
+        }
+        tables.extend(
+            Tie::orbit(sets, solved, last, by)
+                .and_then(|orbit| TieTable::new(sets, &orbit, None, moves))
+                .filter(|t| t.bounds_anything()),
+        );
+    }
+    tables
+}
+
 /// Most arrangements of a telling set a tie table numbers.
-pub const MOST_TELLING_ARRANGEMENTS: usize = 1 << 20;
+const MOST_TELLING_ARRANGEMENTS: usize = 1 << 20;
 
 /// Most entries of a tie table (a byte each).
 const MOST_TIE_ENTRIES: usize = 1 << 26;
@@ -347,7 +441,7 @@ pub struct TieTable {
     /// Per telling arrangement and move: the arrangement after it.
     telling_steps: Vec<u32>,
     /// Every reachable set of places of the followed pieces (a bit per slot).
-    places: HashMap<u64, u32>,
+    places: NumberMap<u64, u32>,
     /// Per set of places and move: the places after it.
     place_steps: Vec<u32>,
     /// Per entry (`telling * places + place`): the moves to a pair the tie allows.
@@ -376,76 +470,31 @@ impl TieTable {
         }
         let count = moves.len();
         // The telling set's arrangements: from those the tie knows, under the moves.
-        let mut telling: PackedMap<u32> = PackedMap::default();
-        let mut order: Vec<u128> = Vec::new();
-        for &key in tie.map.keys() {
-            telling.insert(key, order.len() as u32);
-            order.push(key);
-        }
-        let mut telling_steps = Vec::new();
-        let mut i = 0;
-        while i < order.len() {
-            for m in moves {
-                let next = step_packed(order[i], m, by, &sets[by]);
-                let number = match telling.get(&next) {
-                    Some(&n) => n,
-                    None => {
-                        if order.len() >= MOST_TELLING_ARRANGEMENTS {
-                            return None;
-                        }
-                        let n = order.len() as u32;
-                        telling.insert(next, n);
-                        order.push(next);
-                        n
-                    }
-                };
-                telling_steps.push(number);
-            }
-            i += 1;
-        }
-        // The places of the followed pieces: from those the tie allows, under the moves.
-        let mask_of = |arrangement: &[u8]| -> u64 {
-            let Some(label) = label else { return 0 };
-            arrangement[..sets[set].size]
-                .iter()
-                .enumerate()
-                .filter(|&(_, &l)| l == label)
-                .fold(0u64, |mask, (slot, _)| mask | 1 << slot)
-        };
-        let mut places: HashMap<u64, u32> = HashMap::new();
-        let mut masks: Vec<u64> = Vec::new();
-        for value in tie.map.values() {
-            let mask = mask_of(value);
-            if let std::collections::hash_map::Entry::Vacant(e) = places.entry(mask) {
-                e.insert(masks.len() as u32);
-                masks.push(mask);
-            }
-        }
-        let mut place_steps = Vec::new();
-        let mut i = 0;
-        while i < masks.len() {
-            for m in moves {
-                // The piece in slot `slot` comes from slot `perm[slot]`.
-                let perm = &m.orbits[set].perm;
-                let next = (0..perm.len())
-                    .filter(|_| label.is_some())
-                    .filter(|&slot| masks[i] >> perm[slot] & 1 == 1)
-                    .fold(0u64, |mask, slot| mask | 1 << slot);
-                let number = match places.get(&next) {
-                    Some(&n) => n,
-                    None => {
-                        let n = masks.len() as u32;
-                        places.insert(next, n);
-                        masks.push(next);
-                        n
-                    }
-                };
-                place_steps.push(number);
-            }
-            i += 1;
-        }
-        let width = masks.len();
-        let entries = order.len().checked_mul(width)?;
+        let (telling, telling_steps) = numbered(
+            tie.map.keys().copied(),
+            count,
+            |key, m| step_packed(key, moves[m], by, &sets[by]),
+            MOST_TELLING_ARRANGEMENTS,
+        )?;
+        // The places of the followed pieces: from those the tie allows, under the moves
+        // (the piece in slot `slot` comes from slot `perm[slot]`).
+        let size = sets[set].size;
+        // A told arrangement is its labels then its orientations; an orbit's is empty.
+        let mask_of =
+            |arrangement: &[u8]| places_of(arrangement.get(..size).unwrap_or_default(), label);
+        let (places, place_steps) = numbered(
+            tie.map.values().map(|v| mask_of(v)),
+            count,
+            |mask, m| {
+                let perm = &moves[m].orbits[set].perm;
+                (0..perm.len())
+                    .filter(|&slot| mask >> perm[slot] & 1 == 1)
+                    .fold(0u64, |next, slot| next | 1 << slot)
+            },
+            usize::MAX,
+        )?;
+        let width = places.len();
+        let entries = telling.len().checked_mul(width)?;
         if entries > MOST_TIE_ENTRIES {
             return None;
         }
@@ -496,16 +545,9 @@ impl TieTable {
     /// tie allows).
     pub fn encode(&self, state: &Element) -> Option<u64> {
         let t = *self.telling.get(&pack(state, self.by, &self.by_def))?;
-        let mask = match self.label {
-            None => 0,
-            Some(label) => state.orbits[self.set]
-                .perm
-                .iter()
-                .enumerate()
-                .filter(|&(_, &l)| l == label)
-                .fold(0u64, |mask, (slot, _)| mask | 1 << slot),
-        };
-        let p = *self.places.get(&mask)?;
+        let p = *self
+            .places
+            .get(&places_of(&state.orbits[self.set].perm, self.label))?;
         Some(t as u64 * self.places.len() as u64 + p as u64)
     }
 
