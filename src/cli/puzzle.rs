@@ -770,12 +770,12 @@ fn info(args: &FileArgs) -> Result<()> {
                     ));
                 }
             }
-            let ties = plan.tie_tables(&puzzle, k);
+            let ties = plan.tie_tables(&puzzle, k, None);
             if !ties.is_empty() {
                 let entries: usize = ties.iter().map(|t| t.size()).sum();
                 let what: Vec<String> = ties.iter().map(|t| t.describe(&puzzle.sets)).collect();
                 extra.push(format!(
-                    "tie tables for the last phase ({}): {} entries ({:.1} MB)",
+                    "tables for the last phase ({}): {} entries ({:.1} MB)",
                     what.join(", "),
                     cubedb::text::count(entries as u128),
                     entries as f64 / 1e6

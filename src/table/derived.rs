@@ -175,6 +175,34 @@ pub mod words {
     }
 }
 
+/// Serde for a `Vec<u8>` kept as one run of bytes (`#[serde(with = "bytes")]`), read back
+/// in one copy rather than byte by byte.
+pub mod bytes {
+    use serde::{de, Deserializer, Serializer};
+
+    /// The bytes as one run.
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(bytes)
+    }
+
+    /// The bytes back.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct BytesVisitor;
+        impl de::Visitor<'_> for BytesVisitor {
+            type Value = Vec<u8>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+
+            fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(bytes.to_vec())
+            }
+        }
+        d.deserialize_bytes(BytesVisitor)
+    }
+}
+
 /// [`words`] for a list of word vectors.
 pub mod word_lists {
     use serde::ser::SerializeSeq;

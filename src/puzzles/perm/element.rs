@@ -3,7 +3,7 @@
 //! piece comes from and the twist it gains); applying it is one composition.
 
 /// One orbit of pieces: its name, size and number of orientations.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SetDef {
     /// The name (`CORNER`).
     pub name: String,

@@ -49,6 +49,27 @@ pub(crate) fn shipped_puzzle(file: &str, metric: PuzzleMetric) -> PermPuzzle {
     PermPuzzle::new(&Definition::parse(&text).expect("parses"), metric).expect("compiles")
 }
 
+/// The moves of `puzzle` whose base is one of `bases` (for tests).
+#[cfg(test)]
+pub(crate) fn moves_of<'p>(puzzle: &'p PermPuzzle, bases: &[&str]) -> Vec<&'p element::Element> {
+    puzzle
+        .moves
+        .iter()
+        .filter(|m| bases.contains(&puzzle.bases[m.base].0.as_str()))
+        .map(|m| &m.element)
+        .collect()
+}
+
+/// The number of the set named `name` (for tests).
+#[cfg(test)]
+pub(crate) fn set_named(puzzle: &PermPuzzle, name: &str) -> usize {
+    puzzle
+        .sets
+        .iter()
+        .position(|d| d.name == name)
+        .expect("set")
+}
+
 /// A plan shipped in `puzzles/`, compiled against `puzzle` (for tests).
 #[cfg(test)]
 pub(crate) fn shipped_plan(puzzle: &PermPuzzle, file: &str) -> phased::Plan {

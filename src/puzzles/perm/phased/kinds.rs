@@ -19,6 +19,7 @@
 //! arrangement's distance to the nearest where the fixed slots hold their kinds. Made at
 //! open, in milliseconds: nothing is written.
 
+use super::coset::CosetTable;
 use super::tie::TieTable;
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::puzzle::PermPuzzle;
@@ -42,7 +43,7 @@ pub struct KindsGoal {
 
 /// The kinds table of one set, for one phase's moves.
 pub struct KindsTable {
-    set: usize,
+    pub(super) set: usize,
     /// Per piece label: its kind (0: blank, not followed).
     kind_of_label: Vec<u8>,
     /// Every arrangement's number.
@@ -165,6 +166,9 @@ pub enum Placing {
     Kinds(KindsTable),
     /// One kind of a told set, beside its telling set.
     Tie(TieTable),
+    /// A set of distinct pieces up to what the last phase does to it, with a set the
+    /// last phase keeps.
+    Coset(CosetTable),
 }
 
 impl Placing {
@@ -174,6 +178,7 @@ impl Placing {
         match self {
             Placing::Kinds(t) => t.encode(state),
             Placing::Tie(t) => t.encode(state),
+            Placing::Coset(t) => t.encode(state),
         }
     }
 
@@ -183,6 +188,7 @@ impl Placing {
         match self {
             Placing::Kinds(t) => t.child(value, m),
             Placing::Tie(t) => t.child(value, m),
+            Placing::Coset(t) => t.child(value, m),
         }
     }
 
@@ -192,6 +198,35 @@ impl Placing {
         match self {
             Placing::Kinds(t) => t.bound(value),
             Placing::Tie(t) => t.bound(value),
+            Placing::Coset(t) => t.bound(value),
+        }
+    }
+
+    /// Asks the memory for the entry of value `value`, which the search reads soon.
+    #[inline]
+    pub fn prefetch(&self, value: u64) {
+        match self {
+            Placing::Kinds(_) => {}
+            Placing::Tie(t) => t.prefetch(value),
+            Placing::Coset(t) => t.prefetch(value),
+        }
+    }
+
+    /// What it follows, for `puzzle info`.
+    pub fn describe(&self, sets: &[crate::puzzles::perm::element::SetDef]) -> String {
+        match self {
+            Placing::Kinds(t) => format!("kinds of {}", sets[t.set].name),
+            Placing::Tie(t) => t.describe(sets),
+            Placing::Coset(t) => t.describe(sets),
+        }
+    }
+
+    /// Entries.
+    pub fn size(&self) -> usize {
+        match self {
+            Placing::Kinds(t) => t.size(),
+            Placing::Tie(t) => t.size(),
+            Placing::Coset(t) => t.size(),
         }
     }
 }
@@ -235,7 +270,7 @@ mod tests {
     #[test]
     fn goals_are_the_fixed_slots_whose_kind_the_target_merges() {
         let puzzle = shipped_puzzle("fto.tws", PuzzleMetric::Htm);
-        let plan = shipped_plan(&puzzle, "fto.plan");
+        let plan = shipped_plan(&puzzle, "fto-faces.plan");
         let goals = plan.kinds_goals(&puzzle, 0);
         let later = plan.phase_elements(1);
         let names: Vec<&str> = goals
@@ -274,7 +309,7 @@ mod tests {
     #[test]
     fn the_kinds_table_holds_each_arrangements_distance() {
         let puzzle = shipped_puzzle("fto.tws", PuzzleMetric::Htm);
-        let plan = shipped_plan(&puzzle, "fto.plan");
+        let plan = shipped_plan(&puzzle, "fto-faces.plan");
         let moves = plan.phase_elements(0);
         for goal in plan.kinds_goals(&puzzle, 0) {
             let table = KindsTable::new(&puzzle, &goal, &moves).expect("small");

@@ -11,6 +11,7 @@
 //! next, ordered by their length plus the next phase's bound, the best total found
 //! bounding every later search ([`PhasedSolver::solve`]).
 
+pub mod coset;
 pub mod cube3;
 pub mod kinds;
 pub mod matching;
@@ -265,9 +266,16 @@ impl Plan {
     /// For phase `k` when the next phase is the last (a plan with no finish and no
     /// rotations): per set the last phase's moves tie to another over the states they
     /// reach from solved, and per kind of its pieces, how far a state is from holding
-    /// them where the tie says (see [`tie::TieTable`]). The last phase can only finish
-    /// from such states.
-    pub fn tie_tables(&self, puzzle: &PermPuzzle, k: usize) -> Vec<tie::TieTable> {
+    /// them where the tie says (see [`tie::TieTable`]); and per set of distinct pieces
+    /// the last phase keeps to fewer arrangements, how far its class is from theirs,
+    /// with a set the last phase keeps as it is (see [`coset::CosetTable`]). The last
+    /// phase can only finish from such states.
+    pub fn tie_tables(
+        &self,
+        puzzle: &PermPuzzle,
+        k: usize,
+        kept: Option<(&TableStore, &str, &Progress)>,
+    ) -> Vec<kinds::Placing> {
         if self.finish.is_some()
             || self.rotations.is_some()
             || k + 2 != self.phases.len()
@@ -275,12 +283,52 @@ impl Plan {
         {
             return Vec::new();
         }
-        tie::tables_before(
-            &puzzle.sets,
-            &puzzle.solved,
-            &self.phase_elements(k + 1),
-            &self.phase_elements(k),
-        )
+        let (last, moves) = (self.phase_elements(k + 1), self.phase_elements(k));
+        let make = || LastPhaseTables {
+            ties: tie::tables_before(&puzzle.sets, &puzzle.solved, &last, &moves),
+            cosets: coset::tables_before(&puzzle.sets, &puzzle.solved, &last, &moves),
+        };
+        // Made once and kept beside the phase's tables: a later process reads them back.
+        let tables = match kept {
+            None => make(),
+            Some((store, source, progress)) => {
+                let pattern = &self.phases[k].pattern;
+                let anchor = super::exact::phase_table_spec(
+                    format!("{}-last-phase", super::exact::table_prefix(pattern)),
+                    source,
+                    "derived structures",
+                    vec![("definition".into(), pattern.hash)],
+                    0,
+                    8,
+                );
+                let key = xxhash_rust::xxh3::xxh3_64(
+                    format!(
+                        "tie and coset tables {:?}",
+                        (&puzzle.sets, &puzzle.solved, &last, &moves)
+                    )
+                    .as_bytes(),
+                );
+                let count = moves.len();
+                crate::table::derived::DerivedFile::beside(store, &anchor, "tables", key)
+                    .load_or_make(
+                        progress,
+                        |t: &LastPhaseTables| {
+                            t.ties.iter().all(|x| x.sound(count))
+                                && t.cosets.iter().all(|x| x.sound(count))
+                        },
+                        || Some(make()),
+                    )
+                    .unwrap_or_else(make)
+            }
+        };
+        // The coset tables first: they cut most often, and the search stops at the first
+        // table that cuts.
+        tables
+            .cosets
+            .into_iter()
+            .map(kinds::Placing::Coset)
+            .chain(tables.ties.into_iter().map(kinds::Placing::Tie))
+            .collect()
     }
 
     /// The moves of phase `k`, as full-puzzle elements.
@@ -1493,6 +1541,13 @@ impl Spelling {
     }
 }
 
+/// The tables for the phase before the last ([`Plan::tie_tables`]), as a file keeps them.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct LastPhaseTables {
+    ties: Vec<tie::TieTable>,
+    cosets: Vec<coset::CosetTable>,
+}
+
 impl PhasedSolver {
     /// Opens the tables of every phase of `plan` (building missing ones into `store`, all
     /// cores, with progress), each within `budget_mb`; `rebuild` builds every one again
@@ -1525,11 +1580,7 @@ impl PhasedSolver {
                     .iter()
                     .filter_map(|goal| kinds::KindsTable::new(puzzle, goal, &elements))
                     .map(kinds::Placing::Kinds)
-                    .chain(
-                        plan.tie_tables(puzzle, k)
-                            .into_iter()
-                            .map(kinds::Placing::Tie),
-                    )
+                    .chain(plan.tie_tables(puzzle, k, Some((store, source, progress))))
                     .collect();
                 let upto: Vec<Element> = phase
                     .upto

@@ -263,6 +263,7 @@ impl<'a> PhaseRun<'a> {
             }
             alive |= 1 << m;
             ranks[m] = tables.prefetch(kid);
+            tables.prefetch_kinds(kid);
         }
         self.stack.resize((depth + 2) * width, 0);
         for m in bits(taken) {
@@ -290,7 +291,7 @@ impl<'a> PhaseRun<'a> {
             }
             // Kinds the later phases need in slots they never move that cannot be in
             // time.
-            if tables.kinds_bound(next) > rest {
+            if tables.kinds_exceed(next, rest) {
                 continue;
             }
             let next_pairs = match &tables.matching {

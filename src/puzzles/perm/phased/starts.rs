@@ -11,8 +11,12 @@
 //! - **inverted** (`Inverse`): `S⁻¹`, whose solution, reversed and each move undone,
 //!   solves `S`.
 //!
-//! Both need a state to be a group element: pieces all told apart, each solved in its
-//! own slot; and no `Illegal` rules or `Rotations` (the paths they check are the state's).
+//! Inverting needs a state to be a group element: pieces all told apart, each solved in
+//! its own slot. A turn also takes sets of identical pieces without twists, when σ takes
+//! the slots of one kind to the slots of one kind: a state then reads `τ(S(σ(i)))` at
+//! slot `i`, where τ renames each kind as σ does (the FTO's centres: four colours of
+//! three). Neither goes with `Illegal` rules or `Rotations` (the paths they check are
+//! the state's).
 
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::puzzle::{PermPuzzle, PuzzleMove};
@@ -22,6 +26,9 @@ use crate::puzzles::perm::puzzle::{PermPuzzle, PuzzleMove};
 struct Turn {
     sigma: Element,
     sigma_inverse: Element,
+    /// Per set of identical pieces: each kind's new label (empty for a set of pieces
+    /// told apart, turned as group elements are).
+    renamed: Vec<Vec<u8>>,
     /// Per plan move `N` (as the turned state is solved), the plan move `σ N σ⁻¹`.
     back: Vec<usize>,
 }
@@ -47,7 +54,7 @@ impl Starts {
         rotations: bool,
     ) -> Result<Self, String> {
         let sets = &puzzle.sets;
-        if (inverse || !turns.is_empty()) && !puzzle.solved.is_identity() {
+        if inverse && !puzzle.solved.is_identity() {
             return Err(
                 "needs a definition whose pieces are all told apart, each solved \
                         in its own slot"
@@ -62,12 +69,17 @@ impl Starts {
         let mut all = vec![Turn {
             sigma: identity.clone(),
             sigma_inverse: identity,
+            renamed: vec![Vec::new(); sets.len()],
             back: (0..moves.len()).collect(),
         }];
         for pairs in turns {
             let sigma = symmetry(puzzle, pairs)
                 .ok_or("no turn of the puzzle's pieces takes each of these moves to its pair")?;
             let sigma_inverse = sigma.inverse(sets);
+            let renamed = renamings(puzzle, &sigma_inverse).ok_or(
+                "needs a turn that takes the slots of each kind of identical pieces to the \
+                 slots of one kind, and such pieces untwisted",
+            )?;
             let back = moves
                 .iter()
                 .map(|n| {
@@ -83,6 +95,7 @@ impl Starts {
             all.push(Turn {
                 sigma,
                 sigma_inverse,
+                renamed,
                 back,
             });
         }
@@ -140,9 +153,24 @@ impl Starts {
         } else {
             state.clone()
         };
-        turn.sigma_inverse
+        let mut turned = turn
+            .sigma_inverse
             .then(&given, sets)
-            .then(&turn.sigma, sets)
+            .then(&turn.sigma, sets);
+        // Sets of identical pieces: the state's labels carried by σ and renamed.
+        for (s, renamed) in turn.renamed.iter().enumerate() {
+            if renamed.is_empty() {
+                continue;
+            }
+            let from = &turn.sigma.orbits[s].perm;
+            let labels = &given.orbits[s].perm;
+            let orbit = &mut turned.orbits[s];
+            for (slot, &f) in from.iter().enumerate() {
+                orbit.perm[slot] = renamed[labels[f as usize] as usize];
+            }
+            orbit.ori.clone_from(&given.orbits[s].ori);
+        }
+        turned
     }
 
     /// The state's solution from a solution `moves` (plan moves) of start `k`; whether
@@ -159,6 +187,41 @@ impl Starts {
             _ => (turned.collect(), false),
         }
     }
+}
+
+/// Per set: empty when its pieces are told apart, each in its own slot; else (identical
+/// pieces, untwisted) the label each kind takes when the state is turned by σ (given as
+/// `sigma_inverse`): the kind of the piece σ⁻¹ puts in a slot of that kind, which must be
+/// one kind for all of them. `None` when it is not.
+fn renamings(puzzle: &PermPuzzle, sigma_inverse: &Element) -> Option<Vec<Vec<u8>>> {
+    let mut all = Vec::with_capacity(puzzle.sets.len());
+    for (s, def) in puzzle.sets.iter().enumerate() {
+        let solved = &puzzle.solved.orbits[s];
+        if solved
+            .perm
+            .iter()
+            .enumerate()
+            .all(|(i, &l)| l as usize == i)
+        {
+            all.push(Vec::new());
+            continue;
+        }
+        let twisted = def.omod > 1 || solved.ori.iter().any(|&o| o != 0);
+        if twisted {
+            return None;
+        }
+        let mut renamed: Vec<Option<u8>> = vec![None; 256];
+        for (piece, &label) in solved.perm.iter().enumerate() {
+            let to = solved.perm[sigma_inverse.orbits[s].perm[piece] as usize];
+            match renamed[label as usize] {
+                None => renamed[label as usize] = Some(to),
+                Some(known) if known == to => {}
+                Some(_) => return None,
+            }
+        }
+        all.push(renamed.into_iter().map(|r| r.unwrap_or(0)).collect());
+    }
+    Some(all)
 }
 
 /// A symmetry σ with `σ⁻¹ M σ = N` for every pair `(M, N)`, found slot by slot: once
@@ -232,4 +295,75 @@ fn follow(
         }
     }
     Some(image)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
+    use crate::rng::SplitMix64;
+
+    /// The FTO (centres of four colours, three of each) turned half way round the axis
+    /// through U and D: a state some moves reach, turned, is the state the turned moves
+    /// reach, centres renamed with their faces; and a turn that is not a symmetry of the
+    /// pieces is refused.
+    #[test]
+    fn a_turn_carries_identical_pieces_by_their_kinds() {
+        let puzzle = shipped_puzzle("fto.tws", PuzzleMetric::Htm);
+        let sets = &puzzle.sets;
+        let base = |name: &str| {
+            puzzle
+                .moves
+                .iter()
+                .find(|m| m.name == name)
+                .map(|m| m.element.clone())
+                .expect("move")
+        };
+        let pairs: Vec<(Element, Element)> = [
+            ("UFL", "UBR"),
+            ("UBR", "UFL"),
+            ("UFR", "UBL"),
+            ("UBL", "UFR"),
+            ("DFR", "DBL"),
+            ("DBL", "DFR"),
+            ("DFL", "DBR"),
+            ("DBR", "DFL"),
+        ]
+        .iter()
+        .map(|(a, b)| (base(a), base(b)))
+        .collect();
+        let starts =
+            Starts::new(&puzzle, &puzzle.moves, &[pairs], false, false).expect("a symmetry");
+        assert_eq!(starts.len(), 2);
+        let back = &starts.turns[1].back;
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..50 {
+            let mut state = puzzle.solved.clone();
+            let mut turned = puzzle.solved.clone();
+            for _ in 0..30 {
+                let m = rng.below(puzzle.moves.len() as u64) as usize;
+                state = state.then(&puzzle.moves[m].element, sets);
+                // The plan move whose turn back is m.
+                let n = back.iter().position(|&b| b == m).expect("a pair");
+                turned = turned.then(&puzzle.moves[n].element, sets);
+            }
+            assert_eq!(starts.start(&state, 1, &puzzle), turned);
+        }
+        // UFL to UFR is a quarter turn: it takes the centres of one class to the other's
+        // set, which no turn of the pieces does.
+        let quarter: Vec<(Element, Element)> = [
+            ("UFL", "UFR"),
+            ("UFR", "UBR"),
+            ("UBR", "UBL"),
+            ("UBL", "UFL"),
+            ("DFL", "DFR"),
+            ("DFR", "DBR"),
+            ("DBR", "DBL"),
+            ("DBL", "DFL"),
+        ]
+        .iter()
+        .map(|(a, b)| (base(a), base(b)))
+        .collect();
+        assert!(Starts::new(&puzzle, &puzzle.moves, &[quarter], false, false).is_err());
+    }
 }

@@ -928,6 +928,25 @@ impl PhaseTables {
             .unwrap_or(0)
     }
 
+    /// Asks the memory for every kinds table's entry at coordinate values, which the
+    /// search reads soon.
+    #[inline]
+    pub fn prefetch_kinds(&self, values: &[u64]) {
+        for (kinds, &value) in self.kinds.iter().zip(&values[self.kinds_at..]) {
+            kinds.prefetch(value);
+        }
+    }
+
+    /// Whether some kinds table needs more than `rest` moves at coordinate values (the
+    /// search's test: it stops at the first that does).
+    #[inline]
+    pub fn kinds_exceed(&self, values: &[u64], rest: usize) -> bool {
+        self.kinds
+            .iter()
+            .zip(&values[self.kinds_at..])
+            .any(|(kinds, &value)| kinds.bound(value) > rest)
+    }
+
     /// The coordinate values after phase move `m`.
     #[inline]
     pub fn child(&self, here: &[u64], m: usize, next: &mut [u64]) {

@@ -18,23 +18,23 @@
 //! that a path the tables find to the target also solves the told set. A start where the
 //! tie does not hold is not reachable, and is refused as the tables refuse any other.
 
-use crate::puzzles::perm::element::{slot_orbits, twisted, Element, SetDef, WILD};
+use crate::puzzles::perm::element::{twisted, Element, SetDef, WILD};
 use crate::puzzles::perm::puzzle::PermPuzzle;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A map keyed by numbers (packed arrangements, sets of places), hashed by
 /// [`PackedHasher`].
-type NumberMap<K, V> = HashMap<K, V, BuildHasherDefault<PackedHasher>>;
+pub(super) type NumberMap<K, V> = HashMap<K, V, BuildHasherDefault<PackedHasher>>;
 
 /// A map keyed by packed arrangements.
-type PackedMap<V> = NumberMap<u128, V>;
+pub(super) type PackedMap<V> = NumberMap<u128, V>;
 
 /// A hasher for packed arrangements (numbers, not text from outside): a multiply and a
 /// fold per word, several times faster than the default one on the FTO's 544,320 edge
 /// arrangements.
 #[derive(Default)]
-struct PackedHasher(u64);
+pub(super) struct PackedHasher(u64);
 
 impl Hasher for PackedHasher {
     fn finish(&self) -> u64 {
@@ -62,7 +62,7 @@ impl Hasher for PackedHasher {
 /// Numbers, breadth first, every key `step` (one per move, `moves` of them) reaches from
 /// `starts` (numbered first, in order); with each key's number, the number after each
 /// move (`number * moves + m`). `None` past `most` keys.
-fn numbered<K: Copy + Eq + std::hash::Hash>(
+pub(super) fn numbered<K: Copy + Eq + std::hash::Hash>(
     starts: impl IntoIterator<Item = K>,
     moves: usize,
     step: impl Fn(K, usize) -> K,
@@ -100,9 +100,8 @@ fn numbered<K: Copy + Eq + std::hash::Hash>(
     Some((numbers, steps))
 }
 
-/// The slots of `labels` holding `label`, a bit each (0 without a label).
-fn places_of(labels: &[u8], label: Option<u8>) -> u64 {
-    let Some(label) = label else { return 0 };
+/// The slots of `labels` holding `label`, a bit each.
+fn places_of(labels: &[u8], label: u8) -> u64 {
     labels
         .iter()
         .enumerate()
@@ -228,28 +227,6 @@ impl Tie {
         })
     }
 
-    /// The arrangements of the set `by` of distinct pieces that `moves` reach from
-    /// `solved`, as a tie with nothing told; `None` past [`MOST_TELLING_ARRANGEMENTS`].
-    pub fn orbit(sets: &[SetDef], solved: &Element, moves: &[&Element], by: usize) -> Option<Tie> {
-        if !packs(&sets[by]) {
-            return None;
-        }
-        let (numbers, _) = numbered(
-            [pack(solved, by, &sets[by])],
-            moves.len(),
-            |key, m| step_packed(key, moves[m], by, &sets[by]),
-            MOST_TELLING_ARRANGEMENTS,
-        )?;
-        let map = numbers.into_keys().map(|key| (key, Vec::new())).collect();
-        Some(Tie {
-            set: by,
-            by,
-            map,
-            merged: 0,
-            by_def: sets[by].clone(),
-        })
-    }
-
     /// Whether the told set has one arrangement over every state the moves reach.
     pub fn is_constant(&self) -> bool {
         let mut values = self.map.values();
@@ -268,11 +245,6 @@ impl Tie {
         self.map.get(&pack(state, self.by, &self.by_def)) == Some(&arrangement(state, self.set))
     }
 
-    /// Whether the telling set's arrangement in `state` is one the tie knows.
-    pub fn knows(&self, state: &Element) -> bool {
-        self.map.contains_key(&pack(state, self.by, &self.by_def))
-    }
-
     /// `state` with the told set's pieces given the one label the tables count.
     pub fn merge(&self, state: &mut Element) {
         state.orbits[self.set].perm.fill(self.merged);
@@ -287,13 +259,13 @@ fn arrangement(state: &Element, s: usize) -> Vec<u8> {
 
 /// Whether a set's arrangements pack in a [`u128`]: its labels, and its orientations
 /// when it has more than one, at most 16 bytes.
-fn packs(def: &SetDef) -> bool {
+pub(super) fn packs(def: &SetDef) -> bool {
     def.size * if def.omod > 1 { 2 } else { 1 } <= 16
 }
 
 /// The arrangement of set `s` (defined by `def`, which [`packs`]) in `state`, packed: a
 /// byte per label, then per orientation when it has more than one.
-fn pack(state: &Element, s: usize, def: &SetDef) -> u128 {
+pub(super) fn pack(state: &Element, s: usize, def: &SetDef) -> u128 {
     let o = &state.orbits[s];
     let ori: &[u8] = if def.omod > 1 { &o.ori } else { &[] };
     o.perm
@@ -303,7 +275,7 @@ fn pack(state: &Element, s: usize, def: &SetDef) -> u128 {
 }
 
 /// A packed arrangement of set `s` after the move `m`.
-fn step_packed(key: u128, m: &Element, s: usize, def: &SetDef) -> u128 {
+pub(super) fn step_packed(key: u128, m: &Element, s: usize, def: &SetDef) -> u128 {
     let n = def.size;
     let twisted_too = def.omod > 1;
     let bytes = if twisted_too { 2 * n } else { n };
@@ -363,10 +335,7 @@ pub fn tied(pattern: &PermPuzzle) -> (Vec<Tie>, std::borrow::Cow<'_, PermPuzzle>
 /// The tie tables of a phase (its moves `moves`) whose next phase is the last (its moves
 /// `last`, from `solved`): one per kind of each set `last` ties to another without fixing
 /// it (a set the tie holds in one arrangement is the target's to ask for), made on every
-/// core; and one per set of distinct pieces `last` keeps to fewer arrangements than
-/// `moves` reach (the FTO's edges: each three in a cycle of their own), where those
-/// arrangements are few enough to number (at most the product over the orbits of slots
-/// of `moves` of size! omod^size, a few times [`MOST_TELLING_ARRANGEMENTS`]).
+/// core.
 pub fn tables_before(
     sets: &[SetDef],
     solved: &Element,
@@ -381,36 +350,23 @@ pub fn tables_before(
     {
         let made: Vec<Option<TieTable>> = labels_of(solved, found.set)
             .into_par_iter()
-            .map(|l| TieTable::new(sets, &found, Some(l), moves))
+            .map(|l| TieTable::new(sets, &found, l, moves))
             .collect();
         tables.extend(made.into_iter().flatten());
-    }
-    let orbits = slot_orbits(sets, moves);
-    for (by, def) in sets.iter().enumerate() {
-        let mut sizes = vec![0u64; def.size];
-        for &orbit in &orbits[by] {
-            sizes[orbit] += 1;
-        }
-        let omod = def.omod.max(1) as u64;
-        let most = sizes.iter().try_fold(1u64, |n, &size| {
-            (1..=size).try_fold(n, |n, k| n.checked_mul(k * omod))
-        });
-        if labels_of(solved, by).len() != def.size
-            || most.is_none_or(|n| n > 4 * MOST_TELLING_ARRANGEMENTS as u64)
-        {
-            continue;
-        }
-        tables.extend(
-            Tie::orbit(sets, solved, last, by)
-                .and_then(|orbit| TieTable::new(sets, &orbit, None, moves))
-                .filter(|t| t.bounds_anything()),
-        );
     }
     tables
 }
 
 /// Most arrangements of a telling set a tie table numbers.
 const MOST_TELLING_ARRANGEMENTS: usize = 1 << 20;
+
+/// A node's value of a tie or coset table: the telling arrangement (or class) shifted
+/// by this many bits, then the places (or the partner's arrangement), so that a move
+/// splits it with a shift and a mask, not a division.
+pub(super) const PLACE_BITS: u32 = 32;
+
+/// The places' part of a node's value.
+pub(super) const PLACE_MASK: u64 = (1 << PLACE_BITS) - 1;
 
 /// Most entries of a tie table (a byte each).
 const MOST_TIE_ENTRIES: usize = 1 << 26;
@@ -428,23 +384,26 @@ const NEVER: u8 = u8::MAX;
 /// its target (that state breaks the tie), so each kind's distance bounds its search:
 /// the FTO's phase into the four faces of one colour class saw all but one in 10^5 to
 /// 10^7 of its solutions refused by the next phase before.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct TieTable {
     set: usize,
     by: usize,
-    /// The label whose pieces are followed (`None`: the telling set alone, its
-    /// arrangements those the tie knows).
-    label: Option<u8>,
+    /// The label whose pieces are followed.
+    label: u8,
     /// Every reachable arrangement of the telling set (packed).
     telling: PackedMap<u32>,
     /// The telling set's definition.
     by_def: SetDef,
     /// Per telling arrangement and move: the arrangement after it.
+    #[serde(with = "crate::table::derived::words")]
     telling_steps: Vec<u32>,
     /// Every reachable set of places of the followed pieces (a bit per slot).
     places: NumberMap<u64, u32>,
     /// Per set of places and move: the places after it.
+    #[serde(with = "crate::table::derived::words")]
     place_steps: Vec<u32>,
     /// Per entry (`telling * places + place`): the moves to a pair the tie allows.
+    #[serde(with = "crate::table::derived::bytes")]
     distance: Vec<u8>,
     moves: usize,
 }
@@ -453,7 +412,7 @@ impl TieTable {
     /// The table of `tie`'s pieces labelled `label` for the moves `moves` (full-puzzle
     /// elements, each with its inverse among them); `None` when its arrangements are too
     /// many, the told set has more than 64 slots, or some move's inverse is missing.
-    pub fn new(sets: &[SetDef], tie: &Tie, label: Option<u8>, moves: &[&Element]) -> Option<Self> {
+    pub fn new(sets: &[SetDef], tie: &Tie, label: u8, moves: &[&Element]) -> Option<Self> {
         let (set, by) = (tie.set, tie.by);
         if sets[set].size > 64 {
             return None;
@@ -479,7 +438,7 @@ impl TieTable {
         // The places of the followed pieces: from those the tie allows, under the moves
         // (the piece in slot `slot` comes from slot `perm[slot]`).
         let size = sets[set].size;
-        // A told arrangement is its labels then its orientations; an orbit's is empty.
+        // A told arrangement is its labels then its orientations.
         let mask_of =
             |arrangement: &[u8]| places_of(arrangement.get(..size).unwrap_or_default(), label);
         let (places, place_steps) = numbered(
@@ -548,25 +507,41 @@ impl TieTable {
         let p = *self
             .places
             .get(&places_of(&state.orbits[self.set].perm, self.label))?;
-        Some(t as u64 * self.places.len() as u64 + p as u64)
+        Some((t as u64) << PLACE_BITS | p as u64)
     }
 
     /// The entry after move `m`.
     #[inline]
     pub fn child(&self, value: u64, m: usize) -> u64 {
-        let width = self.places.len() as u64;
-        let (t, p) = ((value / width) as usize, (value % width) as usize);
-        self.telling_steps[t * self.moves + m] as u64 * width
-            + self.place_steps[p * self.moves + m] as u64
+        let (t, p) = (
+            (value >> PLACE_BITS) as usize,
+            (value & PLACE_MASK) as usize,
+        );
+        (self.telling_steps[t * self.moves + m] as u64) << PLACE_BITS
+            | self.place_steps[p * self.moves + m] as u64
     }
 
     /// The moves needed before the tie holds for these pieces (`usize::MAX`: never).
     #[inline]
     pub fn bound(&self, value: u64) -> usize {
-        match self.distance[value as usize] {
+        let (t, p) = (
+            (value >> PLACE_BITS) as usize,
+            (value & PLACE_MASK) as usize,
+        );
+        match self.distance[t * self.places.len() + p] {
             NEVER => usize::MAX,
             d => d as usize,
         }
+    }
+
+    /// Asks the memory for the entry of value `value`.
+    #[inline]
+    pub fn prefetch(&self, value: u64) {
+        let (t, p) = (
+            (value >> PLACE_BITS) as usize,
+            (value & PLACE_MASK) as usize,
+        );
+        crate::table::prefetch(&self.distance, t * self.places.len() + p);
     }
 
     /// Whether some state needs a move (else the table says nothing).
@@ -574,48 +549,47 @@ impl TieTable {
         self.distance.iter().any(|&d| d > 0)
     }
 
-    /// What it follows, for `puzzle info`: `CENTER2 kind 1 by CORNER`, or `EDGE` alone.
+    /// What it follows, for `puzzle info`: `CENTER2 kind 1 by CORNER`.
     pub fn describe(&self, sets: &[SetDef]) -> String {
-        match self.label {
-            Some(label) => format!(
-                "{} kind {} by {}",
-                sets[self.set].name,
-                label as usize + 1,
-                sets[self.by].name
-            ),
-            None => sets[self.by].name.clone(),
-        }
+        format!(
+            "{} kind {} by {}",
+            sets[self.set].name,
+            self.label as usize + 1,
+            sets[self.by].name
+        )
     }
 
     /// Entries.
     pub fn size(&self) -> usize {
         self.distance.len()
     }
+
+    /// Whether a table read back from a file fits a phase of `moves` moves: every step
+    /// and entry where the numbers say.
+    pub fn sound(&self, moves: usize) -> bool {
+        let (telling, places) = (self.telling.len(), self.places.len());
+        self.moves == moves
+            && self.telling_steps.len() == telling * moves
+            && self.place_steps.len() == places * moves
+            && self.telling_steps.iter().all(|&t| (t as usize) < telling)
+            && self.place_steps.iter().all(|&p| (p as usize) < places)
+            && self.telling.values().all(|&t| (t as usize) < telling)
+            && self.places.values().all(|&p| (p as usize) < places)
+            && self.distance.len() == telling * places
+    }
+
+    /// The node value of entry `entry` (below [`TieTable::size`]).
+    pub fn value_of_entry(&self, entry: usize) -> u64 {
+        let width = self.places.len();
+        ((entry / width) as u64) << PLACE_BITS | (entry % width) as u64
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
+    use crate::puzzles::perm::{moves_of, set_named as set, shipped_puzzle, PuzzleMetric};
     use crate::rng::SplitMix64;
-
-    /// The moves of `puzzle` whose base is one of `bases`.
-    fn moves_of<'p>(puzzle: &'p PermPuzzle, bases: &[&str]) -> Vec<&'p Element> {
-        puzzle
-            .moves
-            .iter()
-            .filter(|m| bases.contains(&puzzle.bases[m.base].0.as_str()))
-            .map(|m| &m.element)
-            .collect()
-    }
-
-    fn set(puzzle: &PermPuzzle, name: &str) -> usize {
-        puzzle
-            .sets
-            .iter()
-            .position(|d| d.name == name)
-            .expect("set")
-    }
 
     /// The FTO's four faces of one colour class tie both centre sets to the corners (one
     /// of them, on those faces, never changes); three faces around a corner tie neither
@@ -679,19 +653,13 @@ mod tests {
         assert_eq!(labels.len(), 4);
         let tables: Vec<TieTable> = labels
             .into_iter()
-            .map(|label| TieTable::new(&puzzle.sets, told, Some(label), &phase).expect("fits"))
+            .map(|label| TieTable::new(&puzzle.sets, told, label, &phase).expect("fits"))
             .collect();
-        let edge = set(&puzzle, "EDGE");
-        let orbit = Tie::orbit(&puzzle.sets, &puzzle.solved, &class, edge).expect("small");
-        // Each three edges of a face of the class in a cycle of their own.
-        assert_eq!(orbit.arrangements(), 81);
-        let edges = TieTable::new(&puzzle.sets, &orbit, None, &phase).expect("fits");
-        assert!(edges.bounds_anything());
         let mut rng = SplitMix64::new(5);
-        for table in tables.iter().chain([&edges]) {
+        for table in &tables {
             let mut far = 0;
             for _ in 0..20_000 {
-                let value = rng.below(table.size() as u64);
+                let value = table.value_of_entry(rng.below(table.size() as u64) as usize);
                 let d = table.bound(value);
                 if d == usize::MAX || d == 0 {
                     continue;
@@ -708,14 +676,13 @@ mod tests {
         let mut state = puzzle.solved.clone();
         let mut values: Vec<u64> = tables
             .iter()
-            .chain([&edges])
             .map(|t| t.encode(&state).expect("solved"))
             .collect();
         let mut broken = 0;
         for _ in 0..3000 {
             let m = rng.below(phase.len() as u64) as usize;
             state = state.then(phase[m], &puzzle.sets);
-            for (value, table) in values.iter_mut().zip(tables.iter().chain([&edges])) {
+            for (value, table) in values.iter_mut().zip(&tables) {
                 *value = table.child(*value, m);
                 assert_eq!(table.encode(&state), Some(*value));
             }
@@ -724,7 +691,6 @@ mod tests {
                 .zip(&tables)
                 .all(|(&v, t)| t.bound(v) == 0);
             assert_eq!(zero, told.holds(&state));
-            assert_eq!(edges.bound(values[4]) == 0, orbit.knows(&state));
             broken += usize::from(!zero);
         }
         assert!(broken > 1000, "{broken}");
