@@ -183,7 +183,7 @@ impl Placing {
     }
 
     /// The value after move `m`.
-    #[inline]
+    #[inline(always)]
     pub fn child(&self, value: u64, m: usize) -> u64 {
         match self {
             Placing::Kinds(t) => t.child(value, m),
@@ -199,6 +199,16 @@ impl Placing {
             Placing::Kinds(t) => t.bound(value),
             Placing::Tie(t) => t.bound(value),
             Placing::Coset(t) => t.bound(value),
+        }
+    }
+
+    /// Whether it needs more than `rest` moves at value `value` (a tie table stops at its
+    /// first kind that does).
+    #[inline]
+    pub fn exceeds(&self, value: u64, rest: usize) -> bool {
+        match self {
+            Placing::Tie(t) => t.exceeds(value, rest),
+            _ => self.bound(value) > rest,
         }
     }
 

@@ -303,7 +303,7 @@ impl Plan {
                 );
                 let key = xxhash_rust::xxh3::xxh3_64(
                     format!(
-                        "tie and coset tables {:?}",
+                        "tie and coset tables, one per tie {:?}",
                         (&puzzle.sets, &puzzle.solved, &last, &moves)
                     )
                     .as_bytes(),

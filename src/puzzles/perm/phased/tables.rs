@@ -944,7 +944,7 @@ impl PhaseTables {
         self.kinds
             .iter()
             .zip(&values[self.kinds_at..])
-            .any(|(kinds, &value)| kinds.bound(value) > rest)
+            .any(|(kinds, &value)| kinds.exceeds(value, rest))
     }
 
     /// The coordinate values after phase move `m`.
