@@ -19,7 +19,9 @@
 //! (which three slots each three edges are in) times those centres, and a table of the
 //! edges alone; the edges' classes carry the order within each three as well.
 
-use super::tie::{numbered, pack, packs, step_packed, PackedMap, PLACE_BITS, PLACE_MASK};
+use super::tie::{
+    numbered, pack, packs, pair_distances, step_packed, PackedMap, NEVER, PLACE_BITS, PLACE_MASK,
+};
 use crate::puzzles::perm::element::{Element, SetDef};
 
 /// Most relabellings a class is read through (each an arrangement's worth of work).
@@ -33,9 +35,6 @@ const MOST_PARTNER_ARRANGEMENTS: usize = 1 << 16;
 
 /// Most entries of a coset table (a byte each).
 const MOST_ENTRIES: usize = 1 << 25;
-
-/// Distance of an entry from which the target cannot be reached.
-const NEVER: u8 = u8::MAX;
 
 /// How far a state is, in the phase's moves, from one whose set `set` (distinct pieces)
 /// is an arrangement the last phase reaches and whose partner is solved.
@@ -144,29 +143,8 @@ impl CosetTable {
         if entries > MOST_ENTRIES {
             return None;
         }
-        // Forwards from the target: the same as backwards when every move's inverse is
-        // a move. The target is entry 0 (both numberings start there).
-        let mut distance = vec![NEVER; entries];
-        distance[0] = 0;
-        let mut frontier: Vec<(u32, u32)> = vec![(0, 0)];
-        let mut depth = 0u8;
-        while !frontier.is_empty() && depth < NEVER - 1 {
-            depth += 1;
-            let mut next_frontier = Vec::new();
-            for &(c, p) in &frontier {
-                let rows = class_steps[c as usize * count..][..count]
-                    .iter()
-                    .zip(&partner_steps[p as usize * count..][..count]);
-                for (&c2, &p2) in rows {
-                    let next = c2 as usize * width + p2 as usize;
-                    if distance[next] == NEVER {
-                        distance[next] = depth;
-                        next_frontier.push((c2, p2));
-                    }
-                }
-            }
-            frontier = next_frontier;
-        }
+        // The target is entry 0 (both numberings start there).
+        let distance = pair_distances([(0, 0)], &class_steps, &partner_steps, width, count);
         Some(Self {
             set,
             def: def.clone(),

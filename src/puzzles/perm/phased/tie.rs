@@ -363,8 +363,52 @@ pub(super) const PLACE_MASK: u64 = (1 << PLACE_BITS) - 1;
 /// Most entries of one kind's part of a tie table (a byte each).
 const MOST_TIE_ENTRIES: usize = 1 << 26;
 
-/// Distance of an entry from which the tie cannot be made to hold.
-const NEVER: u8 = u8::MAX;
+/// Distance of an entry from which the target cannot be reached.
+pub(super) const NEVER: u8 = u8::MAX;
+
+/// Distances, breadth first from `sources`, over pairs of numbers each stepped by its
+/// own move rows (`first_steps`, `second_steps`: `number * moves + m`), entry
+/// `first * width + second`, a byte each ([`NEVER`] where none reaches); the moves are
+/// taken as their own inverses' (every move's inverse is a move), so forwards is the
+/// same as backwards.
+pub(super) fn pair_distances(
+    sources: impl IntoIterator<Item = (u32, u32)>,
+    first_steps: &[u32],
+    second_steps: &[u32],
+    width: usize,
+    moves: usize,
+) -> Vec<u8> {
+    let entries = first_steps.len() / moves.max(1) * width;
+    let mut distance = vec![NEVER; entries];
+    // The frontier as pairs: no division a step.
+    let mut frontier: Vec<(u32, u32)> = Vec::new();
+    for (a, b) in sources {
+        let entry = a as usize * width + b as usize;
+        if distance[entry] == NEVER {
+            distance[entry] = 0;
+            frontier.push((a, b));
+        }
+    }
+    let mut depth = 0u8;
+    while !frontier.is_empty() && depth < NEVER - 1 {
+        depth += 1;
+        let mut next_frontier = Vec::new();
+        for &(a, b) in &frontier {
+            let rows = first_steps[a as usize * moves..][..moves]
+                .iter()
+                .zip(&second_steps[b as usize * moves..][..moves]);
+            for (&a2, &b2) in rows {
+                let next = a2 as usize * width + b2 as usize;
+                if distance[next] == NEVER {
+                    distance[next] = depth;
+                    next_frontier.push((a2, b2));
+                }
+            }
+        }
+        frontier = next_frontier;
+    }
+    distance
+}
 
 /// For the phase before one with a tie: per kind of the told set, how many of its moves
 /// a state needs before that kind's pieces sit where the telling set's arrangement puts
@@ -628,35 +672,11 @@ impl KindPart {
         if entries > MOST_TIE_ENTRIES {
             return None;
         }
-        let mut distance = vec![NEVER; entries];
-        // The frontier as (telling, places) pairs: no division a step.
-        let mut frontier: Vec<(u32, u32)> = Vec::new();
-        for (key, value) in &tie.map {
-            let (t, p) = (telling[key], places[&mask_of(value)]);
-            let entry = t as usize * width + p as usize;
-            if distance[entry] == NEVER {
-                distance[entry] = 0;
-                frontier.push((t, p));
-            }
-        }
-        let mut depth = 0u8;
-        while !frontier.is_empty() && depth < NEVER - 1 {
-            depth += 1;
-            let mut next_frontier = Vec::new();
-            for &(t, p) in &frontier {
-                let rows = telling_steps[t as usize * count..][..count]
-                    .iter()
-                    .zip(&place_steps[p as usize * count..][..count]);
-                for (&t2, &p2) in rows {
-                    let next = t2 as usize * width + p2 as usize;
-                    if distance[next] == NEVER {
-                        distance[next] = depth;
-                        next_frontier.push((t2, p2));
-                    }
-                }
-            }
-            frontier = next_frontier;
-        }
+        let sources = tie
+            .map
+            .iter()
+            .map(|(key, value)| (telling[key], places[&mask_of(value)]));
+        let distance = pair_distances(sources, telling_steps, &place_steps, width, count);
         Some(Self {
             label,
             places,
