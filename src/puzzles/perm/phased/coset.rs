@@ -13,7 +13,8 @@
 //!
 //! The classes are joined with the arrangement of a partner: a set the last phase's
 //! moves leave as it is, which the phase must therefore solve (the FTO's centres of the
-//! class whose faces the four faces only meet at corners). The pair's distance, by a
+//! four faces' own class: turning those faces never moves one off its colour's face).
+//! The pair's distance, by a
 //! breadth-first search from (the class of solved, the partner solved), bounds the phase
 //! better than either alone: the FTO's middle phase took a pattern over the edges' groups
 //! (which three slots each three edges are in) times those centres, and a table of the
@@ -50,7 +51,8 @@ pub struct CosetTable {
     #[serde(with = "crate::table::derived::words")]
     class_steps: Vec<u32>,
     /// The partner set and its definition, with every arrangement's number and the
-    /// number after each move (one arrangement and no steps without a partner).
+    /// number after each move (without a partner: one arrangement, every move keeping
+    /// it).
     partner: Option<(usize, SetDef)>,
     partners: PackedMap<u32>,
     #[serde(with = "crate::table::derived::words")]

@@ -694,7 +694,7 @@ mod tests {
 
     /// The FTO's four faces of one colour class tie both centre sets to the corners (one
     /// of them, on those faces, never changes); three faces around a corner tie neither
-    /// (the shipped plan's last phase). Along random turns of the four faces every tie
+    /// (`fto-faces.plan`'s last phase). Along random turns of the four faces every tie
     /// holds, and a turn of another face breaks it.
     #[test]
     fn the_four_faces_of_a_class_tie_the_fto_centres_to_its_corners() {
