@@ -770,7 +770,7 @@ fn info(args: &FileArgs) -> Result<()> {
                     ));
                 }
             }
-            let ties = plan.tie_tables(&puzzle, k, None);
+            let ties = plan.last_phase_tables(&puzzle, k, None);
             if !ties.is_empty() {
                 let entries: usize = ties.iter().map(|t| t.size()).sum();
                 let what: Vec<String> = ties.iter().map(|t| t.describe(&puzzle.sets)).collect();

@@ -20,10 +20,15 @@
 //! (which three slots each three edges are in) times those centres, and a table of the
 //! edges alone; the edges' classes carry the order within each three as well.
 
-use super::tie::{
-    numbered, pack, packs, pair_distances, step_packed, PackedMap, NEVER, PLACE_BITS, PLACE_MASK,
-};
+use super::tie::{numbered, pack, packs, pair_distances, step_packed, PackedMap, NEVER};
 use crate::puzzles::perm::element::{Element, SetDef};
+
+/// A node's value: the class shifted by this many bits, then the partner's arrangement,
+/// so that a move splits it with a shift and a mask, not a division.
+const PLACE_BITS: u32 = 32;
+
+/// The partner's part of a node's value.
+const PLACE_MASK: u64 = (1 << PLACE_BITS) - 1;
 
 /// Most relabellings a class is read through (each an arrangement's worth of work).
 const MOST_RELABELLINGS: usize = 1 << 10;

@@ -270,7 +270,7 @@ impl Plan {
     /// the last phase keeps to fewer arrangements, how far its class is from theirs,
     /// with a set the last phase keeps as it is (see [`coset::CosetTable`]). The last
     /// phase can only finish from such states.
-    pub fn tie_tables(
+    pub fn last_phase_tables(
         &self,
         puzzle: &PermPuzzle,
         k: usize,
@@ -1541,7 +1541,7 @@ impl Spelling {
     }
 }
 
-/// The tables for the phase before the last ([`Plan::tie_tables`]), as a file keeps them.
+/// The tables for the phase before the last ([`Plan::last_phase_tables`]), as a file keeps them.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct LastPhaseTables {
     ties: Vec<tie::TieTable>,
@@ -1580,7 +1580,7 @@ impl PhasedSolver {
                     .iter()
                     .filter_map(|goal| kinds::KindsTable::new(puzzle, goal, &elements))
                     .map(kinds::Placing::Kinds)
-                    .chain(plan.tie_tables(puzzle, k, Some((store, source, progress))))
+                    .chain(plan.last_phase_tables(puzzle, k, Some((store, source, progress))))
                     .collect();
                 let upto: Vec<Element> = phase
                     .upto

@@ -352,14 +352,6 @@ pub fn tables_before(
 /// Most arrangements of a telling set a tie table numbers.
 const MOST_TELLING_ARRANGEMENTS: usize = 1 << 20;
 
-/// A node's value of a coset table: the class shifted by this many bits, then the
-/// partner's arrangement, so that a move splits it with a shift and a mask, not a
-/// division.
-pub(super) const PLACE_BITS: u32 = 32;
-
-/// The partner's part of a node's value.
-pub(super) const PLACE_MASK: u64 = (1 << PLACE_BITS) - 1;
-
 /// Most entries of one kind's part of a tie table (a byte each).
 const MOST_TIE_ENTRIES: usize = 1 << 26;
 
