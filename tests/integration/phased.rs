@@ -1131,6 +1131,7 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
     }
     let mut rng = SplitMix64::new(8);
     let mut total = 0;
+    let mut alone = Vec::new();
     for i in 0..4 {
         let state = phased.random_state(&mut rng).expect("a random state");
         let solution = phased
@@ -1140,6 +1141,18 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
         assert!(puzzle.is_solved(&end), "{}", phased.format(&solution.moves));
         assert!(solution.cost <= 32, "{}", solution.cost);
         total += solution.cost;
+        alone.push((state, solution.moves));
     }
     assert!(total <= 4 * 30, "{total}");
+    // Solved alone, the middle phase (it keeps one solution) searches its candidates
+    // side by side; as one of many, in order: the same answers.
+    let (states, moves): (Vec<Element>, Vec<Vec<usize>>) = alone.into_iter().unzip();
+    let many = cubedb::jobs::map_each(states, |state| {
+        assert!(cubedb::jobs::one_of_many());
+        phased
+            .solve(&state, &Limits::default())
+            .expect("solved")
+            .moves
+    });
+    assert_eq!(many, moves, "alone and as one of many");
 }

@@ -1427,6 +1427,29 @@ impl Coord {
         group: &[usize],
         facts: &[SetFacts],
     ) -> Option<Reachable> {
+        Self::explore(puzzle, group, facts, usize::MAX)
+    }
+
+    /// How many states the sets `group` reach together, counted up to `enough` (the
+    /// search stops there: a lower bound needs no more), or `None` as for
+    /// [`Coord::reachable`].
+    pub fn reachable_count(
+        puzzle: &PermPuzzle,
+        group: &[usize],
+        facts: &[SetFacts],
+        enough: usize,
+    ) -> Option<usize> {
+        Self::explore(puzzle, group, facts, enough).map(|r| r.len().min(enough))
+    }
+
+    /// The BFS of [`Coord::reachable`], stopped once `enough` states are numbered (the
+    /// result then lists only those, and is no coordinate).
+    fn explore(
+        puzzle: &PermPuzzle,
+        group: &[usize],
+        facts: &[SetFacts],
+        enough: usize,
+    ) -> Option<Reachable> {
         let moves = puzzle.moves.len();
         let limit = (REACHABLE_LIMIT / moves as u64) as usize;
         let mut coord = Reachable::empty(puzzle, group, facts)?;
@@ -1470,7 +1493,7 @@ impl Coord {
         let mut states: Vec<u8> = solved;
         let mut there = vec![0u8; total];
         let mut next = 0;
-        while next * total < states.len() {
+        while next * total < states.len() && coord.index.len() < enough {
             for pm in &packed_moves {
                 coord.step(pm, &states[next * total..][..total], &mut there);
                 if !coord.legal(&there) {
@@ -2201,6 +2224,30 @@ mod split_tests {
                     "stepped: value {v}, move {m}"
                 );
             }
+        }
+    }
+
+    /// A count stopped at `enough` is the whole count when that is less, else at least
+    /// `enough` (reported as `enough`): the FTO's corners, counted whole and in part.
+    #[test]
+    fn a_reachable_count_stops_at_enough() {
+        let puzzle = crate::puzzles::perm::shipped_puzzle("fto.tws", PuzzleMetric::Htm);
+        let facts = set_facts(&puzzle);
+        let s = puzzle
+            .sets
+            .iter()
+            .position(|d| d.name == "CORNER")
+            .expect("corners");
+        let whole = Coord::reachable(&puzzle, &[s], &facts)
+            .expect("a table's worth")
+            .len();
+        assert!(whole > 1000, "{whole}");
+        for enough in [1, 2, 100, whole - 1, whole, whole + 1, usize::MAX] {
+            assert_eq!(
+                Coord::reachable_count(&puzzle, &[s], &facts, enough),
+                Some(whole.min(enough)),
+                "enough {enough}"
+            );
         }
     }
 

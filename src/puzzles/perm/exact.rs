@@ -116,7 +116,11 @@ pub fn exact_projection_with_rows(
             .min_by_key(|&s| usual_size(s));
         let least = match smallest {
             Some(s) if unenumerated.saturating_mul(usual_size(s)) >= 1 << 40 => {
-                Coord::reachable(puzzle, &[s], &facts).map_or(1, |r| r.len() as u128)
+                // Counted only as far as it settles it: a few thousand states where
+                // the others are as many as the FTO's edges, not all of them.
+                let enough = (1u128 << 40).div_ceil(unenumerated.max(1));
+                let enough = usize::try_from(enough).unwrap_or(usize::MAX);
+                Coord::reachable_count(puzzle, &[s], &facts, enough).map_or(1, |n| n as u128)
             }
             _ => 1,
         };

@@ -20,7 +20,7 @@
 
 use crate::puzzles::perm::element::{twisted, Element, SetDef, WILD};
 use crate::puzzles::perm::puzzle::PermPuzzle;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A map keyed by numbers (packed arrangements, sets of places), hashed by
@@ -189,31 +189,32 @@ impl Tie {
         set: usize,
         by: usize,
     ) -> Option<Tie> {
-        let start = (pack(solved, by, &sets[by]), arrangement(solved, set));
+        // While the tie holds, each arrangement of `by` meets one of `set`: the pairs seen
+        // are the map's entries, and a pair is new exactly when its `by` is.
+        let start = pack(solved, by, &sets[by]);
         let mut map: PackedMap<Vec<u8>> = PackedMap::default();
-        map.insert(start.0, start.1.clone());
-        let mut seen: HashSet<(u128, Vec<u8>), BuildHasherDefault<PackedHasher>> =
-            HashSet::default();
-        seen.insert(start.clone());
+        map.insert(start, arrangement(solved, set));
         let mut queue = VecDeque::from([start]);
-        while let Some((here_by, here_set)) = queue.pop_front() {
+        let (mut here_set, mut next_set) = (Vec::new(), Vec::new());
+        while let Some(here_by) = queue.pop_front() {
+            here_set.clone_from(&map[&here_by]);
             for m in moves {
                 let next_by = step_packed(here_by, m, by, &sets[by]);
-                let next_set = step(&here_set, m, set, sets[set].omod);
-                match map.get(&next_by) {
-                    Some(known) if *known != next_set => return None,
-                    Some(_) => {}
-                    None => {
-                        map.insert(next_by, next_set.clone());
+                step_into(&here_set, m, set, sets[set].omod, &mut next_set);
+                let full = map.len() >= MOST_PAIRS;
+                match map.entry(next_by) {
+                    std::collections::hash_map::Entry::Occupied(known) => {
+                        if *known.get() != next_set {
+                            return None;
+                        }
                     }
-                }
-                let pair = (next_by, next_set);
-                if !seen.contains(&pair) {
-                    if seen.len() >= MOST_PAIRS {
-                        return None;
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        if full {
+                            return None;
+                        }
+                        slot.insert(next_set.clone());
+                        queue.push_back(next_by);
                     }
-                    seen.insert(pair.clone());
-                    queue.push_back(pair);
                 }
             }
         }
@@ -295,12 +296,13 @@ pub(super) fn step_packed(key: u128, m: &Element, s: usize, def: &SetDef) -> u12
 }
 
 /// An arrangement of set `s` (labels, then orientations, `omod` of them) after the move
-/// `m`.
-fn step(arrangement: &[u8], m: &Element, s: usize, omod: u8) -> Vec<u8> {
+/// `m`, into `out` (its memory reused).
+fn step_into(arrangement: &[u8], m: &Element, s: usize, omod: u8, out: &mut Vec<u8>) {
     let o = &m.orbits[s];
     let n = o.perm.len();
     let (perm, ori) = arrangement.split_at(n);
-    let mut out = vec![0u8; 2 * n];
+    out.clear();
+    out.resize(2 * n, 0);
     for (slot, &from) in o.perm.iter().enumerate() {
         out[slot] = perm[from as usize];
         out[n + slot] = if omod == 1 {
@@ -313,7 +315,6 @@ fn step(arrangement: &[u8], m: &Element, s: usize, omod: u8) -> Vec<u8> {
             twisted(ori[from as usize], o.ori[slot], omod)
         };
     }
-    out
 }
 
 /// The ties of `pattern` and the pattern its tables count: each told set's pieces one
@@ -724,7 +725,8 @@ mod tests {
         // Merged, the told set is one kind.
         let mut merged = state.clone();
         ties[1].merge(&mut merged);
-        let labels: HashSet<u8> = merged.orbits[ties[1].set].perm.iter().copied().collect();
+        let labels: std::collections::HashSet<u8> =
+            merged.orbits[ties[1].set].perm.iter().copied().collect();
         assert_eq!(labels.len(), 1);
     }
 

@@ -598,19 +598,40 @@ pub fn pairs_kept(sets: &[SetDef], s: usize, moves: &[&Element]) -> Option<Vec<(
             to
         })
         .collect();
-    let orbit_size = |start: &[usize]| -> usize {
-        let mut seen = std::collections::HashSet::new();
-        seen.insert(start.to_vec());
-        let mut stack = vec![start.to_vec()];
+    // The images of one slot or an ordered pair of slots under every move sequence,
+    // counted over a flag per value (`a` or `a * n + b`).
+    let mut seen = vec![false; n * n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut orbit_size = |start: &[usize]| -> usize {
+        let key = |slots: &[usize]| slots.iter().fold(0, |k, &x| k * n + x);
+        let unkey = |k: usize| {
+            if start.len() == 1 {
+                (k, 0)
+            } else {
+                (k / n, k % n)
+            }
+        };
+        seen.fill(false);
+        seen[key(start)] = true;
+        stack.clear();
+        stack.push(key(start));
+        let mut count = 1;
         while let Some(here) = stack.pop() {
+            let (x, y) = unkey(here);
             for t in &to {
-                let next: Vec<usize> = here.iter().map(|&x| t[x]).collect();
-                if seen.insert(next.clone()) {
+                let next = if start.len() == 1 {
+                    t[x]
+                } else {
+                    t[x] * n + t[y]
+                };
+                if !seen[next] {
+                    seen[next] = true;
+                    count += 1;
                     stack.push(next);
                 }
             }
         }
-        seen.len()
+        count
     };
     let mut partner = vec![usize::MAX; n];
     for a in 0..n {
