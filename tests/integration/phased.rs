@@ -35,6 +35,21 @@ fn apply(puzzle: &PermPuzzle, phased: &PhasedSolver, state: &Element, moves: &[u
     })
 }
 
+/// The states of `alone`, each solved alone (a phase keeping one solution searches its
+/// candidates side by side), solved again as one of many (searched in order): the same
+/// moves.
+fn same_as_one_of_many(phased: &PhasedSolver, alone: Vec<(Element, Vec<usize>)>) {
+    let (states, moves): (Vec<Element>, Vec<Vec<usize>>) = alone.into_iter().unzip();
+    let many = cubedb::jobs::map_each(states, |state| {
+        assert!(cubedb::jobs::one_of_many());
+        phased
+            .solve(&state, &Limits::default())
+            .expect("solved")
+            .moves
+    });
+    assert_eq!(many, moves, "alone and as one of many");
+}
+
 fn open(puzzle: &PermPuzzle, plan: &Path, dir: &Path) -> PhasedSolver {
     let plan = load_plan(plan, puzzle).expect("the plan compiles");
     let store = TableStore::new(dir.to_path_buf());
@@ -213,15 +228,7 @@ fn the_4x4x4_finishes_as_a_3x3x3_by_two_phase() {
         total += solution.cost;
     }
     assert!(total <= 4 * 50, "{total} moves for 4 states");
-    let (states, moves): (Vec<Element>, Vec<Vec<usize>>) = alone.into_iter().unzip();
-    let many = cubedb::jobs::map_each(states, |state| {
-        assert!(cubedb::jobs::one_of_many());
-        phased
-            .solve(&state, &Limits::default())
-            .expect("solved")
-            .moves
-    });
-    assert_eq!(many, moves, "alone and as one of many");
+    same_as_one_of_many(&phased, alone);
 }
 
 /// Plans that break a rule: the file and line named, exit 2, nothing built.
@@ -1146,13 +1153,5 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
     assert!(total <= 4 * 30, "{total}");
     // Solved alone, the middle phase (it keeps one solution) searches its candidates
     // side by side; as one of many, in order: the same answers.
-    let (states, moves): (Vec<Element>, Vec<Vec<usize>>) = alone.into_iter().unzip();
-    let many = cubedb::jobs::map_each(states, |state| {
-        assert!(cubedb::jobs::one_of_many());
-        phased
-            .solve(&state, &Limits::default())
-            .expect("solved")
-            .moves
-    });
-    assert_eq!(many, moves, "alone and as one of many");
+    same_as_one_of_many(&phased, alone);
 }
