@@ -20,7 +20,9 @@
 //! (which three slots each three edges are in) times those centres, and a table of the
 //! edges alone; the edges' classes carry the order within each three as well.
 
-use super::tie::{numbered, pack, packs, pair_distances, step_packed, PackedMap, NEVER};
+use super::tie::{
+    inverses_present, numbered, pack, packs, pair_distances, step_packed, PackedMap, NEVER,
+};
 use crate::puzzles::perm::element::{Element, SetDef};
 
 /// A node's value: the class shifted by this many bits, then the partner's arrangement,
@@ -86,12 +88,7 @@ impl CosetTable {
         if def.omod > 1 || !packs(def) || !in_order {
             return None;
         }
-        let identity = Element::identity(sets);
-        let inverse_present = moves.iter().all(|m| {
-            let once = identity.then(m, sets);
-            moves.iter().any(|n| once.then(n, sets).is_identity())
-        });
-        if !inverse_present {
+        if !inverses_present(sets, moves) {
             return None;
         }
         // The arrangements the last phase reaches, read as relabellings (the solved
@@ -349,20 +346,14 @@ mod tests {
         }
         assert_eq!(reached.len(), 81);
         let mut rng = SplitMix64::new(9);
-        let mut far = 0;
-        for _ in 0..20_000 {
-            let value = table.value_of_entry(rng.below(table.size() as u64) as usize);
-            let d = table.bound(value);
-            if d == usize::MAX || d == 0 {
-                continue;
-            }
-            let near: Vec<usize> = (0..phase.len())
-                .map(|m| table.bound(table.child(value, m)))
-                .collect();
-            assert_eq!(near.iter().min(), Some(&(d - 1)), "entry {value}");
-            assert!(near.iter().all(|&n| n != usize::MAX && n + 1 >= d));
-            far = far.max(d);
-        }
+        let far = super::super::tie::farthest_checked(
+            &mut rng,
+            table.size(),
+            phase.len(),
+            |entry| table.value_of_entry(entry),
+            |value| table.bound(value),
+            |value, m| table.child(value, m),
+        );
         assert!(far >= 8, "{far}");
         let mut state = puzzle.solved.clone();
         let mut value = table.encode(&state).expect("solved");

@@ -270,16 +270,6 @@ impl Plan {
     /// the last phase keeps to fewer arrangements, how far its class is from theirs,
     /// with a set the last phase keeps as it is (see [`coset::CosetTable`]). The last
     /// phase can only finish from such states.
-    /// Whether phase `k` may get tables for the last phase ([`Plan::last_phase_tables`]):
-    /// the phase before the last, in a plan with no finish and no rotations, whose moves
-    /// all cost one.
-    fn has_last_phase_tables(&self, k: usize) -> bool {
-        self.finish.is_none()
-            && self.rotations.is_none()
-            && k + 2 == self.phases.len()
-            && !self.phases[k].costs.contains(&0)
-    }
-
     pub fn last_phase_tables(
         &self,
         puzzle: &PermPuzzle,
@@ -335,6 +325,16 @@ impl Plan {
             .map(kinds::Placing::Coset)
             .chain(tables.ties.into_iter().map(kinds::Placing::Tie))
             .collect()
+    }
+
+    /// Whether phase `k` may get tables for the last phase ([`Plan::last_phase_tables`]):
+    /// the phase before the last, in a plan with no finish and no rotations, whose moves
+    /// all cost one.
+    fn has_last_phase_tables(&self, k: usize) -> bool {
+        self.finish.is_none()
+            && self.rotations.is_none()
+            && k + 2 == self.phases.len()
+            && !self.phases[k].costs.contains(&0)
     }
 
     /// The moves of phase `k`, as full-puzzle elements.
@@ -1616,35 +1616,21 @@ impl PhasedSolver {
         // tables open: a fresh FTO process answers 10 ms sooner.
         let open_phases = || -> Result<Vec<PhaseTables>, ExactError> {
             let n = plan.phases.len();
-            let with_last = |k: &usize| plan.has_last_phase_tables(*k);
-            if !(0..n).any(|k| with_last(&k)) {
+            let Some(before_last) = (0..n).find(|&k| plan.has_last_phase_tables(k)) else {
                 return (0..n).map(|k| open_phase(k, Vec::new())).collect();
-            }
+            };
             let (last_tables, others) = rayon::join(
+                || plan.last_phase_tables(puzzle, before_last, Some((store, source, progress))),
                 || {
                     (0..n)
-                        .filter(with_last)
-                        .map(|k| {
-                            (
-                                k,
-                                plan.last_phase_tables(puzzle, k, Some((store, source, progress))),
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                },
-                || {
-                    (0..n)
-                        .filter(|k| !with_last(k))
-                        .map(|k| Ok((k, open_phase(k, Vec::new())?)))
+                        .filter(|&k| k != before_last)
+                        .map(|k| open_phase(k, Vec::new()))
                         .collect::<Result<Vec<_>, ExactError>>()
                 },
             );
-            let mut opened = others?;
-            for (k, last) in last_tables {
-                opened.push((k, open_phase(k, last)?));
-            }
-            opened.sort_by_key(|(k, _)| *k);
-            Ok(opened.into_iter().map(|(_, tables)| tables).collect())
+            let mut tables = others?;
+            tables.insert(before_last, open_phase(before_last, last_tables)?);
+            Ok(tables)
         };
         let metric = match puzzle.metric {
             PuzzleMetric::Htm => Metric::Htm,

@@ -356,6 +356,16 @@ const MOST_TELLING_ARRANGEMENTS: usize = 1 << 20;
 /// Most entries of one kind's part of a tie table (a byte each).
 const MOST_TIE_ENTRIES: usize = 1 << 26;
 
+/// Whether every move's inverse is among `moves` (then a breadth-first search forwards
+/// finds the distances backwards too, as [`pair_distances`] needs).
+pub(super) fn inverses_present(sets: &[SetDef], moves: &[&Element]) -> bool {
+    let identity = Element::identity(sets);
+    moves.iter().all(|m| {
+        let once = identity.then(m, sets);
+        moves.iter().any(|n| once.then(n, sets).is_identity())
+    })
+}
+
 /// Distance of an entry from which the target cannot be reached.
 pub(super) const NEVER: u8 = u8::MAX;
 
@@ -462,12 +472,7 @@ impl TieTable {
         }
         // Distances are found forwards from the pairs the tie allows: the same as
         // backwards when every move's inverse is a move.
-        let identity = Element::identity(sets);
-        let inverse_present = moves.iter().all(|m| {
-            let once = identity.then(m, sets);
-            moves.iter().any(|n| once.then(n, sets).is_identity())
-        });
-        if !inverse_present {
+        if !inverses_present(sets, moves) {
             return None;
         }
         let count = moves.len();
@@ -679,6 +684,35 @@ impl KindPart {
     }
 }
 
+/// For tests of a table of distances over node values: over 20,000 random entries
+/// (below `entries`, made values by `value_of`), each entry neither 0 nor never is one
+/// more than its nearest neighbour's (by `child`, over `moves` moves) and no more than
+/// any neighbour's plus one; the largest such entry.
+#[cfg(test)]
+pub(super) fn farthest_checked(
+    rng: &mut crate::rng::SplitMix64,
+    entries: usize,
+    moves: usize,
+    value_of: impl Fn(usize) -> u64,
+    bound: impl Fn(u64) -> usize,
+    child: impl Fn(u64, usize) -> u64,
+) -> usize {
+    let mut far = 0;
+    for _ in 0..20_000 {
+        let entry = rng.below(entries as u64) as usize;
+        let value = value_of(entry);
+        let d = bound(value);
+        if d == usize::MAX || d == 0 {
+            continue;
+        }
+        let near: Vec<usize> = (0..moves).map(|m| bound(child(value, m))).collect();
+        assert_eq!(near.iter().min(), Some(&(d - 1)), "entry {entry}");
+        assert!(near.iter().all(|&n| n != usize::MAX && n + 1 >= d));
+        far = far.max(d);
+    }
+    far
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -749,21 +783,14 @@ mod tests {
         assert_eq!(table.kinds(), 4);
         let mut rng = SplitMix64::new(5);
         for k in 0..table.kinds() {
-            let mut far = 0;
-            for _ in 0..20_000 {
-                let entry = rng.below(table.kind_size(k) as u64) as usize;
-                let value = table.value_of_entry(k, entry);
-                let d = table.kind_bound(k, value);
-                if d == usize::MAX || d == 0 {
-                    continue;
-                }
-                let near: Vec<usize> = (0..phase.len())
-                    .map(|m| table.kind_bound(k, table.child(value, m)))
-                    .collect();
-                assert_eq!(near.iter().min(), Some(&(d - 1)), "kind {k} entry {entry}");
-                assert!(near.iter().all(|&n| n != usize::MAX && n + 1 >= d));
-                far = far.max(d);
-            }
+            let far = farthest_checked(
+                &mut rng,
+                table.kind_size(k),
+                phase.len(),
+                |entry| table.value_of_entry(k, entry),
+                |value| table.kind_bound(k, value),
+                |value, m| table.child(value, m),
+            );
             assert!(far >= 3, "{far}");
         }
         let mut state = puzzle.solved.clone();
