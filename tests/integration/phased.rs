@@ -231,6 +231,57 @@ fn the_4x4x4_finishes_as_a_3x3x3_by_two_phase() {
     same_as_one_of_many(&phased, alone);
 }
 
+/// The 4x4x4 plan's `View` lines with its `Rotations`: the cube picked up along each of
+/// its three axes (its pieces in other slots), each seen after the 24 renamings. A few
+/// moves followed by a turn of the whole cube (`y'`, written as its four layers) are
+/// undone in as many moves, the turn left as it is; without the `View` lines no renaming
+/// brings the pairs phase's orbits onto the turned wings, and the answer is longer.
+/// Random states' answers, applied here, leave the cube solved and turned.
+#[test]
+fn the_4x4x4_plan_starts_from_the_cube_picked_up_along_each_axis() {
+    let _lock = super::common::build_lock();
+    let dir = super::common::shared_data_dir();
+    let puzzle = load("4x4x4.tws");
+    let shipped = definition("4x4x4.plan");
+    let phased = open(&puzzle, &shipped, &dir);
+    assert_eq!(phased.plan().starts.len(), 3);
+    let text = std::fs::read_to_string(&shipped).expect("read plan");
+    let unturned: String = text
+        .lines()
+        .filter(|line| !line.starts_with("View "))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let scratch = fresh_dir("phased-4x4x4-unturned");
+    let unturned_plan = scratch.join("unturned.plan");
+    std::fs::write(&unturned_plan, unturned).expect("write plan");
+    let fixed = open(&puzzle, &unturned_plan, &dir);
+    assert_eq!(fixed.plan().starts.len(), 1);
+    let rotations = phased
+        .plan()
+        .rotations
+        .as_ref()
+        .expect("the plan's rotations");
+    let sets = &puzzle.sets;
+    let state = puzzle
+        .parse_sequence("R U 2R2 R2 F U' 2U' 2D D")
+        .expect("moves")
+        .iter()
+        .fold(puzzle.solved.clone(), |acc, (_, m)| acc.then(m, sets));
+    let turned = phased.solve(&state, &Limits::default()).expect("solved");
+    assert!(rotations.solves(&apply(&puzzle, &phased, &state, &turned.moves)));
+    assert!(turned.cost <= 4, "{} moves", turned.cost);
+    let unturned = fixed.solve(&state, &Limits::default()).expect("solved");
+    assert!(rotations.solves(&apply(&puzzle, &fixed, &state, &unturned.moves)));
+    assert!(unturned.cost > turned.cost, "{} moves", unturned.cost);
+    let mut rng = SplitMix64::new(45);
+    for _ in 0..3 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        let end = apply(&puzzle, &phased, &state, &solution.moves);
+        assert!(rotations.solves(&end), "not solved");
+    }
+}
+
 /// Plans that break a rule: the file and line named, exit 2, nothing built.
 #[test]
 fn bad_plans_are_named_by_file_and_line() {

@@ -1911,22 +1911,33 @@ impl PhasedSolver {
             }
             return candidates;
         };
+        // Each turn of the state (`View`: the cube picked up another way, so that the
+        // phases' own axes fall on other pieces) seen after each rotation (the colours
+        // renamed); twins only within one turn, whose moves read back alike.
         let (phase, tables) = (&self.plan.phases[0], &self.tables[0]);
         let mut candidates: Vec<Candidate> = Vec::new();
-        for seen in rotations.starts(state, sets) {
-            let Some(start) = phase
-                .view
-                .apply(&seen, sets)
-                .and_then(|view| tables.start(&view, &seen))
-            else {
-                continue;
-            };
-            let twin_of = candidates
-                .iter()
-                .position(|c| c.start.as_ref().is_some_and(|s| s.values == start.values));
-            match twin_of {
-                Some(c) => candidates[c].twins.push(seen),
-                None => candidates.push(fresh(seen, Some(start))),
+        let starts = &self.plan.starts;
+        for from in 0..starts.len() {
+            let turned = starts.start(state, from, &self.puzzle);
+            let first_of_turn = candidates.len();
+            for seen in rotations.starts(&turned, sets) {
+                let Some(start) = phase
+                    .view
+                    .apply(&seen, sets)
+                    .and_then(|view| tables.start(&view, &seen))
+                else {
+                    continue;
+                };
+                let twin_of = candidates[first_of_turn..]
+                    .iter()
+                    .position(|c| c.start.as_ref().is_some_and(|s| s.values == start.values));
+                match twin_of {
+                    Some(c) => candidates[first_of_turn + c].twins.push(seen),
+                    None => candidates.push(Candidate {
+                        from,
+                        ..fresh(seen, Some(start))
+                    }),
+                }
             }
         }
         candidates

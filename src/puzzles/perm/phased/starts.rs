@@ -15,8 +15,9 @@
 //! its own slot. A turn also takes sets of identical pieces without twists, when σ takes
 //! the slots of one kind to the slots of one kind: a state then reads `τ(S(σ(i)))` at
 //! slot `i`, where τ renames each kind as σ does (the FTO's centres: four colours of
-//! three). Neither goes with `Illegal` rules or `Rotations` (the paths they check are
-//! the state's).
+//! three). Neither goes with `Illegal` rules (the paths they check are the state's), and
+//! `Inverse` not with `Rotations`; a turn does: each turn of the state is then seen after
+//! every rotation too (a turn moves pieces to other slots, a rotation renames them).
 
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::puzzle::{PermPuzzle, PuzzleMove};
@@ -61,8 +62,11 @@ impl Starts {
                     .into(),
             );
         }
-        if (inverse || !turns.is_empty()) && (!puzzle.illegal.is_empty() || rotations) {
-            return Err("cannot be used with Illegal rules or Rotations".into());
+        if (inverse || !turns.is_empty()) && !puzzle.illegal.is_empty() {
+            return Err("cannot be used with Illegal rules".into());
+        }
+        if inverse && rotations {
+            return Err("cannot be used with Rotations".into());
         }
         let find = |element: &Element| moves.iter().position(|m| &m.element == element);
         let identity = Element::identity(sets);
