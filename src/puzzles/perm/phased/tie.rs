@@ -20,7 +20,7 @@
 
 use crate::puzzles::perm::element::{twisted, Element, SetDef, WILD};
 use crate::puzzles::perm::puzzle::PermPuzzle;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A map keyed by numbers (packed arrangements, sets of places), hashed by
@@ -161,71 +161,112 @@ impl Tie {
             let o = &solved.orbits[s];
             labels_of(solved, s).len() == o.perm.len() && !o.ori.contains(&WILD)
         };
-        let mut ties = Vec::new();
-        for set in 0..sets.len() {
-            if labels_of(solved, set).len() < 2 || distinct(set) || !moved(set) {
-                continue;
+        // Each telling set searched once for every set it may tell that no earlier one
+        // told: the same ties as one search per pair, its arrangements stepped once.
+        let told: Vec<usize> = (0..sets.len())
+            .filter(|&set| labels_of(solved, set).len() >= 2 && !distinct(set) && moved(set))
+            .collect();
+        let mut found: Vec<Option<Tie>> = told.iter().map(|_| None).collect();
+        let tellers = (0..sets.len()).filter(|&by| {
+            sets[by].size <= MOST_TELLING_PIECES && packs(&sets[by]) && distinct(by) && moved(by)
+        });
+        for by in tellers {
+            let open: Vec<usize> = (0..told.len())
+                .filter(|&i| found[i].is_none() && told[i] != by)
+                .collect();
+            if open.is_empty() {
+                break;
             }
-            let told = (0..sets.len())
-                .filter(|&by| {
-                    by != set
-                        && sets[by].size <= MOST_TELLING_PIECES
-                        && packs(&sets[by])
-                        && distinct(by)
-                        && moved(by)
-                })
-                .find_map(|by| Self::search(sets, solved, moves, set, by));
-            ties.extend(told);
+            let asked: Vec<usize> = open.iter().map(|&i| told[i]).collect();
+            for (i, tie) in open
+                .into_iter()
+                .zip(Self::search(sets, solved, moves, &asked, by))
+            {
+                found[i] = tie;
+            }
         }
-        ties
+        found.into_iter().flatten().collect()
     }
 
-    /// The tie of `set` to `by`, when every arrangement of `by` the moves reach meets one
-    /// of `set` only.
+    /// The ties of each of `told` to `by`: a set is told when every arrangement of `by`
+    /// the moves reach meets one of its arrangements only.
     fn search(
         sets: &[SetDef],
         solved: &Element,
         moves: &[&Element],
-        set: usize,
+        told: &[usize],
         by: usize,
-    ) -> Option<Tie> {
-        // While the tie holds, each arrangement of `by` meets one of `set`: the pairs seen
-        // are the map's entries, and a pair is new exactly when its `by` is.
+    ) -> Vec<Option<Tie>> {
+        // While a tie holds, each arrangement of `by` meets one of the told set: the pairs
+        // seen are the map's entries, and a pair is new exactly when its `by` is. Each told
+        // set's arrangements sit in one buffer, in the order of `by`'s.
+        let none = || told.iter().map(|_| None).collect();
         let start = pack(solved, by, &sets[by]);
-        let mut map: PackedMap<Vec<u8>> = PackedMap::default();
-        map.insert(start, arrangement(solved, set));
-        let mut queue = VecDeque::from([start]);
-        let (mut here_set, mut next_set) = (Vec::new(), Vec::new());
-        while let Some(here_by) = queue.pop_front() {
-            here_set.clone_from(&map[&here_by]);
+        let mut number: PackedMap<u32> = PackedMap::default();
+        number.insert(start, 0);
+        let mut order: Vec<u128> = vec![start];
+        let mut seen: Vec<Vec<u8>> = told.iter().map(|&set| arrangement(solved, set)).collect();
+        let widths: Vec<usize> = seen.iter().map(Vec::len).collect();
+        let mut holding = vec![true; told.len()];
+        let mut next_set = Vec::new();
+        let mut here = 0;
+        while here < order.len() {
             for m in moves {
-                let next_by = step_packed(here_by, m, by, &sets[by]);
-                step_into(&here_set, m, set, sets[set].omod, &mut next_set);
-                let full = map.len() >= MOST_PAIRS;
-                match map.entry(next_by) {
-                    std::collections::hash_map::Entry::Occupied(known) => {
-                        if *known.get() != next_set {
-                            return None;
-                        }
+                let next_by = step_packed(order[here], m, by, &sets[by]);
+                let known = number.get(&next_by).map(|&n| n as usize);
+                if known.is_none() {
+                    if order.len() >= MOST_PAIRS {
+                        return none();
                     }
-                    std::collections::hash_map::Entry::Vacant(slot) => {
-                        if full {
-                            return None;
-                        }
-                        slot.insert(next_set.clone());
-                        queue.push_back(next_by);
+                    number.insert(next_by, order.len() as u32);
+                    order.push(next_by);
+                }
+                for (t, &set) in told.iter().enumerate() {
+                    if !holding[t] {
+                        continue;
+                    }
+                    let width = widths[t];
+                    step_into(
+                        &seen[t][here * width..][..width],
+                        m,
+                        set,
+                        sets[set].omod,
+                        &mut next_set,
+                    );
+                    match known {
+                        Some(n) => holding[t] = seen[t][n * width..][..width] == next_set[..],
+                        None => seen[t].extend_from_slice(&next_set),
                     }
                 }
+                if !holding.contains(&true) {
+                    return none();
+                }
             }
+            here += 1;
         }
-        let merged = solved.orbits[set].perm.iter().copied().min()?;
-        Some(Tie {
-            set,
-            by,
-            map,
-            merged,
-            by_def: sets[by].clone(),
-        })
+        told.iter()
+            .zip(seen)
+            .zip(widths)
+            .zip(holding)
+            .map(|(((&set, seen), width), holds)| {
+                if !holds {
+                    return None;
+                }
+                let merged = solved.orbits[set].perm.iter().copied().min()?;
+                let map = order
+                    .iter()
+                    .zip(seen.chunks(width))
+                    .map(|(&key, value)| (key, value.to_vec()))
+                    .collect();
+                Some(Tie {
+                    set,
+                    by,
+                    map,
+                    merged,
+                    by_def: sets[by].clone(),
+                })
+            })
+            .collect()
     }
 
     /// Whether the told set has one arrangement over every state the moves reach.
