@@ -718,6 +718,13 @@ fn info(args: &FileArgs) -> Result<()> {
                 plan.starts.describe()
             );
         }
+        if let Some(rotations) = &plan.rotations {
+            say!(
+                "  rotations: {} (each start also seen after each of them; a solution may \
+                 leave the puzzle turned)",
+                rotations.len()
+            );
+        }
         for (k, phase) in plan.phases.iter().enumerate() {
             let moves: Vec<&str> = phase
                 .moves

@@ -261,6 +261,7 @@ fn the_4x4x4_plan_starts_from_the_cube_picked_up_along_each_axis() {
         .rotations
         .as_ref()
         .expect("the plan's rotations");
+    assert_eq!(rotations.len(), 24);
     let sets = &puzzle.sets;
     let state = puzzle
         .parse_sequence("R U 2R2 R2 F U' 2U' 2D D")

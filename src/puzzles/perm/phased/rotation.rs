@@ -91,6 +91,16 @@ impl Rotations {
         Ok(Self { relabels, turned })
     }
 
+    /// How many rotations there are (the identity counted).
+    pub fn len(&self) -> usize {
+        self.relabels.len()
+    }
+
+    /// Whether there are none (never: the identity is one).
+    pub fn is_empty(&self) -> bool {
+        self.relabels.is_empty()
+    }
+
     /// `state` seen after each rotation: different states only, `state` itself first.
     pub fn starts(&self, state: &Element, sets: &[SetDef]) -> Vec<Element> {
         let mut seen = HashSet::new();
