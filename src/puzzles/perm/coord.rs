@@ -2179,19 +2179,23 @@ mod split_tests {
     use super::*;
     use crate::puzzles::perm::{Definition, PuzzleMetric};
 
+    /// A shipped definition (half turns counted as one), its sets' facts and the index
+    /// of its set `name`.
+    fn shipped_set(file: &str, name: &str) -> (PermPuzzle, Vec<SetFacts>, usize) {
+        let puzzle = crate::puzzles::perm::shipped_puzzle(file, PuzzleMetric::Htm);
+        let facts = set_facts(&puzzle);
+        let s = (puzzle.sets.iter().position(|d| d.name == name))
+            .unwrap_or_else(|| panic!("no set {name} in {file}"));
+        (puzzle, facts, s)
+    }
+
     /// The move table of two classes (made from masks) must be the one that decoding,
     /// moving and ranking each value gives: the 4x4x4's centres, one colour followed
     /// (10,626 values; its first phase's table, 735,471, takes the same path). Stepping
     /// without the table must give the same values.
     #[test]
     fn two_class_move_tables_match_moving_each_arrangement() {
-        let puzzle = crate::puzzles::perm::shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
-        let facts = set_facts(&puzzle);
-        let s = puzzle
-            .sets
-            .iter()
-            .position(|d| d.name == "CENTER")
-            .expect("centres");
+        let (puzzle, facts, s) = shipped_set("4x4x4.tws", "CENTER");
         let mut follow = vec![false; 256];
         follow[puzzle.solved.orbits[s].perm[0] as usize] = true;
         let Coord::Places(places) =
@@ -2231,13 +2235,7 @@ mod split_tests {
     /// `enough` (reported as `enough`): the FTO's corners, counted whole and in part.
     #[test]
     fn a_reachable_count_stops_at_enough() {
-        let puzzle = crate::puzzles::perm::shipped_puzzle("fto.tws", PuzzleMetric::Htm);
-        let facts = set_facts(&puzzle);
-        let s = puzzle
-            .sets
-            .iter()
-            .position(|d| d.name == "CORNER")
-            .expect("corners");
+        let (puzzle, facts, s) = shipped_set("fto.tws", "CORNER");
         let whole = Coord::reachable(&puzzle, &[s], &facts)
             .expect("a table's worth")
             .len();
