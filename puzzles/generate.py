@@ -237,10 +237,14 @@ def event_pictures():
               "L": "#8a1aff", "D": "#999999", "DR": "#ffffb3", "DBR": "#ff99ff", "B": "#71e600",
               "DBL": "#ff8433", "DL": "#88ddff"}
     colours = {names[f]: c for f, c in scheme.items()}
+    definition_names = [m[0] for m in minx_moves]
     pictures.write_picture(minx, out("megaminx.picture"),
                            ["Megaminx: U with F below it; D seen from below, B above it.",
-                            "R++ and D++ are Pochmann's turns (all but L, all but U, two fifths)."],
-                           maps, (width, height), colours, extra_moves=pochmann)
+                            "R++ and D++ are Pochmann's turns (all but L, all but U, two fifths).",
+                            "Its face turns go by the WCA program's names of the faces (Name lines:",
+                            "the definition's move, then the picture's)."],
+                           maps, (width, height), colours, extra_moves=pochmann,
+                           move_names={definition_names[f]: name for name, f in names.items()})
 
 
 def minx_faces(minx, definition_names):

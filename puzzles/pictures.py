@@ -106,10 +106,12 @@ def cube_net(puzzle, size, gap):
     return maps, (4 * size + 5 * gap, 3 * size + 4 * gap)
 
 
-def write_picture(puzzle, path, header, maps, size, colours, rename=None, extra_moves=()):
+def write_picture(puzzle, path, header, maps, size, colours, rename=None, extra_moves=(),
+                  move_names=None):
     """Writes the picture: `maps` face -> page map (faces not in it are not drawn),
     `colours` face -> colour; `extra_moves` are drawn moves beyond the definition's
-    (the megaminx's Pochmann turns)."""
+    (the megaminx's Pochmann turns); `move_names` the picture's name of each of the
+    definition's moves where they differ (written as `Name` lines)."""
     sets, _ = puzzle.orbits(rename)
     where = {}  # sticker -> (set name, slot, position)
     twists = []
@@ -139,12 +141,14 @@ def write_picture(puzzle, path, header, maps, size, colours, rename=None, extra_
         place = f"{name} {slot} {pos}" if name != "-" else "-"
         lines.append(f"Sticker {colours[f]} {place} " + " ".join(f"{x:.1f},{y:.1f}" for x, y in points))
     lines += twists
+    move_names = move_names or {}
+    lines += [f"Name {m[0]} {move_names[m[0]]}" for m in puzzle.moves if m[0] in move_names]
     for move in list(puzzle.moves) + list(extra_moves):
         dest = all_sticker_move(puzzle, move)
         source = [0] * len(drawn)
         for s in drawn:
             source[index[dest[s]]] = index[s]
-        lines.append(f"Move {move[0]} " + " ".join(map(str, source)))
+        lines.append(f"Move {move_names.get(move[0], move[0])} " + " ".join(map(str, source)))
     with open(path, "w") as out:
         out.write("\n".join(lines) + "\n")
 

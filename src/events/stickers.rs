@@ -78,6 +78,9 @@ pub struct StickerPicture {
     moves: HashMap<String, Vec<usize>>,
     /// Move names in file order (for messages).
     order: Vec<String>,
+    /// The picture's name of each definition move it names otherwise (the megaminx's
+    /// faces go by the WCA program's names).
+    names: HashMap<String, String>,
 }
 
 impl StickerPicture {
@@ -91,8 +94,10 @@ impl StickerPicture {
             twists: HashMap::new(),
             moves: HashMap::new(),
             order: Vec::new(),
+            names: HashMap::new(),
         };
         let mut raw_moves = Vec::new();
+        let mut name_lines: Vec<(usize, String)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let bad = |rule: &str| PictureError::Map {
                 name: name.to_string(),
@@ -161,6 +166,16 @@ impl StickerPicture {
                         .or_default()
                         .push(twists);
                 }
+                ["Name", definition, drawn] => {
+                    if picture
+                        .names
+                        .insert(definition.to_string(), drawn.to_string())
+                        .is_some()
+                    {
+                        return Err(bad("a definition move is named once"));
+                    }
+                    name_lines.push((i + 1, drawn.to_string()));
+                }
                 ["Move", move_name, sources @ ..] => {
                     let sources = sources
                         .iter()
@@ -169,10 +184,20 @@ impl StickerPicture {
                         .map_err(|_| bad("a move lists sticker numbers"))?;
                     raw_moves.push((i + 1, move_name.to_string(), sources));
                 }
-                _ => return Err(bad("a line is Picture, Size, Sticker, Twist or Move")),
+                _ => return Err(bad("a line is Picture, Size, Sticker, Twist, Name or Move")),
             }
         }
         let count = picture.stickers.len();
+        for (k, (line, drawn)) in name_lines.iter().enumerate() {
+            let taken = name_lines[..k].iter().any(|(_, other)| other == drawn);
+            if taken || !raw_moves.iter().any(|(_, m, _)| m == drawn) {
+                return Err(PictureError::Map {
+                    name: name.to_string(),
+                    line: *line,
+                    rule: "each Name gives a different move of the picture".into(),
+                });
+            }
+        }
         for (line, move_name, sources) in raw_moves {
             let mut seen = vec![false; count];
             for &s in &sources {
@@ -246,6 +271,14 @@ impl StickerPicture {
         };
         let m = self.moves.get(base).ok_or_else(unknown)?;
         Ok((m, inverse, power))
+    }
+
+    /// The picture's name of the definition's move `definition` (the same name unless a
+    /// `Name` line gives another).
+    pub fn move_name<'a>(&'a self, definition: &'a str) -> &'a str {
+        self.names
+            .get(definition)
+            .map_or(definition, String::as_str)
     }
 
     /// The stickers' colours in `state`, a state of `puzzle` (the definition the map
@@ -356,6 +389,15 @@ impl StickerPicture {
     pub fn colours(&self) -> impl Iterator<Item = &str> {
         self.stickers.iter().map(|s| s.colour.as_str())
     }
+
+    /// Whether two drawings (see [`StickerPicture::after`]) show the same colours
+    /// everywhere (identical pieces make different but equal drawings).
+    pub fn same_drawing(&self, a: &[usize], b: &[usize]) -> bool {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(&x, &y)| self.stickers[x].colour == self.stickers[y].colour)
+    }
 }
 
 #[cfg(test)]
@@ -401,15 +443,16 @@ mod tests {
             assert_eq!(map.after("").unwrap(), solved);
             for (name, _) in &puzzle.bases {
                 let state = puzzle.scrambled(name).unwrap();
+                let drawn = map.move_name(name);
                 assert_eq!(
-                    shown(&map, map.after(name).unwrap()),
+                    shown(&map, map.after(drawn).unwrap()),
                     shown(&map, map.of_state(&puzzle, &state).unwrap()),
-                    "{} {name}",
+                    "{} {name} (drawn as {drawn})",
                     map.name
                 );
                 // A move changes the drawing, and its inverse undoes it.
-                assert_ne!(map.after(name).unwrap(), solved, "{name}");
-                assert_eq!(map.after(&format!("{name} {name}'")).unwrap(), solved);
+                assert_ne!(map.after(drawn).unwrap(), solved, "{name}");
+                assert_eq!(map.after(&format!("{drawn} {drawn}'")).unwrap(), solved);
             }
         }
     }
@@ -419,27 +462,71 @@ mod tests {
         for (map, puzzle) in maps() {
             let mut rng = crate::rng::SplitMix64::new(9);
             for _ in 0..20 {
-                let words: Vec<String> = (0..40)
+                let words: Vec<(&str, &str)> = (0..40)
                     .map(|_| {
                         let (name, _) =
                             &puzzle.bases[rng.below(puzzle.bases.len() as u64) as usize];
-                        if rng.below(2) == 0 {
-                            name.clone()
-                        } else {
-                            format!("{name}'")
-                        }
+                        (name.as_str(), if rng.below(2) == 0 { "" } else { "'" })
                     })
                     .collect();
-                let text = words.join(" ");
+                let written = |name_of: &dyn Fn(&str) -> String| {
+                    let words: Vec<String> = words
+                        .iter()
+                        .map(|(n, s)| format!("{}{s}", name_of(n)))
+                        .collect();
+                    words.join(" ")
+                };
+                let text = written(&|n| n.to_string());
+                let drawn = written(&|n| map.move_name(n).to_string());
                 let state = puzzle.scrambled(&text).unwrap();
                 assert_eq!(
-                    shown(&map, map.after(&text).unwrap()),
+                    shown(&map, map.after(&drawn).unwrap()),
                     shown(&map, map.of_state(&puzzle, &state).unwrap()),
                     "{}: {text}",
                     map.name
                 );
             }
         }
+    }
+
+    /// The megaminx's faces go by the WCA program's names, as its Pochmann turns and its
+    /// colours place them: `R++` turns all but L (purple), `D++` all but U (white), and
+    /// `U` (clockwise from above) brings F's stickers (green) to L, L's to BL (yellow),
+    /// BL's to BR (blue), BR's to R (red) and R's to F. A mirrored or shifted naming
+    /// fails one of these.
+    #[test]
+    fn the_megaminx_faces_go_by_the_wca_programs_names() {
+        let (map, puzzle) = maps().pop().expect("megaminx");
+        let colour = |i: usize| map.stickers[i].colour.as_str();
+        let (white, green, purple, yellow, blue, red) = (
+            "#ffffff", "#006600", "#8a1aff", "#ffcc00", "#0000b3", "#dd0000",
+        );
+        for (turn, still) in [("R++", purple), ("D++", white)] {
+            let after = map.after(turn).unwrap();
+            for (i, &from) in after.iter().enumerate() {
+                if colour(i) == still {
+                    assert_eq!(from, i, "{turn} moves a sticker of the face it keeps");
+                }
+            }
+        }
+        let after = map.after("U").unwrap();
+        let ring = [green, purple, yellow, blue, red];
+        for (k, &face) in ring.iter().enumerate() {
+            let receiving: Vec<usize> = (0..map.len())
+                .filter(|&i| colour(i) == face && after[i] != i)
+                .collect();
+            assert_eq!(receiving.len(), 3, "U moves three stickers of {face}");
+            for i in receiving {
+                assert_eq!(colour(after[i]), ring[(k + 4) % 5], "{face} after U");
+            }
+        }
+        // Every face of the definition is named, each by a different name.
+        let mut names: Vec<&str> = puzzle.bases.iter().map(|(n, _)| map.move_name(n)).collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            ["B", "BL", "BR", "D", "DBL", "DBR", "DL", "DR", "F", "L", "R", "U"]
+        );
     }
 
     #[test]
@@ -481,6 +568,16 @@ mod tests {
             err.to_string().contains("permutation of the 2 stickers"),
             "{err}"
         );
+        // A Name must give a move of the picture, and a different one each time.
+        let two = "Sticker #fff - 0,0 1,1 1,0\nSticker #000 - 0,0 1,1 1,0\nMove A 1 0\n";
+        for (names, line) in [("Name P B\n", 1), ("Name P A\nName Q A\n", 2)] {
+            let err = StickerPicture::parse("x", &format!("{names}{two}")).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains(&format!("x.picture line {line}: each Name")),
+                "{err}"
+            );
+        }
         let (map, _) = maps().remove(0);
         let err = map.after("U x").unwrap_err();
         assert!(err.to_string().contains("unknown move \"x\""), "{err}");

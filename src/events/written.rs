@@ -6,8 +6,11 @@
 //! - pyraminx: the tips last, in the order `u l r b` (a tip turn commutes with every
 //!   move);
 //! - Square-1: `(x,y)` for the layer turns between slashes, `/` for a slash;
-//! - the others as the definition writes them (2x2x2 `U R F`, skewb `R U L B`, FTO and
-//!   random-state megaminx face turns).
+//! - random-state megaminx: face turns by the WCA program's names of the faces (`U F L
+//!   BL BR R` and their opposites `D B DBR DBL DR DL`, as its drawing names them), powers
+//!   in fifths (`R2'`);
+//! - the others as the definition writes them (2x2x2 `U R F`, skewb `R U L B`, FTO face
+//!   turns).
 
 use super::nxn::{self, CubeN};
 use super::{Event, EventError};
@@ -42,8 +45,34 @@ pub fn in_event_words(event: Event, puzzle: &PermPuzzle, text: &str) -> Result<S
             same_state(puzzle, text, &back).map_err(|e| bad(&e))?;
             Ok(written)
         }
+        Event::Megaminx => {
+            let map = super::sticker_map(Event::Megaminx)?;
+            let written = renamed(text, |name| map.move_name(name));
+            // The rewritten scramble draws as the state the definition's words reach.
+            let state = puzzle.scrambled(text).map_err(|e| bad(&e.to_string()))?;
+            let drawn = map.after(&written).map_err(|e| bad(&e.to_string()))?;
+            let reached = map
+                .of_state(puzzle, &state)
+                .map_err(|e| bad(&e.to_string()))?;
+            if !map.same_drawing(&drawn, &reached) {
+                return Err(bad("renamed draws another state"));
+            }
+            Ok(written)
+        }
         _ => Ok(text.to_string()),
     }
+}
+
+/// `text` with each word's move renamed by `name_of` (its power and `'` kept).
+fn renamed<'a>(text: &'a str, name_of: impl Fn(&'a str) -> &'a str) -> String {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|word| {
+            let base = word.trim_end_matches(|c: char| c == '\'' || c.is_ascii_digit());
+            format!("{}{}", name_of(base), &word[base.len()..])
+        })
+        .collect();
+    words.join(" ")
 }
 
 /// The scramble's length as the WCA counts it: one per move, a Square-1 `(x,y)` and `/`
@@ -329,6 +358,44 @@ mod tests {
             let words = writer.words(&puzzle, &path).expect("same state");
             assert_eq!(words, tips_last(&puzzle.format_path(&path)), "{path:?}");
         }
+    }
+
+    /// A random-state megaminx scramble is written by the WCA program's face names: each
+    /// word is one of them with its power, and the words draw the state the
+    /// definition's words reach (checked again here, on random texts).
+    #[test]
+    fn megaminx_scrambles_are_written_by_the_wca_face_names() {
+        use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
+        let puzzle = shipped_puzzle("megaminx.tws", PuzzleMetric::Htm);
+        let map = super::super::sticker_map(Event::Megaminx).expect("map");
+        let faces = [
+            "U", "F", "L", "BL", "BR", "R", "D", "B", "DBR", "DBL", "DR", "DL",
+        ];
+        let mut rng = crate::rng::SplitMix64::new(4);
+        for _ in 0..20 {
+            let words: Vec<String> = (0..30)
+                .map(|_| {
+                    let (name, _) = &puzzle.bases[rng.below(12) as usize];
+                    let power = ["", "2", "2'", "'"][rng.below(4) as usize];
+                    format!("{name}{power}")
+                })
+                .collect();
+            let text = words.join(" ");
+            let written = in_event_words(Event::Megaminx, &puzzle, &text).expect("written");
+            for (word, original) in written.split_whitespace().zip(&words) {
+                let base = word.trim_end_matches(['2', '\'']);
+                assert!(faces.contains(&base), "{word} in {written}");
+                assert_eq!(
+                    &word[base.len()..],
+                    original.trim_start_matches(char::is_alphabetic)
+                );
+            }
+            let state = puzzle.scrambled(&text).unwrap();
+            let drawn = map.after(&written).unwrap();
+            assert!(map.same_drawing(&drawn, &map.of_state(&puzzle, &state).unwrap()));
+        }
+        // Renaming is a change: the definition's `R` is another face than the WCA's.
+        assert_ne!(map.move_name("R"), "R");
     }
 
     #[test]

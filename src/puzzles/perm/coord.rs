@@ -358,15 +358,42 @@ fn rank_slots(slots: &[u8], n: usize) -> u64 {
     rank
 }
 
-fn unrank_slots(mut rank: u64, k: usize, n: usize) -> Vec<u8> {
-    let mut digits = vec![0u64; k];
+fn unrank_slots(rank: u64, k: usize, n: usize) -> Vec<u8> {
+    let mut slots = vec![0u8; k];
+    unrank_slots_into(rank, n, &mut slots);
+    slots
+}
+
+/// [`unrank_slots`] into `slots` (its length is `k`), without allocating: the free
+/// slots are the set bits of a 256-bit mask (sets have fewer than 256 slots).
+fn unrank_slots_into(mut rank: u64, n: usize, slots: &mut [u8]) {
+    let k = slots.len();
     for i in (0..k).rev() {
         let radix = (n - i) as u64;
-        digits[i] = rank % radix;
+        slots[i] = (rank % radix) as u8;
         rank /= radix;
     }
-    let mut free: Vec<u8> = (0..n as u8).collect();
-    digits.iter().map(|&d| free.remove(d as usize)).collect()
+    let mut free = [u64::MAX; 4];
+    for slot in slots.iter_mut() {
+        // The `d`-th free slot, in order.
+        let mut d = u32::from(*slot);
+        let mut word = 0;
+        loop {
+            let ones = free[word].count_ones();
+            if d < ones {
+                break;
+            }
+            d -= ones;
+            word += 1;
+        }
+        let mut bits = free[word];
+        for _ in 0..d {
+            bits &= bits - 1;
+        }
+        let bit = bits.trailing_zeros();
+        free[word] &= !(1u64 << bit);
+        *slot = (word as u32 * 64 + bit) as u8;
+    }
 }
 
 /// The orientations of a whole set, slot by slot.
@@ -1953,18 +1980,22 @@ impl Coord {
                 let mut delta = vec![0u32; if omod > 1 { entries } else { 0 }];
                 // One row per slots value: the new slots rank, and (with twists) the
                 // twists gained, one base-`omod` digit per piece.
+                // Sets have fewer than 256 slots: a row's slots fit on the stack.
                 let fill = |v: usize, head_row: &mut [u32], mut delta_row: Option<&mut [u32]>| {
-                    let slots = unrank_slots(v as u64, k, n);
-                    let mut moved = vec![0u8; k];
+                    let mut slots = [0u8; 256];
+                    let slots = &mut slots[..k];
+                    unrank_slots_into(v as u64, n, slots);
+                    let mut moved = [0u8; 256];
+                    let moved = &mut moved[..k];
                     for (m, to) in dest.iter().enumerate() {
-                        for (new, &s) in moved.iter_mut().zip(&slots) {
+                        for (new, &s) in moved.iter_mut().zip(slots.iter()) {
                             *new = to[s as usize];
                         }
-                        head_row[m] = rank_slots(&moved, n) as u32;
+                        head_row[m] = rank_slots(moved, n) as u32;
                         if let Some(delta_row) = delta_row.as_deref_mut() {
                             let mut code = 0u64;
                             let mut place = 1u64;
-                            for &d in &moved {
+                            for &d in moved.iter() {
                                 code += elements[m].ori[d as usize] as u64 % omod * place;
                                 place *= omod;
                             }
@@ -2121,6 +2152,27 @@ mod tests {
         }
         for r in 0..(8 * 7 * 6) {
             assert_eq!(rank_slots(&unrank_slots(r, 3, 8), 8), r);
+        }
+        // Slots past the first word of the free mask (up to 255 slots), the last rank
+        // included: distinct slots, and back to the same rank.
+        for (k, n) in [
+            (1usize, 1usize),
+            (5, 64),
+            (4, 65),
+            (6, 130),
+            (3, 255),
+            (12, 24),
+        ] {
+            let size = (0..k).fold(1u64, |v, i| v * (n - i) as u64);
+            for r in (0..200).map(|_| rng.below(size)).chain([0, size - 1]) {
+                let slots = unrank_slots(r, k, n);
+                assert!(slots.iter().all(|&x| (x as usize) < n));
+                let mut sorted = slots.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                assert_eq!(sorted.len(), k);
+                assert_eq!(rank_slots(&slots, n), r);
+            }
         }
     }
 
