@@ -12,7 +12,8 @@ for every scramble, with models of its own (or the repository's definitions in
      cube, after `Rw` or `x`, is still solved);
    - pyram, skewb, sq1, fto: `puzzles/pyraminx.tws`, `skewb-fixed.tws`, `square-1.tws`
      (`(x,y) /` is U^x D^y then S; no state a slash leaves or needs may have a corner
-     across the slash: the definition's Illegal lines), `fto.tws` (`TwsModel`); the FTO
+     across the slash: the definition's Illegal lines), `fto.tws` (`TwsModel`; its faces
+     read from cubing.js's names by `puzzles/fto.picture`'s Name lines); the FTO
      also on a sticker model (`puzzles/geometry.py`), solved up to turning it whole;
    - minx: a sticker model from `puzzles/geometry.py` (`megaminx_model`): R++ turns all
      but the L face two fifths clockwise seen from the right (TNoodle: a "big turn" of
@@ -562,7 +563,7 @@ NOTATION = {
     "pyram": re.compile(r"^[ULRB]'?(?: [ULRB]'?)*(?: u'?)?(?: l'?)?(?: r'?)?(?: b'?)?$"),  # tips last, in order
     "skewb": words_re(r"[RULB]'?"),
     "sq1": words_re(r"(?:/|\((?:-[1-5]|[0-6]),(?:-[1-5]|[0-6])\))"),
-    "fto": words_re(r"[UD][FB][LR]'?"),  # cubedb's names: the face whose normal points U/D, F/B, L/R
+    "fto": words_re(r"(?:BL|BR|[UFLRBD])'?"),  # cubing.js's names (puzzles/fto.picture's Name lines)
     "clock": re.compile(r"^UR{0} DR{0} DL{0} UL{0} U{0} R{0} D{0} L{0} ALL{0} y2 U{0} R{0} D{0} L{0} ALL{0}$"
                         .format(HOURS)),
     "minx": re.compile(r"^(?:R(?:\+\+|--) D(?:\+\+|--) ){5}U'?$"),  # one of its 7 lines
@@ -576,7 +577,7 @@ WORD = {
     "555bf": rf"[URFDLB]w?{CUBE_SUFFIX}|3[RU]w{CUBE_SUFFIX}|3Fw'?",
     "666": r"(?:[URFDLB]w?|3[URF]w)" + CUBE_SUFFIX, "777": r"(?:[URFDLB]w?|3[URFDLB]w)" + CUBE_SUFFIX,
     "pyram": r"[ULRBulrb]'?", "skewb": r"[RULB]'?",
-    "sq1": r"/|\((?:-[1-5]|[0-6]),(?:-[1-5]|[0-6])\)", "fto": r"[UD][FB][LR]'?",
+    "sq1": r"/|\((?:-[1-5]|[0-6]),(?:-[1-5]|[0-6])\)", "fto": r"(?:BL|BR|[UFLRBD])'?",
     "clock": rf"(?:UR|DR|DL|UL|U|R|D|L|ALL){HOURS}|y2",
 }
 WORD["333mbf"] = WORD["333bf"]
@@ -789,12 +790,19 @@ class Checker:
     # -- FTO --------------------------------------------------------------------------
     def setup_fto(self):
         self.fto = fto_sticker_model()
+        # The scrambles name the faces as cubing.js does; the definition by the octant its
+        # normal points to (the sticker map's `Name DEFINITION PICTURE` lines).
+        with open(os.path.join(PUZZLES, "fto.picture")) as f:
+            named = [line.split()[1:] for line in f if line.startswith("Name ")]
+        self.fto_definition_name = {picture: definition for definition, picture in named}
+        assert len(self.fto_definition_name) == 8
         for name in ("UFL", "DBR", "UBR"):
             assert power(self.fto.moves[name], 3) == tuple(range(len(self.fto.solved_state)))
             state = self.tws.apply(self.tws.solved_state, self.tws.move(name, 3))
             assert state == self.tws.solved_state
 
     def check_fto(self, words):
+        words = [self.fto_definition_name[w.rstrip("'")] + w[len(w.rstrip("'")):] for w in words]
         opposite = lambda m: "".join({"U": "D", "D": "U", "F": "B", "B": "F", "L": "R", "R": "L"}[c] for c in m)
         run = []
         for i, w in enumerate(words):
@@ -869,6 +877,9 @@ class Checker:
         else:  # pyram, skewb, fto: the definition's moves, ' backwards
             t = self.tws
             s = t.solved_state
+            if self.event == "fto":
+                words = [self.fto_definition_name[w.rstrip("'")] + w[len(w.rstrip("'")):]
+                         for w in words]
             for w in words + invert_turns(words):
                 s = t.apply(s, t.move(w.rstrip("'"), -1 if w.endswith("'") else 1))
             assert s == t.solved_state

@@ -212,11 +212,22 @@ def event_pictures():
         x0 = 4 + half if n[1] > 0 else 12 + 3 * half
         down = 1 if n[1] > 0 else -1
         maps[f] = (lambda x0, down: lambda p: (x0 + half * p[0], 4 + half + down * half * p[2]))(x0, down)
-    palette = {"UFR": "#ffffff", "UFL": "#ff0000", "UBL": "#00d800", "UBR": "#0000ff",
-               "DFR": "#ffff00", "DFL": "#8a1aff", "DBL": "#ff8000", "DBR": "#999999"}
-    colours = {f: palette[g.corner_name(tuple(round(x) for x in n))] for f, (n, _, _) in enumerate(fto.faces)}
-    pictures.write_picture(fto, out("fto.picture"), ["FTO: the upper half seen from above, the lower from below."],
-                           maps, (16 + 4 * half, 8 + 2 * half), colours)
+    # cubing.js's names and colours of the faces: with a vertex up, F the upper face in
+    # front on the right, then L, U, R clockwise seen from above, and below them B, BR,
+    # D, BL, each opposite F, L, U, R (bench/peers/fto-names.sh checks the naming
+    # against cubing.js's FTO).
+    cubing = {"UFR": "F", "UFL": "L", "UBL": "U", "UBR": "R",
+              "DBL": "B", "DBR": "BR", "DFR": "D", "DFL": "BL"}
+    palette = {"U": "#ffffff", "F": "#00d800", "R": "#ff0000", "D": "#ffff00",
+               "B": "#0000ff", "L": "#8a1aff", "BL": "#ff8000", "BR": "#999999"}
+    colours = {f: palette[cubing[g.corner_name(tuple(round(x) for x in n))]]
+               for f, (n, _, _) in enumerate(fto.faces)}
+    pictures.write_picture(fto, out("fto.picture"),
+                           ["FTO: the upper half seen from above, the lower from below.",
+                            "Its face turns and colours go by cubing.js's names of the faces (Name",
+                            "lines: the definition's move, then the picture's)."],
+                           maps, (16 + 4 * half, 8 + 2 * half), colours,
+                           move_names={m[0]: cubing[m[0]] for m in fto.moves})
     # Megaminx: TNoodle's two flowers, U with F below it, and D seen from below with B
     # above it; its faces named from U (the definition's U) and F (the definition's F).
     v, n = g.dodecahedron()

@@ -62,11 +62,8 @@ pub fn check(event: Event, text: &str) -> Result<(), ShapeError> {
         Event::Pyraminx => pyraminx(&words),
         Event::Skewb => plain(&words, &["R", "U", "L", "B"], 3),
         Event::Square1 => square1(&words),
-        Event::Fto => plain(
-            &words,
-            &["UFL", "UFR", "UBL", "UBR", "DFL", "DFR", "DBL", "DBR"],
-            3,
-        ),
+        // cubing.js's names of the faces.
+        Event::Fto => plain(&words, &["U", "F", "L", "R", "B", "D", "BL", "BR"], 3),
     }
 }
 
@@ -376,6 +373,7 @@ mod tests {
             (Event::Skewb, "R U' L B' R' U L U' B R' L"),
             (Event::Square1, "(1,0) / (-1,2) / (0,-3) / (3,3) / (-4,-1) / (0,-2) / / (6,5)"),
             (Event::Square1, "/ (3,0) / (-1,-4) / (4,1) / (-3,0) / (0,3) /"),
+            (Event::Fto, "R' D' B' L D L' BL' F BR' U R B D' U' BR"),
         ];
         for (event, text) in good {
             check(*event, text).unwrap_or_else(|e| panic!("{}: {text}: {e}", event.id()));
@@ -404,6 +402,9 @@ mod tests {
             (Event::Square1, "(0,0) /"),
             (Event::Square1, "(1,0) (2,0) /"),
             (Event::Square1, "(7,0) /"),
+            (Event::Fto, "UFL DFR' UBR"),
+            (Event::Fto, "R U U' F"),
+            (Event::Fto, "R U2 F"),
         ];
         for (event, text) in bad {
             assert!(check(*event, text).is_err(), "{}: {text}", event.id());

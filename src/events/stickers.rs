@@ -529,6 +529,38 @@ mod tests {
         );
     }
 
+    /// The FTO's faces go by cubing.js's names and colours (U white, F green, R red, D
+    /// yellow, B blue, L purple, BL orange, BR grey): a face's turn moves stickers of
+    /// every face but the one opposite it (U and D, F and B, L and BR, R and BL).
+    #[test]
+    fn the_fto_faces_go_by_cubing_js_names() {
+        let (map, puzzle) = maps().remove(2);
+        assert_eq!(map.name, "fto");
+        let colour_of = |face: &str| match face {
+            "U" => "#ffffff",
+            "F" => "#00d800",
+            "R" => "#ff0000",
+            "D" => "#ffff00",
+            "B" => "#0000ff",
+            "L" => "#8a1aff",
+            "BL" => "#ff8000",
+            _ => "#999999",
+        };
+        let opposite = [("U", "D"), ("F", "B"), ("L", "BR"), ("R", "BL")];
+        for (a, b) in opposite.iter().flat_map(|&(a, b)| [(a, b), (b, a)]) {
+            let after = map.after(a).unwrap();
+            for other in ["U", "F", "R", "D", "B", "L", "BL", "BR"] {
+                let moved = (0..map.len())
+                    .filter(|&i| map.stickers[i].colour == colour_of(other) && after[i] != i)
+                    .count();
+                assert_eq!(moved == 0, other == b, "{a} and the stickers of {other}");
+            }
+        }
+        let mut names: Vec<&str> = puzzle.bases.iter().map(|(n, _)| map.move_name(n)).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["B", "BL", "BR", "D", "F", "L", "R", "U"]);
+    }
+
     #[test]
     fn pochmann_turns_move_the_megaminx_centres_and_have_order_five() {
         let (map, _) = maps().pop().expect("megaminx");

@@ -9,8 +9,9 @@
 //! - random-state megaminx: face turns by the WCA program's names of the faces (`U F L
 //!   BL BR R` and their opposites `D B DBR DBL DR DL`, as its drawing names them), powers
 //!   in fifths (`R2'`);
-//! - the others as the definition writes them (2x2x2 `U R F`, skewb `R U L B`, FTO face
-//!   turns).
+//! - FTO: face turns by cubing.js's names of the faces (`U F L R B D BL BR`, as its
+//!   drawing names them);
+//! - the others as the definition writes them (2x2x2 `U R F`, skewb `R U L B`).
 
 use super::nxn::{self, CubeN};
 use super::{Event, EventError};
@@ -45,8 +46,8 @@ pub fn in_event_words(event: Event, puzzle: &PermPuzzle, text: &str) -> Result<S
             same_state(puzzle, text, &back).map_err(|e| bad(&e))?;
             Ok(written)
         }
-        Event::Megaminx => {
-            let map = super::sticker_map(Event::Megaminx)?;
+        Event::Megaminx | Event::Fto => {
+            let map = super::sticker_map(event)?;
             let written = renamed(text, |name| map.move_name(name));
             // The rewritten scramble draws as the state the definition's words reach.
             let state = puzzle.scrambled(text).map_err(|e| bad(&e.to_string()))?;
@@ -396,6 +397,33 @@ mod tests {
         }
         // Renaming is a change: the definition's `R` is another face than the WCA's.
         assert_ne!(map.move_name("R"), "R");
+    }
+
+    /// An FTO scramble is written by cubing.js's face names, and draws the state the
+    /// definition's words reach.
+    #[test]
+    fn fto_scrambles_are_written_by_cubing_js_face_names() {
+        use crate::puzzles::perm::{shipped_puzzle, PuzzleMetric};
+        let puzzle = shipped_puzzle("fto.tws", PuzzleMetric::Htm);
+        let map = super::super::sticker_map(Event::Fto).expect("map");
+        let faces = ["U", "F", "L", "R", "B", "D", "BL", "BR"];
+        let mut rng = crate::rng::SplitMix64::new(6);
+        for _ in 0..20 {
+            let words: Vec<String> = (0..30)
+                .map(|_| {
+                    let (name, _) = &puzzle.bases[rng.below(8) as usize];
+                    format!("{name}{}", ["", "'"][rng.below(2) as usize])
+                })
+                .collect();
+            let text = words.join(" ");
+            let written = in_event_words(Event::Fto, &puzzle, &text).expect("written");
+            for word in written.split_whitespace() {
+                assert!(faces.contains(&word.trim_end_matches('\'')), "{word}");
+            }
+            let state = puzzle.scrambled(&text).unwrap();
+            let drawn = map.after(&written).unwrap();
+            assert!(map.same_drawing(&drawn, &map.of_state(&puzzle, &state).unwrap()));
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::common::{cubedb, shared_data_dir, stderr, stdout};
 use cubedb::events::notation::check;
 use cubedb::events::nxn::{parse_turns, without_back_wide_turns, CubeN};
 use cubedb::events::random_moves::format_turns;
-use cubedb::events::written::{square1_moves, square1_words, tips_last};
+use cubedb::events::written::{in_event_words, square1_moves, square1_words, tips_last};
 use cubedb::events::{Event, EventScrambler};
 use cubedb::puzzles::perm::{Definition, PermPuzzle, PuzzleMetric};
 use cubedb::puzzles::rubik::model::cube::Cube;
@@ -314,6 +314,8 @@ fn pictures_of_scrambles_are_pictures_of_the_states_drawn() {
             let written = match event {
                 "pyram" => tips_last(b),
                 "sq1" => square1_words(b).expect("words"),
+                // cubing.js's face names for the definition's.
+                "fto" => in_event_words(ev, &puzzle, b).expect("words"),
                 _ => b.clone(),
             };
             if written != *a {
