@@ -31,9 +31,8 @@
 //   <index> TAB <length> TAB <ms> TAB <solution or scramble>
 //   # summary peer=P metric=M count=N mean_len=L max_len=X median_ms=A mean_ms=B max_ms=C total_s=T init_s=I
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { spawnSync } from "node:child_process";
+import { cubingLoader } from "./cubing_load.mjs";
 
 const [cubingDir, mode, ...rest] = process.argv.slice(2);
 if (!cubingDir || !mode) {
@@ -41,11 +40,7 @@ if (!cubingDir || !mode) {
   process.exit(2);
 }
 
-async function load(sub) {
-  const root = join(cubingDir, "node_modules", "cubing");
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  return import(pathToFileURL(join(root, pkg.exports[sub].import)).href);
-}
+const load = cubingLoader(cubingDir);
 
 function readInputs(path) {
   return readFileSync(path, "utf8").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));

@@ -8,10 +8,8 @@
 // redi_cube, baby_fto). cubing.js's scramble prefetching (a next scramble started in the
 // background after each) is turned off, so that each scramble is timed alone. Writes COUNT
 // scrambles to OUT, one a line, and prints the summary line of scramble_stats.cjs.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
+import { cubingLoader } from "./cubing_load.mjs";
 
 const [cubingDir, event, countArg, out] = process.argv.slice(2);
 if (!out) {
@@ -19,9 +17,7 @@ if (!out) {
   process.exit(2);
 }
 const { report } = createRequire(import.meta.url)("./scramble_stats.cjs");
-const root = join(cubingDir, "node_modules", "cubing");
-const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const load = (sub) => import(pathToFileURL(join(root, pkg.exports[sub].import)).href);
+const load = cubingLoader(cubingDir);
 
 const t0 = performance.now();
 const { randomScrambleForEvent } = await load("./scramble");

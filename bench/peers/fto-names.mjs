@@ -3,8 +3,7 @@
 // difference.
 //   node fto-names.mjs CUBING_DIR < words.txt
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { cubingLoader } from "./cubing_load.mjs";
 
 const [cubingDir] = process.argv.slice(2);
 if (!cubingDir) {
@@ -12,11 +11,7 @@ if (!cubingDir) {
   process.exit(2);
 }
 
-async function load(sub) {
-  const root = join(cubingDir, "node_modules", "cubing");
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  return import(pathToFileURL(join(root, pkg.exports[sub].import)).href);
-}
+const load = cubingLoader(cubingDir);
 
 const { Alg } = await load("./alg");
 const { puzzles } = await load("./puzzles");
