@@ -1207,3 +1207,68 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
     // side by side; as one of many, in order: the same answers.
     same_as_one_of_many(&phased, alone);
 }
+
+/// A phase whose target keeps each pair of wings with a piece of another set (the
+/// 5x5x5's midge between its two wings, under face turns) matches each side of the wings
+/// against those pieces, not the wings with each other: states its moves reach (the
+/// cube555 pairing phase's: U, D, the other faces and the wide turns by halves) are
+/// paired, each solution applied here; a state whose wings crossed sides (after an
+/// inner slice's quarter turn) is refused, not answered.
+#[test]
+fn the_5x5x5_wings_are_paired_with_their_midges() {
+    let _lock = super::common::build_lock();
+    let dir = super::common::shared_data_dir();
+    let puzzle = load("5x5x5.tws");
+    let scratch = fresh_dir("phased-5x5x5-pairs");
+    let plan_file = scratch.join("pairs.plan");
+    std::fs::write(
+        &plan_file,
+        "Plan pairs\nMove Uw U 2U\nMove Dw D 2D\nMove Fw F 2F\nMove Bw B 2B\nMove Lw L 2L\n\
+         Move Rw R 2R\nPhase pairs\nMoves U D R2 F2 L2 B2 Rw2 Fw2 Lw2 Bw2\n\
+         Target Subgroup U D F B L R\nKeep 1\nEnd\nFinish 3x3x3 U R F D L B\n",
+    )
+    .expect("plan written");
+    let phased = open(&puzzle, &plan_file, &dir);
+    let view = &phased.plan().phases[0].view;
+    let set = |name: &str| {
+        puzzle
+            .sets
+            .iter()
+            .position(|s| s.name == name)
+            .expect("set")
+    };
+    assert!(view.matching.is_none(), "the wings matched with each other");
+    assert_eq!(view.anchored.len(), 2);
+    for sides in &view.anchored {
+        assert_eq!((sides.a_set, sides.b_set), (set("WING"), set("MIDGE")));
+        assert_eq!(sides.a.len(), 12);
+    }
+    let named = |name: &str| {
+        phased
+            .plan()
+            .moves
+            .iter()
+            .position(|m| m.name == name)
+            .unwrap_or_else(|| panic!("move {name}"))
+    };
+    let words: Vec<usize> = [
+        "U", "U2", "U'", "D", "D2", "D'", "R2", "F2", "L2", "B2", "Rw2", "Fw2", "Lw2", "Bw2",
+    ]
+    .iter()
+    .map(|n| named(n))
+    .collect();
+    let mut rng = SplitMix64::new(55);
+    for length in [0, 3, 6, 9, 12, 12] {
+        let scramble: Vec<usize> = (0..length)
+            .map(|_| words[rng.below(words.len() as u64) as usize])
+            .collect();
+        let state = apply(&puzzle, &phased, &puzzle.solved, &scramble);
+        let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        let end = apply(&puzzle, &phased, &state, &solution.moves);
+        assert_eq!(end, puzzle.solved, "not solved after {scramble:?}");
+    }
+    // 2R moves one wing of four edges to the other side of its midge.
+    let inner = puzzle.moves.iter().find(|m| m.name == "2R").expect("2R");
+    let crossed = puzzle.solved.then(&inner.element, &puzzle.sets);
+    assert!(phased.solve(&crossed, &Limits::default()).is_err());
+}

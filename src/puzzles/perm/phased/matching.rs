@@ -20,6 +20,15 @@
 //! instead of 120, so more of it stays in the caches, and its reads took 15% less of a
 //! solve's time on one core).
 //!
+//! The A and B slots may be of two sets (an anchored matching): a 5x5x5's wings of one
+//! side, each against the midge it must sit beside, where the 4x4x4's are the two wings
+//! of an edge against each other; the 5x5x5's pairs phase follows two such matchings,
+//! one per side, since the wings matched only with each other leave the midges free.
+//! When the moves keep some pairs among themselves (the 5x5x5's E slice under U, D and
+//! half turns: 8 pairs and 4), a permutation reached from the identity maps each class
+//! onto itself, and the table numbers one permutation per class (8! x 4! = 967,680
+//! entries instead of 12!).
+//!
 //! A search node holds `t` itself, 4 bits a pair (pair `j`'s value in bits `4j..4j+4`),
 //! not its rank: a move is then twelve nibble lookups, and only the table read ranks it.
 
@@ -139,28 +148,159 @@ impl Step {
 }
 
 /// Each move as a [`Step`] on the matching's permutation.
-fn steps_of(matching: &Matching, moves: &[&Element]) -> Vec<Step> {
-    let set = matching.pairing.set;
+fn steps_of(sides: &Sides, moves: &[&Element]) -> Vec<Step> {
     let index_of = |slots: &[usize], slot: usize| -> u8 {
         slots.iter().position(|&x| x == slot).unwrap_or(0) as u8
     };
     moves
         .iter()
         .map(|m| {
-            let perm = &m.orbits[set].perm;
+            let (perm_a, perm_b) = (&m.orbits[sides.a_set].perm, &m.orbits[sides.b_set].perm);
             let mut step = Step {
                 a: [0; 16],
                 b_inverse: [0; 16],
             };
-            for (j, &slot) in matching.a.iter().enumerate() {
-                step.a[j] = index_of(&matching.a, perm[slot] as usize);
+            for (j, &slot) in sides.a.iter().enumerate() {
+                step.a[j] = index_of(&sides.a, perm_a[slot] as usize);
             }
-            for (k, &slot) in matching.b.iter().enumerate() {
-                step.b_inverse[index_of(&matching.b, perm[slot] as usize) as usize] = k as u8;
+            for (k, &slot) in sides.b.iter().enumerate() {
+                step.b_inverse[index_of(&sides.b, perm_b[slot] as usize) as usize] = k as u8;
             }
             step
         })
         .collect()
+}
+
+/// The pairs split into classes no move mixes: the finest partition of `0..n` that
+/// every step's A permutation and B permutation keep (joined by union-find). A
+/// permutation reached from the identity maps each class onto itself, so the table
+/// ranks one permutation per class (the 5x5x5's edges against their midges, with the
+/// E slice kept: 8! x 4! instead of 12!).
+fn classes_of(steps: &[Step], n: usize) -> Vec<Vec<u8>> {
+    let mut root: Vec<usize> = (0..n).collect();
+    fn find(root: &mut [usize], mut x: usize) -> usize {
+        while root[x] != x {
+            root[x] = root[root[x]];
+            x = root[x];
+        }
+        x
+    }
+    for step in steps {
+        for j in 0..n {
+            for k in [step.a[j] as usize, step.b_inverse[j] as usize] {
+                let (x, y) = (find(&mut root, j), find(&mut root, k));
+                root[x.max(y)] = x.min(y);
+            }
+        }
+    }
+    let mut classes: Vec<Vec<u8>> = Vec::new();
+    let mut class_of_root = vec![usize::MAX; n];
+    for j in 0..n {
+        let r = find(&mut root, j);
+        if class_of_root[r] == usize::MAX {
+            class_of_root[r] = classes.len();
+            classes.push(Vec::new());
+        }
+        classes[class_of_root[r]].push(j as u8);
+    }
+    classes
+}
+
+/// How permutations are numbered in a table: by Lehmer rank over all of them, by rank
+/// halved over the even ones, or, when the pairs fall into classes, by the mixed-radix
+/// number of each class's own permutation.
+#[derive(Debug, Clone)]
+struct Ranking {
+    n: usize,
+    halved: bool,
+    /// The classes, when more than one (each class's pairs in increasing order).
+    classes: Vec<Vec<u8>>,
+    /// Per pair, its class and its place in it.
+    class_of: [u8; 16],
+    place: [u8; 16],
+    /// Per class, the number of its permutations.
+    radix: Vec<u64>,
+}
+
+impl Ranking {
+    fn new(n: usize, halved: bool, classes: Vec<Vec<u8>>) -> Self {
+        let mut class_of = [0u8; 16];
+        let mut place = [0u8; 16];
+        for (c, members) in classes.iter().enumerate() {
+            for (i, &j) in members.iter().enumerate() {
+                class_of[j as usize] = c as u8;
+                place[j as usize] = i as u8;
+            }
+        }
+        let radix = classes
+            .iter()
+            .map(|m| (1..=m.len() as u64).product())
+            .collect();
+        let classes = if classes.len() > 1 {
+            classes
+        } else {
+            Vec::new()
+        };
+        Self {
+            n,
+            halved: halved && classes.is_empty(),
+            classes,
+            class_of,
+            place,
+            radix,
+        }
+    }
+
+    /// Entries of a table.
+    fn size(&self) -> u64 {
+        if self.classes.is_empty() {
+            (1..=self.n as u64).product::<u64>() >> u32::from(self.halved)
+        } else {
+            self.radix.iter().product()
+        }
+    }
+
+    /// Whether `t` maps every class onto itself (the table holds no other).
+    fn holds(&self, t: u64) -> bool {
+        self.classes.is_empty()
+            || (0..self.n)
+                .all(|j| self.class_of[((t >> (4 * j)) & 0xF) as usize] == self.class_of[j])
+    }
+
+    /// The index of `t` (one [`Ranking::holds`]).
+    #[inline]
+    fn index(&self, t: u64) -> u64 {
+        if self.classes.is_empty() {
+            return index_packed(t, self.n, self.halved);
+        }
+        let mut index = 0u64;
+        for (members, &radix) in self.classes.iter().zip(&self.radix) {
+            let mut local = 0u64;
+            for (i, &j) in members.iter().enumerate() {
+                let value = (t >> (4 * j)) & 0xF;
+                local |= u64::from(self.place[value as usize]) << (4 * i);
+            }
+            index = index * radix + rank_packed(local, members.len());
+        }
+        index
+    }
+
+    /// The permutation at `index`.
+    fn unindex(&self, mut index: u64) -> u64 {
+        if self.classes.is_empty() {
+            return unindex_packed(index, self.n, self.halved);
+        }
+        let mut t = 0u64;
+        for (members, &radix) in self.classes.iter().zip(&self.radix).rev() {
+            let local = unrank_packed(index % radix, members.len());
+            index /= radix;
+            for (i, &j) in members.iter().enumerate() {
+                let value = members[((local >> (4 * i)) & 0xF) as usize];
+                t |= u64::from(value) << (4 * j);
+            }
+        }
+        t
+    }
 }
 
 /// Whether every step permutes the A slots and the B slots with the same parity (then
@@ -174,42 +314,70 @@ fn keeps_parity(steps: &[Step], n: usize) -> bool {
 /// Most states the search from the identity settles before it stops deepening.
 const SETTLED_LIMIT: u64 = 40_000_000;
 
+/// The two sides a matching relates, as its table reads them: per pair an A slot (of
+/// set `a_set`) and a B slot (of set `b_set`, the same set for two wings of a 4x4x4
+/// edge, another for a 5x5x5 wing against its midge), and which B piece partners each A
+/// piece.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sides {
+    /// The A slots' set, and per pair its A slot.
+    pub a_set: usize,
+    pub a: Vec<usize>,
+    /// The B slots' set, and per pair its B slot.
+    pub b_set: usize,
+    pub b: Vec<usize>,
+    /// Per label of the A set, the label of its partner in the B set (`u8::MAX`: a piece
+    /// that belongs on no A slot, so a state with it there is not followed).
+    pub partner: Vec<u8>,
+}
+
+impl Sides {
+    /// The sides of a matching within one set: each piece's partner is the other piece
+    /// solved in its pair.
+    pub fn within(puzzle: &PermPuzzle, matching: &Matching) -> Self {
+        let set = matching.pairing.set;
+        let solved = &puzzle.solved.orbits[set];
+        let mut partner = vec![u8::MAX; 256];
+        for (&p, &q) in matching.a.iter().zip(&matching.b) {
+            partner[solved.perm[p] as usize] = solved.perm[q];
+            partner[solved.perm[q] as usize] = solved.perm[p];
+        }
+        Self {
+            a_set: set,
+            a: matching.a.clone(),
+            b_set: set,
+            b: matching.b.clone(),
+            partner,
+        }
+    }
+}
+
 /// A matching's moves and table.
 pub struct MatchingTable {
-    /// The set, and per pair its A slot and B slot.
-    set: usize,
-    a: Vec<usize>,
-    b: Vec<usize>,
-    /// Per piece label, the label of its partner.
-    partner: Vec<u8>,
+    sides: Sides,
     /// Per move: the A slots' permutation and the inverse of the B slots'.
     steps: Vec<Step>,
+    ranking: Ranking,
     table: Table,
     /// The depth the search completed: values beyond it read as `depth + 1`.
     pub depth: usize,
-    /// Whether every move permutes the A slots and the B slots with the same parity:
-    /// then `t`'s parity never changes, and an odd `t` is never paired.
-    even_only: bool,
 }
 
 /// The permutation space of a matching, for the breadth-first search.
 struct Space<'a> {
-    n: usize,
-    /// Even permutations only (see [`index_packed`]).
-    halved: bool,
-    size: u64,
+    ranking: &'a Ranking,
     steps: &'a [Step],
 }
 
 impl RankedSpace for Space<'_> {
     fn size(&self) -> u64 {
-        self.size
+        self.ranking.size()
     }
 
     fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
-        let t = unindex_packed(rank, self.n, self.halved);
+        let t = self.ranking.unindex(rank);
         for step in self.steps {
-            visit(index_packed(step.apply(t, self.n), self.n, self.halved));
+            visit(self.ranking.index(step.apply(t, self.ranking.n)));
         }
     }
 }
@@ -234,42 +402,41 @@ impl Mod3Observer for Budget {
 }
 
 impl MatchingTable {
-    /// The table of `matching` under the moves `moves` (full puzzle elements), built into
-    /// `store` when missing (or `rebuild`). `puzzle` names the table (its hash covers the moves).
+    /// The table of the matching `sides` under the moves `moves` (full puzzle elements),
+    /// built into `store` when missing (or `rebuild`). `puzzle` names the table (its hash
+    /// covers the moves).
     pub fn load_or_build(
         puzzle: &PermPuzzle,
-        matching: &Matching,
+        sides: &Sides,
         moves: &[&Element],
         store: &TableStore,
         source: &str,
         progress: &Progress,
         rebuild: bool,
     ) -> Result<Self, ExactError> {
-        let set = matching.pairing.set;
-        let n = matching.a.len();
-        let steps = steps_of(matching, moves);
-        let even_only = keeps_parity(&steps, n);
-        let solved = &puzzle.solved.orbits[set];
-        let mut partner = vec![u8::MAX; 256];
-        for (&p, &q) in matching.a.iter().zip(&matching.b) {
-            partner[solved.perm[p] as usize] = solved.perm[q];
-            partner[solved.perm[q] as usize] = solved.perm[p];
-        }
+        let n = sides.a.len();
+        let steps = steps_of(sides, moves);
         // Only even permutations are reached when the moves keep the parity: the table
         // holds those alone, half the bytes (for the 4x4x4, 60 MB instead of 120, more
         // of it in the caches at every read).
-        let size: u64 = (1..=n as u64).product::<u64>() >> u32::from(even_only);
+        let ranking = Ranking::new(n, keeps_parity(&steps, n), classes_of(&steps, n));
+        let size = ranking.size();
         // Named by the moves' slot lists (the same names as tables built before the steps
-        // were packed).
+        // were packed), and the classes when there are several.
         let lists: Vec<(Vec<u8>, Vec<u8>)> = steps
             .iter()
             .map(|s| (s.a[..n].to_vec(), s.b_inverse[..n].to_vec()))
             .collect();
+        let classes = if ranking.classes.is_empty() {
+            String::new()
+        } else {
+            format!("|classes{:?}", ranking.classes)
+        };
         let hash = xxhash_rust::xxh3::xxh3_64(
             format!(
-                "{}|matching|{lists:?}{}",
+                "{}|matching|{lists:?}{}{classes}",
                 puzzle.hash,
-                if even_only { "|even" } else { "" }
+                if ranking.halved { "|even" } else { "" }
             )
             .as_bytes(),
         );
@@ -294,12 +461,10 @@ impl MatchingTable {
                 size.div_ceil(4) as f64 / 1e6
             ));
             let space = Space {
-                n,
-                halved: even_only,
-                size,
+                ranking: &ranking,
                 steps: &steps,
             };
-            let identity = index_packed(identity_packed(n), n, even_only);
+            let identity = ranking.index(identity_packed(n));
             let mut budget = Budget {
                 limit: SETTLED_LIMIT,
                 depth: 0,
@@ -314,36 +479,37 @@ impl MatchingTable {
         // The layers the search completed (the last counted layer may be partial).
         let depth = table.header().histogram.len().saturating_sub(1);
         Ok(Self {
-            set,
-            a: matching.a.clone(),
-            b: matching.b.clone(),
-            partner,
+            sides: sides.clone(),
             steps,
+            ranking,
             table,
             depth,
-            even_only,
         })
     }
 
-    /// The permutation of a full state, packed; `None` when some pair's pieces are not
-    /// split between A and B, or when the moves cannot pair them (an odd permutation
-    /// where every move keeps its parity).
+    /// The permutation of a full state, packed; `None` when some A slot holds a piece
+    /// whose partner is in no B slot, or when the moves cannot pair them (an odd
+    /// permutation where every move keeps its parity, a pair's partner in another class).
     pub fn encode(&self, state: &Element) -> Option<u64> {
-        let orbit = &state.orbits[self.set];
+        let (orbit_a, orbit_b) = (
+            &state.orbits[self.sides.a_set],
+            &state.orbits[self.sides.b_set],
+        );
         let mut where_b = [u8::MAX; 256];
-        for (k, &slot) in self.b.iter().enumerate() {
-            where_b[orbit.perm[slot] as usize] = k as u8;
+        for (k, &slot) in self.sides.b.iter().enumerate() {
+            where_b[orbit_b.perm[slot] as usize] = k as u8;
         }
         let mut t = 0u64;
-        for (j, &slot) in self.a.iter().enumerate() {
-            let partner = self.partner[orbit.perm[slot] as usize];
+        for (j, &slot) in self.sides.a.iter().enumerate() {
+            let partner = self.sides.partner[orbit_a.perm[slot] as usize];
             let k = *where_b.get(partner as usize)?;
             if k == u8::MAX {
                 return None;
             }
             t |= u64::from(k) << (4 * j);
         }
-        if self.even_only && packed_parity(t, self.a.len()) == 1 {
+        let n = self.sides.a.len();
+        if self.ranking.halved && packed_parity(t, n) == 1 || !self.ranking.holds(t) {
             return None;
         }
         Some(t)
@@ -352,14 +518,14 @@ impl MatchingTable {
     /// The packed permutation after move `m`.
     #[inline]
     pub fn child(&self, t: u64, m: usize) -> u64 {
-        self.steps[m].apply(t, self.a.len())
+        self.steps[m].apply(t, self.ranking.n)
     }
 
     /// The table's value for a packed permutation: the distance modulo 3, or 3 beyond
     /// the searched depth.
     #[inline]
     pub fn value(&self, t: u64) -> u8 {
-        let index = index_packed(t, self.a.len(), self.even_only);
+        let index = self.ranking.index(t);
         packed::Crumbs::new(self.table.payload()).get(index as usize)
     }
 
@@ -367,7 +533,7 @@ impl MatchingTable {
     /// [`MatchingTable::value_at`]); returns its index.
     #[inline]
     pub fn prefetch(&self, t: u64) -> u64 {
-        let index = index_packed(t, self.a.len(), self.even_only);
+        let index = self.ranking.index(t);
         crate::table::prefetch(self.table.payload(), (index / 4) as usize);
         index
     }
@@ -395,7 +561,7 @@ impl MatchingTable {
         if value == 3 {
             return self.depth + 1;
         }
-        let identity = identity_packed(self.a.len());
+        let identity = identity_packed(self.ranking.n);
         let mut here = t;
         let mut distance = 0;
         while here != identity && distance <= self.depth {
@@ -462,10 +628,10 @@ mod tests {
     /// that swaps two A slots alone would not.
     #[test]
     fn the_pairs_phase_keeps_the_matchings_parity() {
-        let (_, plan, at) = crate::puzzles::perm::phased::shipped_4x4x4_pairing();
+        let (puzzle, plan, at) = crate::puzzles::perm::phased::shipped_4x4x4_pairing();
         let matching = plan.phases[at].view.matching.as_ref().expect("matching");
         let moves = plan.phase_elements(at);
-        let steps = steps_of(matching, &moves);
+        let steps = steps_of(&Sides::within(&puzzle, matching), &moves);
         let n = matching.a.len();
         assert_eq!(n, 12);
         assert!(keeps_parity(&steps, n));
@@ -553,10 +719,10 @@ mod tests {
             }
             let halved = keeps_parity(&steps, n);
             assert_eq!(halved, keep_parity);
+            let ranking = Ranking::new(n, halved, vec![(0..n as u8).collect()]);
+            assert_eq!(ranking.size(), size >> u32::from(halved));
             let space = Space {
-                n,
-                halved,
-                size: size >> u32::from(halved),
+                ranking: &ranking,
                 steps: &steps,
             };
             let identity = identity_packed(n);
@@ -598,6 +764,42 @@ mod tests {
                 assert_eq!(crumbs.get(index), want, "rank {rank}, halved {halved}");
             }
         }
+    }
+
+    /// With the pairs in classes, indices number the class-keeping permutations one to
+    /// one over the product of the classes' sizes, `unindex` inverts them, and the
+    /// classes are the finest partition the steps keep.
+    #[test]
+    fn class_indices_number_the_permutations_that_keep_the_classes() {
+        let n = 5;
+        let classes = vec![vec![0u8, 2, 3], vec![1u8, 4]];
+        let ranking = Ranking::new(n, true, classes.clone());
+        assert!(!ranking.halved, "halving is for one class");
+        assert_eq!(ranking.size(), 6 * 2);
+        let mut seen = [false; 12];
+        for rank in 0..120 {
+            let t = unrank_packed(rank, n);
+            if !ranking.holds(t) {
+                continue;
+            }
+            let index = ranking.index(t) as usize;
+            assert!(!seen[index], "index {index} twice");
+            seen[index] = true;
+            assert_eq!(ranking.unindex(index as u64), t);
+        }
+        assert!(seen.iter().all(|&s| s));
+        // Steps that cycle 0 -> 2 -> 3 on the A side and swap 1, 4 on the B side.
+        let mut step = Step {
+            a: [0; 16],
+            b_inverse: [0; 16],
+        };
+        for (j, &x) in [2u8, 1, 3, 0, 4].iter().enumerate() {
+            step.a[j] = x;
+        }
+        for (j, &x) in [0u8, 4, 2, 3, 1].iter().enumerate() {
+            step.b_inverse[j] = x;
+        }
+        assert_eq!(classes_of(&[step], n), classes);
     }
 
     #[test]

@@ -1089,10 +1089,18 @@ fn subgroup_view(
         let Some(blocks) = view::pairs_kept(&puzzle.sets, s, generators) else {
             continue;
         };
-        if let Some(matching) = matching_of(puzzle, s, &blocks, generators, phase_moves) {
+        let Some(matching) = matching_of(puzzle, s, &blocks, generators, phase_moves) else {
+            continue;
+        };
+        // Pairs each kept with a piece of another set (a 5x5x5's two wings with their
+        // midge): each side matched against those pieces, which says more than the wings
+        // matched with each other.
+        if let Some(anchored) = anchored_sides(puzzle, &matching, generators) {
+            view.anchored = anchored;
+        } else {
             view = view.with_matching(puzzle, matching);
-            break;
         }
+        break;
     }
     Ok(view)
 }
@@ -1184,6 +1192,58 @@ fn matching_of(
         b,
         with,
     })
+}
+
+/// When the target's moves keep every pair of `matching` with one slot of another set
+/// (an anchor: the 5x5x5's midge between its two wings), the pair's two sides each
+/// matched against the anchors: per pair, its A slot (then its B slot) against its
+/// anchor's slot, a piece's partner being the anchor piece solved beside it. `None`
+/// when no set anchors the pairs.
+fn anchored_sides(
+    puzzle: &PermPuzzle,
+    matching: &view::Matching,
+    generators: &[&Element],
+) -> Option<Vec<matching::Sides>> {
+    let s = matching.pairing.set;
+    let pairs = matching.a.len();
+    let anchor_set = (0..puzzle.sets.len()).find(|&t| {
+        t != s && puzzle.sets[t].size == pairs && distinct(puzzle, t) && {
+            matching
+                .a
+                .iter()
+                .all(|&p| view::kept_with(&puzzle.sets, (s, p), t, generators).is_some())
+        }
+    })?;
+    let anchors: Vec<usize> = matching
+        .a
+        .iter()
+        .zip(&matching.b)
+        .map(|(&p, &q)| {
+            let at = view::kept_with(&puzzle.sets, (s, p), anchor_set, generators)?;
+            (view::kept_with(&puzzle.sets, (s, q), anchor_set, generators)? == at).then_some(at)
+        })
+        .collect::<Option<_>>()?;
+    let mut distinct_anchors = anchors.clone();
+    distinct_anchors.sort_unstable();
+    distinct_anchors.dedup();
+    if distinct_anchors.len() != pairs {
+        return None;
+    }
+    let solved = &puzzle.solved;
+    let side = |slots: &[usize]| {
+        let mut partner = vec![u8::MAX; 256];
+        for (&slot, &anchor) in slots.iter().zip(&anchors) {
+            partner[solved.orbits[s].perm[slot] as usize] = solved.orbits[anchor_set].perm[anchor];
+        }
+        matching::Sides {
+            a_set: s,
+            a: slots.to_vec(),
+            b_set: anchor_set,
+            b: anchors.clone(),
+            partner,
+        }
+    };
+    Some(vec![side(&matching.a), side(&matching.b)])
 }
 
 /// The view of a pattern target: per named set, the class of the piece solved in each
@@ -1572,11 +1632,14 @@ impl PhasedSolver {
             |k: usize, last_tables: Vec<kinds::Placing>| -> Result<PhaseTables, ExactError> {
                 let phase = &plan.phases[k];
                 let elements = plan.phase_elements(k);
-                let matching = phase
+                let sides: Vec<matching::Sides> = phase
                     .view
                     .matching
-                    .as_ref()
-                    .map(|m| (puzzle, m, elements.as_slice()));
+                    .iter()
+                    .map(|m| matching::Sides::within(puzzle, m))
+                    .chain(phase.view.anchored.iter().cloned())
+                    .collect();
+                let matching = (puzzle, sides.as_slice(), elements.as_slice());
                 // The next phase's matching, for this phase to bring its pairs across.
                 let straddle = plan
                     .straddled_by(k)

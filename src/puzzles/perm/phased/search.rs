@@ -52,6 +52,10 @@ pub enum Halt {
     Overtaken,
 }
 
+/// Most matchings a phase follows (the 5x5x5's pairs phase: two, each side of the wings
+/// against the midges).
+pub const MOST_MATCHINGS: usize = 4;
+
 /// One run of a phase's search from one state.
 pub struct PhaseRun<'a> {
     moves: &'a PhaseMoves<'a>,
@@ -61,15 +65,19 @@ pub struct PhaseRun<'a> {
     /// Per depth, every child's coordinate values (worked out, and their database
     /// entries asked for, before any is read).
     children: Vec<u64>,
-    /// Per depth, every child's matching rank (worked out for the prefetch, read after).
+    /// Per depth, every child's index in each matching's table (worked out for the
+    /// prefetch, read after).
     ranks: Vec<u64>,
+    /// How many matchings the phase follows.
+    matchings: usize,
     /// A node's children's entries in a far exact table (read right after the prefetch).
     indices: Vec<u64>,
     /// Whether the exact table is far ([`PhaseTables::exact_is_far`]).
     far: bool,
     /// Exact distance per depth (exact tables).
     distance: Vec<usize>,
-    /// The matching's distance per depth (exact within its table's depth, else one more).
+    /// Each matching's distance per depth (exact within its table's depth, else one
+    /// more): `matchings` values a depth.
     pairs: Vec<usize>,
     /// The pattern state at the start (for the final check with pattern databases).
     start: Element,
@@ -109,10 +117,11 @@ impl<'a> PhaseRun<'a> {
             stack,
             children: Vec::new(),
             ranks: Vec::new(),
+            matchings: moves.tables.matchings.len(),
             indices: Vec::new(),
             far: moves.tables.exact_is_far(),
             distance: vec![start.pattern],
-            pairs: vec![start.pairs],
+            pairs: start.pairs,
             start: start.inner,
             full: if moves.legality.is_some() {
                 vec![full.clone()]
@@ -141,7 +150,7 @@ impl<'a> PhaseRun<'a> {
         self.path.clear();
         self.stack.truncate(self.width);
         self.distance.truncate(1);
-        self.pairs.truncate(1);
+        self.pairs.truncate(self.matchings);
         let first = self.moves.tables.ranked.moves.len();
         self.dfs(cost, first, visit)
     }
@@ -157,7 +166,8 @@ impl<'a> PhaseRun<'a> {
         let exact = tables.is_exact();
         let mut spare = 0u128;
         if left == 0 {
-            let paired = self.pairs[depth] == 0;
+            let nm = self.matchings;
+            let paired = self.pairs[depth * nm..][..nm].iter().all(|&d| d == 0);
             let done = paired
                 && if exact {
                     // With moves that cost nothing, cost 0 is also a step or two away.
@@ -224,8 +234,9 @@ impl<'a> PhaseRun<'a> {
         // prefetch: the other tables' reads are the slow ones, and asking for lines that
         // are never read only delays those that are. Their distances are kept for below.
         let d = self.distance[depth];
-        self.ranks.resize((depth + 1) * moves, 0);
-        let ranks = &mut self.ranks[depth * moves..][..moves];
+        let nm = self.matchings;
+        self.ranks.resize((depth + 1) * moves * nm, 0);
+        let ranks = &mut self.ranks[depth * moves * nm..][..moves * nm];
         let mut near = [0u16; 128];
         let mut alive = 0u128;
         // Over an exact table every child is made first, each coordinate's kind told
@@ -262,7 +273,7 @@ impl<'a> PhaseRun<'a> {
                 }
             }
             alive |= 1 << m;
-            ranks[m] = tables.prefetch(kid);
+            tables.prefetch(kid, &mut ranks[m * nm..][..nm]);
             tables.prefetch_kinds(kid);
         }
         self.stack.resize((depth + 2) * width, 0);
@@ -294,18 +305,19 @@ impl<'a> PhaseRun<'a> {
             if tables.kinds_exceed(next, rest) {
                 continue;
             }
-            let next_pairs = match &tables.matching {
-                Some(matching) => {
-                    // The rank the prefetch worked out (every child that gets here had one).
-                    let value = matching.value_at(self.ranks[depth * moves + m]);
-                    let d = matching.step_distance(self.pairs[depth], value);
-                    if d > rest {
-                        continue;
-                    }
-                    d
-                }
-                None => 0,
-            };
+            // Each matching's distance, from the index the prefetch worked out (every
+            // child that gets here had one).
+            let mut next_pairs = [0usize; MOST_MATCHINGS];
+            let mut far = false;
+            for (i, matching) in tables.matchings.iter().enumerate() {
+                let value = matching.value_at(self.ranks[(depth * moves + m) * nm + i]);
+                let d = matching.step_distance(self.pairs[depth * nm + i], value);
+                far |= d > rest;
+                next_pairs[i] = d;
+            }
+            if far {
+                continue;
+            }
             if let Some((puzzle, elements)) = &self.moves.legality {
                 // Full states per depth, their memory reused from node to node.
                 if self.full.len() < depth + 2 {
@@ -320,8 +332,8 @@ impl<'a> PhaseRun<'a> {
             }
             self.distance.truncate(depth + 1);
             self.distance.push(next_distance);
-            self.pairs.truncate(depth + 1);
-            self.pairs.push(next_pairs);
+            self.pairs.truncate((depth + 1) * nm);
+            self.pairs.extend_from_slice(&next_pairs[..nm]);
             self.path.push(m);
             let result = self.dfs(rest, m, visit);
             self.path.pop();
@@ -358,8 +370,8 @@ impl<'a> PhaseRun<'a> {
             self.distance.truncate(depth + 1);
             self.distance.resize(to, d);
             self.distance.push(next_distance);
-            self.pairs.truncate(depth + 1);
-            self.pairs.resize(to + 1, 0);
+            self.pairs.truncate((depth + 1) * self.matchings);
+            self.pairs.resize((to + 1) * self.matchings, 0);
             self.path.extend(step.moves());
             let result = self.dfs(left - 1, step.last(), visit);
             self.path.truncate(depth);

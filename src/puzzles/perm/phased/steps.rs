@@ -99,7 +99,7 @@ impl FreeSteps {
             || moves > u8::MAX as usize
             || states > MOST_STATES
             || follows_full_states
-            || tables.matching.is_some()
+            || !tables.matchings.is_empty()
             || tables.straddle.is_some()
             || !tables.kinds.is_empty()
         {

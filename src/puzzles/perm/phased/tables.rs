@@ -5,7 +5,7 @@
 //! by rename, mapped; named by the pattern puzzle's hash.
 
 use super::kinds::Placing;
-use super::matching::MatchingTable;
+use super::matching::{MatchingTable, Sides};
 use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
 use super::tie::{self, Tie};
@@ -156,10 +156,11 @@ pub struct PhaseTables {
     /// The bound.
     pub heuristic: Heuristic,
     /// Coordinate values per node (all projections together, then the straddle table's
-    /// groups, then one per kinds table, then a matching's permutation).
+    /// groups, then one per kinds table, then each matching's permutation).
     pub width: usize,
-    /// A matching the target asks for, followed beside the pattern.
-    pub matching: Option<MatchingTable>,
+    /// The matchings the target asks for, followed beside the pattern (each its
+    /// permutation, the last values of a node).
+    pub matchings: Vec<MatchingTable>,
     /// The next phase's matching, when this phase's moves take pieces across its orbits:
     /// how far every pair is from straddling them.
     pub straddle: Option<StraddleTable>,
@@ -214,7 +215,7 @@ impl PhaseTables {
         costs: &[u8],
         join: usize,
         upto: &[Element],
-        matching: Option<(&PermPuzzle, &Matching, &[&Element])>,
+        matchings: (&PermPuzzle, &[Sides], &[&Element]),
         straddle: Option<(&PermPuzzle, &Matching, &[&Element])>,
         kinds: Vec<Placing>,
         name: &str,
@@ -224,11 +225,14 @@ impl PhaseTables {
         progress: &Progress,
         rebuild: bool,
     ) -> Result<Self, ExactError> {
-        let matching = match matching {
-            Some((puzzle, m, moves)) => Some(MatchingTable::load_or_build(
-                puzzle, m, moves, store, source, progress, rebuild,
-            )?),
-            None => None,
+        let matchings = {
+            let (puzzle, sides, moves) = matchings;
+            sides
+                .iter()
+                .map(|m| {
+                    MatchingTable::load_or_build(puzzle, m, moves, store, source, progress, rebuild)
+                })
+                .collect::<Result<Vec<_>, _>>()?
         };
         let straddle = match straddle {
             Some((puzzle, m, moves)) => {
@@ -237,7 +241,7 @@ impl PhaseTables {
             None => None,
         };
         let straddle_width = straddle.as_ref().map_or(0, |s| s.width());
-        let extra = usize::from(matching.is_some()) + straddle_width + kinds.len();
+        let extra = matchings.len() + straddle_width + kinds.len();
         // Sets another set's arrangement tells: counted as one kind.
         let (ties, tied) = tie::tied(pattern);
         let pattern = tied.as_ref();
@@ -268,7 +272,7 @@ impl PhaseTables {
                 split,
                 heuristic,
                 width: width + extra,
-                matching,
+                matchings,
                 straddle,
                 straddle_at: width,
                 kinds,
@@ -325,7 +329,7 @@ impl PhaseTables {
             split,
             heuristic: Heuristic::Pdbs(pdbs),
             width: width + extra,
-            matching,
+            matchings,
             straddle,
             straddle_at: width,
             kinds,
@@ -620,8 +624,9 @@ impl PhaseTables {
             out[at] = kinds.encode(full)?;
             at += 1;
         }
-        if let Some(matching) = &self.matching {
+        for matching in &self.matchings {
             out[at] = matching.encode(full)?;
+            at += 1;
         }
         Some(inner)
     }
@@ -633,10 +638,13 @@ impl PhaseTables {
         let mut values = vec![0u64; self.width];
         let inner = self.encode(view, full, &mut values)?;
         let pattern = self.exact_distance(&values)?;
+        let first = self.width - self.matchings.len();
         let pairs = self
-            .matching
-            .as_ref()
-            .map_or(0, |m| m.distance(values[self.width - 1]));
+            .matchings
+            .iter()
+            .zip(&values[first..])
+            .map(|(m, &t)| m.distance(t))
+            .collect();
         let straddle = self.straddle_bound(&values);
         // Kinds that can never be placed: the phase cannot start there.
         let kinds = Some(self.kinds_bound(&values)).filter(|&k| k != usize::MAX)?;
@@ -891,21 +899,22 @@ impl PhaseTables {
         })
     }
 
-    /// Asks for the pattern databases' and the matching's entries at coordinate values
+    /// Asks for the pattern databases' and the matchings' entries at coordinate values
     /// `values` (read a little later: the search works out every child of a node first);
-    /// returns the matching's rank there (0 without one), for
+    /// writes each matching's index there into `indices`, for
     /// [`MatchingTable::value_at`].
     #[inline]
-    pub fn prefetch(&self, values: &[u64]) -> u64 {
+    pub fn prefetch(&self, values: &[u64], indices: &mut [u64]) {
         for (_, table, rank) in self.database_ranks(values) {
             crate::table::prefetch(table.payload(), (rank / 2) as usize);
         }
         if let Some(straddle) = &self.straddle {
             straddle.prefetch(&values[self.straddle_at..][..straddle.width()]);
         }
-        self.matching
-            .as_ref()
-            .map_or(0, |matching| matching.prefetch(values[self.width - 1]))
+        let first = self.width - self.matchings.len();
+        for ((matching, &t), index) in self.matchings.iter().zip(&values[first..]).zip(indices) {
+            *index = matching.prefetch(t);
+        }
     }
 
     /// The straddle table's bound at coordinate values (0 without one).
@@ -968,8 +977,9 @@ impl PhaseTables {
             next[at] = kinds.child(here[at], m);
             at += 1;
         }
-        if let Some(matching) = &self.matching {
+        for matching in &self.matchings {
             next[at] = matching.child(here[at], m);
+            at += 1;
         }
     }
 
@@ -1003,10 +1013,11 @@ impl PhaseTables {
             }
             at += 1;
         }
-        if let Some(matching) = &self.matching {
+        for matching in &self.matchings {
             for m in set_bits(taken) {
                 kids[m * width + at] = matching.child(here[at], m);
             }
+            at += 1;
         }
     }
 
@@ -1157,8 +1168,8 @@ pub struct StartNode {
     pub inner: Element,
     /// The pattern's distance (exact) or bound (largest database value).
     pub pattern: usize,
-    /// The matching's distance (0 without one).
-    pub pairs: usize,
+    /// Each matching's distance.
+    pub pairs: Vec<usize>,
     /// The straddle table's bound (0 without one).
     pub straddle: usize,
     /// The kinds tables' bound (0 without them).
@@ -1169,7 +1180,7 @@ impl StartNode {
     /// The bound on the phase's cost from here: the largest of the distances.
     pub fn bound(&self) -> usize {
         self.pattern
-            .max(self.pairs)
+            .max(self.pairs.iter().copied().max().unwrap_or(0))
             .max(self.straddle)
             .max(self.kinds)
     }

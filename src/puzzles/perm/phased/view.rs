@@ -18,11 +18,12 @@
 //! states arrive paired, a [`Collapse`] makes each pair one piece (a reduced 4x4x4's
 //! edges become a 3x3x3's).
 
+use super::matching::Sides;
 use crate::puzzles::perm::element::{parity, slot_orbits, Element, Orbit, SetDef, WILD};
 use crate::puzzles::perm::puzzle::{PermPuzzle, PuzzleMove};
 
 /// The map of full states into a phase's pattern puzzle.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct View {
     /// Per set: each piece label's class label (pieces not followed share the class
     /// after the others).
@@ -45,10 +46,37 @@ pub struct View {
     pub collapse: Option<Collapse>,
     /// The matching's parity in the solved state.
     solved_matching_parity: u8,
+    /// Matchings of pairs against an anchor piece of another set (the 5x5x5's wings,
+    /// each side against the midges), followed beside the pattern by their tables
+    /// alone.
+    pub anchored: Vec<Sides>,
     /// Reading parities (after the parity sets and the matching): per entry, the set and
     /// each label's place among the counted pieces in the solved state's reading (255:
     /// not counted).
     pub readings: Vec<(usize, Vec<u8>)>,
+}
+
+/// Written as a derived `Debug` would, the anchored matchings only when there are some:
+/// a pattern puzzle's hash (and so its tables' names) covers the view's text, and
+/// views without them keep the names they had.
+impl std::fmt::Debug for View {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut out = f.debug_struct("View");
+        out.field("classes", &self.classes)
+            .field("oriented", &self.oriented)
+            .field("gauge", &self.gauge)
+            .field("home_gauge", &self.home_gauge)
+            .field("parities", &self.parities)
+            .field("solved_parity", &self.solved_parity)
+            .field("matching", &self.matching)
+            .field("collapse", &self.collapse)
+            .field("solved_matching_parity", &self.solved_matching_parity)
+            .field("readings", &self.readings);
+        if !self.anchored.is_empty() {
+            out.field("anchored", &self.anchored);
+        }
+        out.finish()
+    }
 }
 
 /// Pairs of slots of one set that some moves keep together, each holding two partner
@@ -174,6 +202,7 @@ impl View {
             collapse: None,
             readings: Vec::new(),
             solved_matching_parity: 0,
+            anchored: Vec::new(),
         })
     }
 
@@ -660,6 +689,51 @@ pub fn pairs_kept(sets: &[SetDef], s: usize, moves: &[&Element]) -> Option<Vec<(
             .map(|a| (a, partner[a]))
             .collect(),
     )
+}
+
+/// The slot of set `other` that `moves` keep with slot `slot.1` of set `slot.0`: the one
+/// slot whose piece goes wherever that slot's piece goes, under every move sequence (a
+/// 5x5x5 wing's midge under face turns); `None` when there is none.
+pub fn kept_with(
+    sets: &[SetDef],
+    slot: (usize, usize),
+    other: usize,
+    moves: &[&Element],
+) -> Option<usize> {
+    let (s, start) = slot;
+    // Where each slot's piece goes, per move, in both sets.
+    let to = |set: usize| -> Vec<Vec<usize>> {
+        moves
+            .iter()
+            .map(|m| {
+                let perm = &m.orbits[set].perm;
+                let mut to = vec![0usize; perm.len()];
+                for (i, &from) in perm.iter().enumerate() {
+                    to[from as usize] = i;
+                }
+                to
+            })
+            .collect()
+    };
+    let (to_s, to_o) = (to(s), to(other));
+    'candidate: for first in 0..sets[other].size {
+        let mut with = vec![usize::MAX; sets[s].size];
+        with[start] = first;
+        let mut stack = vec![start];
+        while let Some(x) = stack.pop() {
+            for (ts, to) in to_s.iter().zip(&to_o) {
+                let (y, w) = (ts[x], to[with[x]]);
+                if with[y] == usize::MAX {
+                    with[y] = w;
+                    stack.push(y);
+                } else if with[y] != w {
+                    continue 'candidate;
+                }
+            }
+        }
+        return Some(first);
+    }
+    None
 }
 
 /// The pairs with their slots ordered so that no move reverses a pair (a pair's image
