@@ -371,7 +371,7 @@ fn bad_plans_are_named_by_file_and_line() {
 /// `Through NAME` releases a target after the phase it names: the 4x4x4's centres phase
 /// may also ask for each wing in the pairs phase's orbit of its home slot (which the
 /// reduced cube's quarter turns of R and L then undo); without `Through pairs` the plan
-/// does not chain, and `Through` must name a later phase.
+/// does not chain, and `Through` must name this phase or a later one.
 #[test]
 fn through_releases_a_target_after_the_phase_it_names() {
     let puzzle = load("4x4x4.tws");
@@ -420,9 +420,12 @@ fn through_releases_a_target_after_the_phase_it_names() {
         .expect("the line");
     let early = compile(early_text).expect_err("an earlier phase");
     assert!(
-        early.contains(&format!("line {line}")) && early.contains("not a later phase"),
+        early.contains(&format!("line {line}"))
+            && early.contains("neither this phase nor a later one"),
         "{early}"
     );
+    // Named by itself, the target is released at once: the next phase may undo it too.
+    compile(with_wings("Through centres\n")).expect("released after the centres phase");
 }
 
 /// A 2x2x2 plan written into `dir`: first into `<U, R>` (two corners placed and
@@ -1271,4 +1274,62 @@ fn the_5x5x5_wings_are_paired_with_their_midges() {
     let inner = puzzle.moves.iter().find(|m| m.name == "2R").expect("2R");
     let crossed = puzzle.solved.then(&inner.element, &puzzle.sets);
     assert!(phased.solve(&crossed, &Limits::default()).is_err());
+}
+
+/// A pattern's orientations that the phase's own moves twist in every frame are read
+/// in the next phase's frame, where those moves twist nothing: the 5x5x5's midges
+/// oriented (and its wings put on their sides) by face quarter turns, for a phase of U,
+/// D and half turns. Read in the definition's frame, where U flips four midges, the
+/// plan would not chain. States of face turns (reduced cubes) are solved through it,
+/// each solution applied here (one kept from the first phase: every reduced state is
+/// the same start of the pairs phase, so no second one is ever found).
+#[test]
+fn an_orientation_target_is_read_in_the_next_phases_frame() {
+    let _lock = super::common::build_lock();
+    let dir = super::common::shared_data_dir();
+    let puzzle = load("5x5x5.tws");
+    let scratch = fresh_dir("phased-5x5x5-orient");
+    let plan_file = scratch.join("orient.plan");
+    std::fs::write(
+        &plan_file,
+        "Plan orient\nMove Uw U 2U\nMove Dw D 2D\nMove Fw F 2F\nMove Bw B 2B\n\
+         Move Lw L 2L\nMove Rw R 2R\nPhase orient\nMoves U D F B L R\nTarget\nMIDGE\n\
+         1 1 1 1 1 1 1 1 1 1 1 1\n0 0 0 0 0 0 0 0 0 0 0 0\nWING\n\
+         1 2 1 2 1 2 1 2 1 2 1 2 1 2 1 2 2 1 2 1 2 1 2 1\nEnd\nKeep 1\nEnd\n\
+         Phase pairs\nMoves U D R2 F2 L2 B2 Uw2 Dw2 Rw2 Fw2 Lw2 Bw2\n\
+         Target Subgroup U D F B L R\nKeep 1\nEnd\nFinish 3x3x3 U R F D L B\n",
+    )
+    .expect("plan written");
+    let phased = open(&puzzle, &plan_file, &dir);
+    let orient = &phased.plan().phases[0].view;
+    let turned = |name: &str| {
+        let m = puzzle.moves.iter().find(|m| m.name == name).expect("move");
+        puzzle.solved.then(&m.element, &puzzle.sets)
+    };
+    let home = orient.apply(&puzzle.solved, &puzzle.sets);
+    assert_eq!(orient.apply(&turned("U"), &puzzle.sets), home, "U twists");
+    assert_ne!(
+        orient.apply(&turned("F"), &puzzle.sets),
+        home,
+        "F twists nothing"
+    );
+    let faces: Vec<usize> = ["U", "D", "F", "B", "L", "R"]
+        .iter()
+        .map(|name| {
+            phased
+                .plan()
+                .moves
+                .iter()
+                .position(|m| &m.name == name)
+                .expect("a face turn")
+        })
+        .collect();
+    let mut rng = SplitMix64::new(56);
+    for _ in 0..4 {
+        let scramble: Vec<usize> = (0..20).map(|_| faces[rng.below(6) as usize]).collect();
+        let state = apply(&puzzle, &phased, &puzzle.solved, &scramble);
+        let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        let end = apply(&puzzle, &phased, &state, &solution.moves);
+        assert_eq!(end, puzzle.solved, "not solved after {scramble:?}");
+    }
 }

@@ -25,8 +25,9 @@
 //! those moves reach from the target count as reaching it: the next phase's moves finish
 //! the job), `Keep N` (how many of the phase's best solutions the next phase tries),
 //! `Cost NAME VALUE...` (a move's cost in the count: Square-1 counts only its twists),
-//! `Through NAME` (the target must be kept only up to the end of the later phase NAME:
-//! the phases after it may undo it, as a 3x3x3 phase undoes the 4x4x4's wing split),
+//! `Through NAME` (the target must be kept only up to the end of the phase NAME, a
+//! later one or this one: the phases after it may undo it, as a 3x3x3 phase undoes the
+//! 4x4x4's wing split),
 //! `Stream` (the first phase only: with a deadline or a length to reach, its solutions
 //! go on in batches of its `Keep` as they are found, as two-phase's do, rather than in
 //! wider passes that start again), `Inverse` (the first phase only: the search also
@@ -138,7 +139,7 @@ pub struct PhaseSpec {
     /// `Upto NAME...`: states these moves reach from the target count as the target too
     /// (the next phase's moves finish the job), with the line.
     pub upto: Option<(usize, Vec<String>)>,
-    /// `Through NAME`: the later phase after which the target need no longer hold, with
+    /// `Through NAME`: the phase (this one or a later one) after which the target need no longer hold, with
     /// the line.
     pub through: Option<(usize, String)>,
     /// `Stream`: its solutions go on in batches as they are found (first phase only),
@@ -331,11 +332,11 @@ impl PlanSpec {
         }
         for (k, phase) in phases.iter().enumerate() {
             if let Some((line, through)) = &phase.through {
-                if !phases[k + 1..].iter().any(|later| &later.name == through) {
+                if !phases[k..].iter().any(|later| &later.name == through) {
                     return Err(error(
                         *line,
                         format!(
-                            "Through names {}, which is not a later phase",
+                            "Through names {}, which is neither this phase nor a later one",
                             crate::text::quote(through)
                         ),
                     ));

@@ -577,7 +577,19 @@ impl Plan {
                     subgroup_view(puzzle, &generators, &phase_elements)
                 }
                 TargetSpec::Pattern { sets, parities } => {
-                    pattern_view(puzzle, sets, parities, &phase_elements)
+                    // Orientations the phase's moves twist whatever the frame are read in
+                    // the next phase's frame, where it has one: that phase keeps them.
+                    let next: Option<Vec<Element>> = spec.phases.get(k + 1).map(|next| {
+                        next.moves
+                            .1
+                            .iter()
+                            .filter_map(|token| vocabulary.resolve(token))
+                            .flatten()
+                            .map(|(_, _, e)| e)
+                            .collect()
+                    });
+                    let next: Option<Vec<&Element>> = next.as_ref().map(|n| n.iter().collect());
+                    pattern_view(puzzle, sets, parities, &phase_elements, next.as_deref())
                 }
             }
             .map_err(|problem| error(*target_line, problem))?;
@@ -591,12 +603,13 @@ impl Plan {
                 }
             }
             // The chain: this phase's moves keep every earlier target (or are among the
-            // moves its `Upto` allows), up to the phase its `Through` names.
+            // moves its `Upto` allows), up to the phase its `Through` names (itself: the
+            // next phase may undo it, from the states it leaves).
             for (e, earlier) in phases.iter().enumerate() {
                 let released = spec.phases[e]
                     .through
                     .as_ref()
-                    .is_some_and(|(_, last)| spec.phases[e + 1..k].iter().any(|p| &p.name == last));
+                    .is_some_and(|(_, last)| spec.phases[e..k].iter().any(|p| &p.name == last));
                 if released {
                     continue;
                 }
@@ -930,12 +943,26 @@ fn splittable_sets(
     out
 }
 
-/// The frame in which the phase's moves twist nothing, where one exists (else the
-/// definition's): a target's orientations read in it are constant under those moves,
-/// which then need no twist coordinate. (Any frame reads a target's solved orientation as
+/// The frame in which the phase's moves twist nothing, where one exists (else the next
+/// phase's such frame, `next_moves`, where that exists: the 5x5x5's midges, oriented by
+/// a phase of quarter turns for one of half turns; else the definition's): a target's
+/// orientations read in it are constant under those moves, which then need no twist
+/// coordinate. (Any frame reads a target's solved orientation as
 /// 0.) Identical pieces must share their slots' frame, or keep the definition's.
-fn phase_frame(puzzle: &PermPuzzle, phase_moves: &[&Element]) -> Vec<Vec<u8>> {
-    let frames = twist_free_gauge(&puzzle.sets, phase_moves);
+fn phase_frame(
+    puzzle: &PermPuzzle,
+    phase_moves: &[&Element],
+    next_moves: Option<&[&Element]>,
+) -> Vec<Vec<u8>> {
+    let mut frames = twist_free_gauge(&puzzle.sets, phase_moves);
+    if let Some(next) = next_moves {
+        let next = twist_free_gauge(&puzzle.sets, next);
+        for (own, next) in frames.iter_mut().zip(next) {
+            for (slot, next) in own.iter_mut().zip(next) {
+                *slot = slot.or(next);
+            }
+        }
+    }
     puzzle
         .sets
         .iter()
@@ -968,7 +995,7 @@ fn solved_view(puzzle: &PermPuzzle, phase_moves: &[&Element]) -> Result<View, St
         puzzle,
         &classes,
         &oriented,
-        phase_frame(puzzle, phase_moves),
+        phase_frame(puzzle, phase_moves, None),
         Vec::new(),
     )
 }
@@ -1253,6 +1280,7 @@ fn pattern_view(
     sets: &[PatternSet],
     parities: &[(usize, Vec<String>)],
     phase_moves: &[&Element],
+    next_moves: Option<&[&Element]>,
 ) -> Result<View, String> {
     // Sets the pattern does not name are not followed.
     let mut classes: Vec<Vec<Option<u16>>> = puzzle.sets.iter().map(|_| vec![None; 256]).collect();
@@ -1357,7 +1385,7 @@ fn pattern_view(
         puzzle,
         &classes,
         &oriented,
-        phase_frame(puzzle, phase_moves),
+        phase_frame(puzzle, phase_moves, next_moves),
         parity_sets,
     )?;
     view.readings = readings;
