@@ -1211,6 +1211,18 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
     same_as_one_of_many(&phased, alone);
 }
 
+/// The 5x5x5 with a plan `name` of the phases `phases` (its wide turns named first),
+/// tables in the shared folder.
+fn five_by_five(name: &str, phases: &str) -> (PermPuzzle, PhasedSolver) {
+    let puzzle = load("5x5x5.tws");
+    let plan_file = fresh_dir(&format!("phased-5x5x5-{name}")).join("test.plan");
+    let wide = "Move Uw U 2U\nMove Dw D 2D\nMove Fw F 2F\nMove Bw B 2B\nMove Lw L 2L\n\
+                Move Rw R 2R\n";
+    std::fs::write(&plan_file, format!("Plan {name}\n{wide}{phases}")).expect("plan written");
+    let phased = open(&puzzle, &plan_file, &super::common::shared_data_dir());
+    (puzzle, phased)
+}
+
 /// A phase whose target keeps each pair of wings with a piece of another set (the
 /// 5x5x5's midge between its two wings, under face turns) matches each side of the wings
 /// against those pieces, not the wings with each other: states its moves reach (the
@@ -1220,18 +1232,11 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
 #[test]
 fn the_5x5x5_wings_are_paired_with_their_midges() {
     let _lock = super::common::build_lock();
-    let dir = super::common::shared_data_dir();
-    let puzzle = load("5x5x5.tws");
-    let scratch = fresh_dir("phased-5x5x5-pairs");
-    let plan_file = scratch.join("pairs.plan");
-    std::fs::write(
-        &plan_file,
-        "Plan pairs\nMove Uw U 2U\nMove Dw D 2D\nMove Fw F 2F\nMove Bw B 2B\nMove Lw L 2L\n\
-         Move Rw R 2R\nPhase pairs\nMoves U D R2 F2 L2 B2 Rw2 Fw2 Lw2 Bw2\n\
+    let (puzzle, phased) = five_by_five(
+        "pairs",
+        "Phase pairs\nMoves U D R2 F2 L2 B2 Rw2 Fw2 Lw2 Bw2\n\
          Target Subgroup U D F B L R\nKeep 1\nEnd\nFinish 3x3x3 U R F D L B\n",
-    )
-    .expect("plan written");
-    let phased = open(&puzzle, &plan_file, &dir);
+    );
     let view = &phased.plan().phases[0].view;
     let set = |name: &str| {
         puzzle
@@ -1286,21 +1291,14 @@ fn the_5x5x5_wings_are_paired_with_their_midges() {
 #[test]
 fn an_orientation_target_is_read_in_the_next_phases_frame() {
     let _lock = super::common::build_lock();
-    let dir = super::common::shared_data_dir();
-    let puzzle = load("5x5x5.tws");
-    let scratch = fresh_dir("phased-5x5x5-orient");
-    let plan_file = scratch.join("orient.plan");
-    std::fs::write(
-        &plan_file,
-        "Plan orient\nMove Uw U 2U\nMove Dw D 2D\nMove Fw F 2F\nMove Bw B 2B\n\
-         Move Lw L 2L\nMove Rw R 2R\nPhase orient\nMoves U D F B L R\nTarget\nMIDGE\n\
+    let (puzzle, phased) = five_by_five(
+        "orient",
+        "Phase orient\nMoves U D F B L R\nTarget\nMIDGE\n\
          1 1 1 1 1 1 1 1 1 1 1 1\n0 0 0 0 0 0 0 0 0 0 0 0\nWING\n\
          1 2 1 2 1 2 1 2 1 2 1 2 1 2 1 2 2 1 2 1 2 1 2 1\nEnd\nKeep 1\nEnd\n\
          Phase pairs\nMoves U D R2 F2 L2 B2 Uw2 Dw2 Rw2 Fw2 Lw2 Bw2\n\
          Target Subgroup U D F B L R\nKeep 1\nEnd\nFinish 3x3x3 U R F D L B\n",
-    )
-    .expect("plan written");
-    let phased = open(&puzzle, &plan_file, &dir);
+    );
     let orient = &phased.plan().phases[0].view;
     let turned = |name: &str| {
         let m = puzzle.moves.iter().find(|m| m.name == name).expect("move");

@@ -355,6 +355,16 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
     (a / gcd(a, b).max(1)).checked_mul(b)
 }
 
+/// The root of `x` in a union-find forest `parent` (each entry its parent, a root its
+/// own), halving the path on the way.
+pub(crate) fn root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
 /// Per set, per slot: the orbit id of the slot under `moves` (slots that exchange
 /// pieces share one).
 pub fn slot_orbits(sets: &[SetDef], moves: &[&Element]) -> Vec<Vec<usize>> {
@@ -362,13 +372,6 @@ pub fn slot_orbits(sets: &[SetDef], moves: &[&Element]) -> Vec<Vec<usize>> {
         .enumerate()
         .map(|(s, def)| {
             let mut parent: Vec<usize> = (0..def.size).collect();
-            fn root(parent: &mut [usize], mut x: usize) -> usize {
-                while parent[x] != x {
-                    parent[x] = parent[parent[x]];
-                    x = parent[x];
-                }
-                x
-            }
             for m in moves {
                 for (i, &from) in m.orbits[s].perm.iter().enumerate() {
                     let (a, b) = (root(&mut parent, i), root(&mut parent, from as usize));

@@ -33,7 +33,7 @@
 //! not its rank: a move is then twelve nibble lookups, and only the table read ranks it.
 
 use crate::progress::Progress;
-use crate::puzzles::perm::element::{parity, Element};
+use crate::puzzles::perm::element::{parity, root, Element};
 use crate::puzzles::perm::exact::ExactError;
 use crate::puzzles::perm::puzzle::PermPuzzle;
 use crate::search::bfs::{mod3_bfs_observed, Mod3Observer, RankedSpace};
@@ -177,26 +177,19 @@ fn steps_of(sides: &Sides, moves: &[&Element]) -> Vec<Step> {
 /// ranks one permutation per class (the 5x5x5's edges against their midges, with the
 /// E slice kept: 8! x 4! instead of 12!).
 fn classes_of(steps: &[Step], n: usize) -> Vec<Vec<u8>> {
-    let mut root: Vec<usize> = (0..n).collect();
-    fn find(root: &mut [usize], mut x: usize) -> usize {
-        while root[x] != x {
-            root[x] = root[root[x]];
-            x = root[x];
-        }
-        x
-    }
+    let mut parent: Vec<usize> = (0..n).collect();
     for step in steps {
         for j in 0..n {
             for k in [step.a[j] as usize, step.b_inverse[j] as usize] {
-                let (x, y) = (find(&mut root, j), find(&mut root, k));
-                root[x.max(y)] = x.min(y);
+                let (x, y) = (root(&mut parent, j), root(&mut parent, k));
+                parent[x.max(y)] = x.min(y);
             }
         }
     }
     let mut classes: Vec<Vec<u8>> = Vec::new();
     let mut class_of_root = vec![usize::MAX; n];
     for j in 0..n {
-        let r = find(&mut root, j);
+        let r = root(&mut parent, j);
         if class_of_root[r] == usize::MAX {
             class_of_root[r] = classes.len();
             classes.push(Vec::new());

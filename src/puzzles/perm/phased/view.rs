@@ -608,6 +608,22 @@ pub fn twist_free_gauge(sets: &[SetDef], moves: &[&Element]) -> Vec<Vec<Option<u
         .collect()
 }
 
+/// Per move, where the piece in each slot of set `set` goes (`to[m][slot]`: the slot
+/// it lands in).
+fn destinations(set: usize, moves: &[&Element]) -> Vec<Vec<usize>> {
+    moves
+        .iter()
+        .map(|m| {
+            let perm = &m.orbits[set].perm;
+            let mut to = vec![0usize; perm.len()];
+            for (i, &from) in perm.iter().enumerate() {
+                to[from as usize] = i;
+            }
+            to
+        })
+        .collect()
+}
+
 /// For each slot of set `s`, its partner when `moves` keep the set's slots in pairs (each
 /// pair's ordered images under every move sequence as many as its first slot's): `None`
 /// when they do not.
@@ -617,16 +633,7 @@ pub fn pairs_kept(sets: &[SetDef], s: usize, moves: &[&Element]) -> Option<Vec<(
         return None;
     }
     // Where each slot's piece goes, per move.
-    let to: Vec<Vec<usize>> = moves
-        .iter()
-        .map(|m| {
-            let mut to = vec![0usize; n];
-            for (i, &from) in m.orbits[s].perm.iter().enumerate() {
-                to[from as usize] = i;
-            }
-            to
-        })
-        .collect();
+    let to = destinations(s, moves);
     // The images of one slot or an ordered pair of slots under every move sequence,
     // counted over a flag per value (`a` or `a * n + b`).
     let mut seen = vec![false; n * n];
@@ -701,21 +708,7 @@ pub fn kept_with(
     moves: &[&Element],
 ) -> Option<usize> {
     let (s, start) = slot;
-    // Where each slot's piece goes, per move, in both sets.
-    let to = |set: usize| -> Vec<Vec<usize>> {
-        moves
-            .iter()
-            .map(|m| {
-                let perm = &m.orbits[set].perm;
-                let mut to = vec![0usize; perm.len()];
-                for (i, &from) in perm.iter().enumerate() {
-                    to[from as usize] = i;
-                }
-                to
-            })
-            .collect()
-    };
-    let (to_s, to_o) = (to(s), to(other));
+    let (to_s, to_o) = (destinations(s, moves), destinations(other, moves));
     'candidate: for first in 0..sets[other].size {
         let mut with = vec![usize::MAX; sets[s].size];
         with[start] = first;
@@ -745,18 +738,7 @@ fn ordered_blocks(
     moves: &[&Element],
 ) -> Vec<(usize, usize)> {
     let n = blocks.len();
-    // Where the piece in each slot goes under each move.
-    let to: Vec<Vec<usize>> = moves
-        .iter()
-        .map(|m| {
-            let perm = &m.orbits[set].perm;
-            let mut to = vec![0usize; perm.len()];
-            for (i, &from) in perm.iter().enumerate() {
-                to[from as usize] = i;
-            }
-            to
-        })
-        .collect();
+    let to = destinations(set, moves);
     let index_of = |slot: usize| blocks.iter().position(|&(p, q)| p == slot || q == slot);
     let mut order: Vec<Option<(usize, usize)>> = vec![None; n];
     for start in 0..n {
