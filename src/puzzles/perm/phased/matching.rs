@@ -40,7 +40,7 @@ use crate::search::bfs::{mod3_bfs_observed, Mod3Observer, RankedSpace};
 use crate::table::{packed, Table, TableStore};
 use std::sync::atomic::AtomicU8;
 
-use super::view::Matching;
+use super::view::Sides;
 
 /// Lehmer rank of a permutation of `0..n` (`n` at most 16) packed 4 bits a value, in `n`
 /// steps: a word of 4-bit counters holds, for each value, how many smaller values are
@@ -306,44 +306,6 @@ fn keeps_parity(steps: &[Step], n: usize) -> bool {
 
 /// Most states the search from the identity settles before it stops deepening.
 const SETTLED_LIMIT: u64 = 40_000_000;
-
-/// The two sides a matching relates, as its table reads them: per pair an A slot (of
-/// set `a_set`) and a B slot (of set `b_set`, the same set for two wings of a 4x4x4
-/// edge, another for a 5x5x5 wing against its midge), and which B piece partners each A
-/// piece.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sides {
-    /// The A slots' set, and per pair its A slot.
-    pub a_set: usize,
-    pub a: Vec<usize>,
-    /// The B slots' set, and per pair its B slot.
-    pub b_set: usize,
-    pub b: Vec<usize>,
-    /// Per label of the A set, the label of its partner in the B set (`u8::MAX`: a piece
-    /// that belongs on no A slot, so a state with it there is not followed).
-    pub partner: Vec<u8>,
-}
-
-impl Sides {
-    /// The sides of a matching within one set: each piece's partner is the other piece
-    /// solved in its pair.
-    pub fn within(puzzle: &PermPuzzle, matching: &Matching) -> Self {
-        let set = matching.pairing.set;
-        let solved = &puzzle.solved.orbits[set];
-        let mut partner = vec![u8::MAX; 256];
-        for (&p, &q) in matching.a.iter().zip(&matching.b) {
-            partner[solved.perm[p] as usize] = solved.perm[q];
-            partner[solved.perm[q] as usize] = solved.perm[p];
-        }
-        Self {
-            a_set: set,
-            a: matching.a.clone(),
-            b_set: set,
-            b: matching.b.clone(),
-            partner,
-        }
-    }
-}
 
 /// A matching's moves and table.
 pub struct MatchingTable {

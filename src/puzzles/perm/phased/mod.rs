@@ -26,8 +26,8 @@ pub mod tie;
 pub mod view;
 
 use super::definition::power_names;
-use super::element::slot_orbits;
 use super::element::{parity, Element, MAX_ORDER, WILD};
+use super::element::{root, slot_orbits};
 use super::exact::ExactError;
 use super::plan::{PatternSet, PlanError, PlanSpec, TargetSpec};
 use super::puzzle::{PermPuzzle, PuzzleMetric, PuzzleMove};
@@ -1026,13 +1026,6 @@ fn subgroup_view(
         let solved = &puzzle.solved.orbits[s];
         // Orbits that hold the same label are one class.
         let mut class_of_orbit: Vec<usize> = (0..def.size).collect();
-        fn root(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
         let mut first_orbit_of_label: HashMap<u8, usize> = HashMap::new();
         for (slot, &label) in solved.perm.iter().enumerate() {
             let orbit = orbits[s][slot];
@@ -1230,39 +1223,36 @@ fn anchored_sides(
     puzzle: &PermPuzzle,
     matching: &view::Matching,
     generators: &[&Element],
-) -> Option<Vec<matching::Sides>> {
+) -> Option<Vec<view::Sides>> {
     let s = matching.pairing.set;
     let pairs = matching.a.len();
-    let anchor_set = (0..puzzle.sets.len()).find(|&t| {
-        t != s && puzzle.sets[t].size == pairs && distinct(puzzle, t) && {
-            matching
+    // The first set that holds one slot beside both pieces of each pair, a different
+    // slot for each pair.
+    let (anchor_set, anchors) = (0..puzzle.sets.len())
+        .filter(|&t| t != s && puzzle.sets[t].size == pairs && distinct(puzzle, t))
+        .find_map(|t| {
+            let anchors: Vec<usize> = matching
                 .a
                 .iter()
-                .all(|&p| view::kept_with(&puzzle.sets, (s, p), t, generators).is_some())
-        }
-    })?;
-    let anchors: Vec<usize> = matching
-        .a
-        .iter()
-        .zip(&matching.b)
-        .map(|(&p, &q)| {
-            let at = view::kept_with(&puzzle.sets, (s, p), anchor_set, generators)?;
-            (view::kept_with(&puzzle.sets, (s, q), anchor_set, generators)? == at).then_some(at)
-        })
-        .collect::<Option<_>>()?;
-    let mut distinct_anchors = anchors.clone();
-    distinct_anchors.sort_unstable();
-    distinct_anchors.dedup();
-    if distinct_anchors.len() != pairs {
-        return None;
-    }
+                .zip(&matching.b)
+                .map(|(&p, &q)| {
+                    let at = view::kept_with(&puzzle.sets, (s, p), t, generators)?;
+                    (view::kept_with(&puzzle.sets, (s, q), t, generators)? == at).then_some(at)
+                })
+                .collect::<Option<_>>()?;
+            let mut taken = vec![false; pairs];
+            anchors
+                .iter()
+                .all(|&at| !std::mem::replace(&mut taken[at], true))
+                .then_some((t, anchors))
+        })?;
     let solved = &puzzle.solved;
     let side = |slots: &[usize]| {
         let mut partner = vec![u8::MAX; 256];
         for (&slot, &anchor) in slots.iter().zip(&anchors) {
             partner[solved.orbits[s].perm[slot] as usize] = solved.orbits[anchor_set].perm[anchor];
         }
-        matching::Sides {
+        view::Sides {
             a_set: s,
             a: slots.to_vec(),
             b_set: anchor_set,
@@ -1660,11 +1650,11 @@ impl PhasedSolver {
             |k: usize, last_tables: Vec<kinds::Placing>| -> Result<PhaseTables, ExactError> {
                 let phase = &plan.phases[k];
                 let elements = plan.phase_elements(k);
-                let sides: Vec<matching::Sides> = phase
+                let sides: Vec<view::Sides> = phase
                     .view
                     .matching
                     .iter()
-                    .map(|m| matching::Sides::within(puzzle, m))
+                    .map(|m| view::Sides::within(puzzle, m))
                     .chain(phase.view.anchored.iter().cloned())
                     .collect();
                 let matching = (puzzle, sides.as_slice(), elements.as_slice());

@@ -108,6 +108,10 @@ impl<'a> PhaseRun<'a> {
         stop: &'a Stop,
     ) -> (Self, usize) {
         let width = moves.tables.width;
+        assert!(
+            moves.tables.matchings.len() <= MOST_MATCHINGS,
+            "too many matchings"
+        );
         let bound = start.bound();
         let mut stack = start.values;
         stack.reserve(width * 32);

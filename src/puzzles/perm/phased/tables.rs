@@ -5,11 +5,11 @@
 //! by rename, mapped; named by the pattern puzzle's hash.
 
 use super::kinds::Placing;
-use super::matching::{MatchingTable, Sides};
+use super::matching::MatchingTable;
 use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
 use super::tie::{self, Tie};
-use super::view::Matching;
+use super::view::{Matching, Sides};
 use crate::progress::Progress;
 use crate::puzzles::perm::coord::{set_bits, Coord, CoordError, MoveRows, Projection, Reachable};
 use crate::puzzles::perm::element::Element;

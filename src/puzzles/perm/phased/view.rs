@@ -18,7 +18,6 @@
 //! states arrive paired, a [`Collapse`] makes each pair one piece (a reduced 4x4x4's
 //! edges become a 3x3x3's).
 
-use super::matching::Sides;
 use crate::puzzles::perm::element::{parity, slot_orbits, Element, Orbit, SetDef, WILD};
 use crate::puzzles::perm::puzzle::{PermPuzzle, PuzzleMove};
 
@@ -104,6 +103,44 @@ pub struct Matching {
     /// Sets whose permutation parity the target ties to that of the pairs (the 4x4x4's
     /// corners: a reduced cube's edges permute with the corners' parity).
     pub with: Vec<usize>,
+}
+
+/// The two sides a matching relates, as its table reads them: per pair an A slot (of
+/// set `a_set`) and a B slot (of set `b_set`, the same set for two wings of a 4x4x4
+/// edge, another for a 5x5x5 wing against its midge), and which B piece partners each A
+/// piece.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sides {
+    /// The A slots' set, and per pair its A slot.
+    pub a_set: usize,
+    pub a: Vec<usize>,
+    /// The B slots' set, and per pair its B slot.
+    pub b_set: usize,
+    pub b: Vec<usize>,
+    /// Per label of the A set, the label of its partner in the B set (`u8::MAX`: a piece
+    /// that belongs on no A slot, so a state with it there is not followed).
+    pub partner: Vec<u8>,
+}
+
+impl Sides {
+    /// The sides of a matching within one set: each piece's partner is the other piece
+    /// solved in its pair.
+    pub fn within(puzzle: &PermPuzzle, matching: &Matching) -> Self {
+        let set = matching.pairing.set;
+        let solved = &puzzle.solved.orbits[set];
+        let mut partner = vec![u8::MAX; 256];
+        for (&p, &q) in matching.a.iter().zip(&matching.b) {
+            partner[solved.perm[p] as usize] = solved.perm[q];
+            partner[solved.perm[q] as usize] = solved.perm[p];
+        }
+        Self {
+            a_set: set,
+            a: matching.a.clone(),
+            b_set: set,
+            b: matching.b.clone(),
+            partner,
+        }
+    }
 }
 
 /// Pairs of slots the phase's moves keep together, in states that arrive paired.
