@@ -1331,3 +1331,83 @@ fn an_orientation_target_is_read_in_the_next_phases_frame() {
         assert_eq!(end, puzzle.solved, "not solved after {scramble:?}");
     }
 }
+
+/// A target with `Upto` over pattern databases (its coordinates too many for one exact
+/// table): the 4x4x4 plan with a first phase that puts the R and L centres each on its
+/// own face, or anywhere `U D R L Uw2 Dw2 Fw2 Bw2` take them from there (anywhere on
+/// the R-L axis). States those moves reach
+/// from solved are at the target (bound 0, and the final check says so); a wide turn
+/// more (`Fw`, taking centres off R and L) is not. Random states are solved, each
+/// solution applied here reaching the solved cube, turned at most, and the phase never
+/// costs more than the same phase without `Upto`, and sometimes less.
+#[test]
+fn an_upto_target_over_pattern_databases_holds_what_its_moves_reach() {
+    let _lock = super::common::build_lock();
+    let dir = fresh_dir("phased-upto-pdbs");
+    let puzzle = load("4x4x4.tws");
+    let shipped = std::fs::read_to_string(definition("4x4x4.plan")).expect("the plan");
+    let first = shipped.find("Phase centres-rl").expect("the first phase");
+    let second = shipped.find("Phase centres\n").expect("the second phase");
+    let with_rl = |upto: &str| {
+        let rl = format!(
+            "Phase rl\nMoves U D F B L R Uw Dw Fw Bw Lw Rw\nTarget\nCENTER\n\
+             1 1 1 1 2 2 2 2 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3\nEnd\n{upto}Through rl\n\
+             Keep 1\nEnd\n\n"
+        );
+        let plan = dir.join(format!("rl{}.plan", upto.len()));
+        std::fs::write(
+            &plan,
+            format!("{}{rl}{}", &shipped[..first], &shipped[second..]),
+        )
+        .expect("plan written");
+        open(&puzzle, &plan, &dir)
+    };
+    let (upto, solved_only) = (with_rl("Upto U D R L Uw2 Dw2 Fw2 Bw2\n"), with_rl(""));
+    let (phase, tables) = (&upto.plan().phases[0], &upto.tables()[0]);
+    assert!(!tables.is_exact(), "{:?}", tables.sizes());
+    let named = |name: &str| {
+        &upto
+            .plan()
+            .moves
+            .iter()
+            .find(|m| m.name == name)
+            .expect("a plan move")
+            .element
+    };
+    let at_target = |state: &Element| {
+        let view = phase.view.apply(state, &puzzle.sets).expect("a view");
+        let start = tables.start(&view, state).expect("encodes");
+        start.bound() == 0 && tables.is_target(&start.inner)
+    };
+    let mut rng = SplitMix64::new(5);
+    let upto_moves = ["U", "D'", "R", "L2", "Uw2", "Dw2", "Fw2", "Bw2"];
+    for _ in 0..50 {
+        let state = (0..12).fold(puzzle.solved.clone(), |here, _| {
+            let m = upto_moves[rng.below(upto_moves.len() as u64) as usize];
+            here.then(named(m), &puzzle.sets)
+        });
+        assert!(at_target(&state));
+        assert!(!at_target(&state.then(named("Fw"), &puzzle.sets)));
+    }
+    let rotations = upto
+        .plan()
+        .rotations
+        .as_ref()
+        .expect("the plan's rotations");
+    let mut cheaper = 0;
+    for i in 0..6 {
+        let state = upto.random_state(&mut rng).expect("a random state");
+        let solution = upto.solve(&state, &Limits::default()).expect("solved");
+        let end = apply(&puzzle, &upto, &state, &solution.moves);
+        assert!(rotations.solves(&end), "state {i}: not solved");
+        let without = solved_only
+            .solve(&state, &Limits::default())
+            .expect("solved");
+        assert!(
+            solution.phase_costs[0] <= without.phase_costs[0],
+            "state {i}"
+        );
+        cheaper += usize::from(solution.phase_costs[0] < without.phase_costs[0]);
+    }
+    assert!(cheaper > 0, "Upto never made the phase cheaper");
+}

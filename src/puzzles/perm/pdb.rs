@@ -20,11 +20,12 @@ use rayon::prelude::*;
 /// Most entries of one pattern database (4 bits each: 128 MiB).
 pub const PDB_ENTRIES: u64 = 1 << 28;
 
-/// Builds the pattern database of `projection` (a BFS from its solved value, distances
-/// capped at 15, two entries a byte; by cost when `costs`, one per move, is not empty)
-/// and writes it to `store` as `spec`.
+/// Builds the pattern database of `projection` (a BFS from the target values `sources`,
+/// the solved value or every target's, distances capped at 15, two entries a byte; by
+/// cost when `costs`, one per move, is not empty) and writes it to `store` as `spec`.
 pub fn write_pattern_database(
     projection: &Projection,
+    sources: &[u64],
     costs: &[u8],
     spec: &TableSpec,
     store: &TableStore,
@@ -32,15 +33,10 @@ pub fn write_pattern_database(
     label: &str,
 ) -> Result<(), ExactError> {
     let result = if costs.is_empty() {
-        layered_bfs(
-            &Space::new(projection),
-            &[projection.solved],
-            progress,
-            label,
-        )
+        layered_bfs(&Space::new(projection), sources, progress, label)
     } else {
         let width = projection.radix.len();
-        crate::search::bfs::costed_bfs(projection.size, &[projection.solved], costs, |rank, m| {
+        crate::search::bfs::costed_bfs(projection.size, sources, costs, |rank, m| {
             let mut values = [0u64; 32];
             projection.values(rank, &mut values[..width]);
             projection.after(&values[..width], m)
@@ -468,7 +464,15 @@ impl PatternSearch {
                     projection.size,
                     spec.payload_len() as f64 / 1e6
                 ));
-                write_pattern_database(&projection, &[], &spec, store, progress, "pattern BFS")?;
+                write_pattern_database(
+                    &projection,
+                    &[projection.solved],
+                    &[],
+                    &spec,
+                    store,
+                    progress,
+                    "pattern BFS",
+                )?;
             }
             let table = store.open(&spec)?;
             pdbs.push(Pdb { projection, table });

@@ -177,6 +177,9 @@ pub struct PhaseTables {
     /// Sets the tables count as one kind, told by another set's arrangement: a start
     /// must hold what they say.
     pub ties: Vec<Tie>,
+    /// Over pattern databases, the target states when `Upto` makes them more than the
+    /// solved one (ranked states); `None`: the solved state alone.
+    target_set: Option<std::collections::HashSet<Element>>,
 }
 
 fn spec(
@@ -279,14 +282,12 @@ impl PhaseTables {
                 kinds_at: width + straddle_width,
                 costs,
                 ties,
+                target_set: None,
             });
         }
-        if targets.len() > 1 {
-            return Err(ExactError::Unsupported(CoordError(format!(
-                "phase {name}: a target with Upto needs one exact table, and its coordinates \
-                 do not fit one"
-            ))));
-        }
+        // Over pattern databases, a target with `Upto` is the set of its states: each
+        // database searches from their values, and a path ends on one of them.
+        let target_set = (targets.len() > 1).then(|| targets.iter().cloned().collect());
         let cap = PDB_ENTRIES.min(budget / 2);
         let projections =
             pattern_projections(&ranked, cap, join).map_err(ExactError::NoPatternDatabases)?;
@@ -318,7 +319,15 @@ impl PhaseTables {
                     projection.size,
                     spec.payload_len() as f64 / 1e6
                 ));
-                write_pattern_database(&projection, &costs, &spec, store, progress, "phase BFS")?;
+                write_pattern_database(
+                    &projection,
+                    &target_ranks(&projection, &targets),
+                    &costs,
+                    &spec,
+                    store,
+                    progress,
+                    "phase BFS",
+                )?;
             }
             pdbs.push((projection, store.open(&spec)?));
         }
@@ -336,6 +345,7 @@ impl PhaseTables {
             kinds_at: width + straddle_width,
             costs,
             ties,
+            target_set,
         })
     }
 
@@ -489,12 +499,7 @@ impl PhaseTables {
         {
             return Ok(None);
         }
-        let mut sources: Vec<u64> = targets
-            .iter()
-            .filter_map(|t| projection.encode(t))
-            .collect();
-        sources.sort_unstable();
-        sources.dedup();
+        let sources = target_ranks(&projection, targets);
         // A class table of distances modulo 3 is kept only where its distances would not
         // fit 4 bits (an earlier version's is built again as depths).
         let mod3_kept = || match (&quotient, store.exists(&mod3_spec)) {
@@ -1128,9 +1133,12 @@ impl PhaseTables {
         }
     }
 
-    /// Whether a state of the ranked pattern puzzle is its solved state.
+    /// Whether a state of the ranked pattern puzzle is a target state.
     pub fn is_target(&self, inner: &Element) -> bool {
-        self.ranked.is_solved(inner)
+        match &self.target_set {
+            Some(set) => set.contains(inner),
+            None => self.ranked.is_solved(inner),
+        }
     }
 
     /// Whether every pattern database's coordinates are at their solved values: necessary
@@ -1138,8 +1146,11 @@ impl PhaseTables {
     /// state is checked only when it holds (true over an exact table).
     #[inline]
     pub fn at_solved_values(&self, values: &[u64]) -> bool {
-        self.database_ranks(values)
-            .all(|(projection, _, rank)| rank == projection.solved)
+        // Targets besides the solved state: the databases' zeros are the only sieve.
+        self.target_set.is_some()
+            || self
+                .database_ranks(values)
+                .all(|(projection, _, rank)| rank == projection.solved)
     }
 
     /// Whether coordinate values `values` are a target's, by an exact table's list of
@@ -1192,6 +1203,18 @@ fn rank_of(projection: &Projection, values: &[u64]) -> u64 {
         .iter()
         .zip(&projection.radix)
         .fold(0u64, |acc, (&v, &r)| acc * r + v)
+}
+
+/// The numbers of the target states `targets` (ranked states) under `projection`, in
+/// order, each once: the sources of a table's breadth-first search.
+fn target_ranks(projection: &Projection, targets: &[Element]) -> Vec<u64> {
+    let mut ranks: Vec<u64> = targets
+        .iter()
+        .filter_map(|t| projection.encode(t))
+        .collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    ranks
 }
 
 /// The target states of a pattern puzzle: its solved state and every state the moves
