@@ -139,8 +139,8 @@ pub struct PhaseSpec {
     /// `Upto NAME...`: states these moves reach from the target count as the target too
     /// (the next phase's moves finish the job), with the line.
     pub upto: Option<(usize, Vec<String>)>,
-    /// `Through NAME`: the phase (this one or a later one) after which the target need no longer hold, with
-    /// the line.
+    /// `Through NAME`: the phase (this one or a later one) after which the target need no
+    /// longer hold, with the line.
     pub through: Option<(usize, String)>,
     /// `Stream`: its solutions go on in batches as they are found (first phase only),
     /// with the line.

@@ -182,6 +182,17 @@ impl<'a> Vocabulary<'a> {
         self.bases.insert(base.to_string(), powers);
     }
 
+    /// The elements of every move `tokens` stand for, in order (a target's generators,
+    /// an `Upto` line's moves); `Err` names the first token that is no move.
+    fn elements(&self, tokens: &[String]) -> Result<Vec<Element>, String> {
+        let mut out = Vec::new();
+        for token in tokens {
+            let resolved = self.resolve(token).ok_or_else(|| token.clone())?;
+            out.extend(resolved.into_iter().map(|(_, _, e)| e));
+        }
+        Ok(out)
+    }
+
     /// The moves a `Moves` token stands for: every power (quarter turns in QTM) of a
     /// base, or one power.
     fn resolve(&self, token: &str) -> Option<Vec<(String, String, Element)>> {
@@ -210,6 +221,11 @@ fn error(line: usize, problem: impl Into<String>) -> PlanError {
         line,
         problem: problem.into(),
     }
+}
+
+/// A plan line naming a move the definition and the plan do not know.
+fn unknown_move(line: usize, token: &str) -> PlanError {
+    error(line, format!("unknown move {}", crate::text::quote(token)))
 }
 
 impl Plan {
@@ -465,12 +481,9 @@ impl Plan {
             let mut local: Vec<PuzzleMove> = Vec::new();
             let mut local_bases: Vec<(String, u32)> = Vec::new();
             for token in tokens {
-                let resolved = vocabulary.resolve(token).ok_or_else(|| {
-                    error(
-                        *moves_line,
-                        format!("unknown move {}", crate::text::quote(token)),
-                    )
-                })?;
+                let resolved = vocabulary
+                    .resolve(token)
+                    .ok_or_else(|| unknown_move(*moves_line, token))?;
                 for (base, name, element) in resolved {
                     if element.is_identity() || local.iter().any(|m| m.name == name) {
                         continue;
@@ -563,45 +576,30 @@ impl Plan {
             let view = match target {
                 TargetSpec::Solved => solved_view(puzzle, &phase_elements),
                 TargetSpec::Subgroup(tokens) => {
-                    let mut generators = Vec::new();
-                    for token in tokens {
-                        let resolved = vocabulary.resolve(token).ok_or_else(|| {
-                            error(
-                                *target_line,
-                                format!("unknown move {}", crate::text::quote(token)),
-                            )
-                        })?;
-                        generators.extend(resolved.into_iter().map(|(_, _, e)| e));
-                    }
+                    let generators = vocabulary
+                        .elements(tokens)
+                        .map_err(|token| unknown_move(*target_line, &token))?;
                     let generators: Vec<&Element> = generators.iter().collect();
                     subgroup_view(puzzle, &generators, &phase_elements)
                 }
                 TargetSpec::Pattern { sets, parities } => {
                     // Orientations the phase's moves twist whatever the frame are read in
                     // the next phase's frame, where it has one: that phase keeps them.
-                    let next: Option<Vec<Element>> = spec.phases.get(k + 1).map(|next| {
-                        next.moves
-                            .1
-                            .iter()
-                            .filter_map(|token| vocabulary.resolve(token))
-                            .flatten()
-                            .map(|(_, _, e)| e)
-                            .collect()
-                    });
+                    let next: Option<Vec<Element>> = spec
+                        .phases
+                        .get(k + 1)
+                        .and_then(|next| vocabulary.elements(&next.moves.1).ok());
                     let next: Option<Vec<&Element>> = next.as_ref().map(|n| n.iter().collect());
                     pattern_view(puzzle, sets, parities, &phase_elements, next.as_deref())
                 }
             }
             .map_err(|problem| error(*target_line, problem))?;
-            let mut upto: Vec<Element> = Vec::new();
-            if let Some((line, tokens)) = &phase.upto {
-                for token in tokens {
-                    let resolved = vocabulary.resolve(token).ok_or_else(|| {
-                        error(*line, format!("unknown move {}", crate::text::quote(token)))
-                    })?;
-                    upto.extend(resolved.into_iter().map(|(_, _, e)| e));
-                }
-            }
+            let upto: Vec<Element> = match &phase.upto {
+                Some((line, tokens)) => vocabulary
+                    .elements(tokens)
+                    .map_err(|token| unknown_move(*line, &token))?,
+                None => Vec::new(),
+            };
             // The chain: this phase's moves keep every earlier target (or are among the
             // moves its `Upto` allows), up to the phase its `Through` names (itself: the
             // next phase may undo it, from the states it leaves).
@@ -722,9 +720,7 @@ impl Plan {
                             .powers
                             .get(name)
                             .map(|(_, e)| (name.clone(), e.clone()))
-                            .ok_or_else(|| {
-                                error(*line, format!("unknown move {}", crate::text::quote(name)))
-                            })
+                            .ok_or_else(|| unknown_move(*line, name))
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 let rotations =
