@@ -1211,6 +1211,33 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
     same_as_one_of_many(&phased, alone);
 }
 
+/// A middle phase that finds nothing within its slack past its cheapest start searches on
+/// deeper in the same pass, keeping as many solutions as a wider pass would, where the
+/// pass used to end empty and a wider one searched every phase again with four times the
+/// candidates. The FTO's random state 8 of seed 8, whose middle phase first finds a
+/// solution 7 moves past its cheapest start: one pass now, two before, each 27 moves.
+/// Fails if the pass gives up at the slack (two passes), or if the search past it keeps
+/// only its first solution (31 moves).
+#[test]
+fn a_middle_phase_with_nothing_within_its_slack_searches_deeper_in_the_same_pass() {
+    let puzzle = load("fto.tws");
+    let phased = open(
+        &puzzle,
+        &definition("fto.plan"),
+        &super::common::shared_data_dir(),
+    );
+    let state = phased
+        .random_state(&mut SplitMix64::stream(8, 8))
+        .expect("a random state");
+    let solution = phased
+        .solve(&state, &Limits::default())
+        .expect("a solution");
+    let end = apply(&puzzle, &phased, &state, &solution.moves);
+    assert!(puzzle.is_solved(&end), "{}", phased.format(&solution.moves));
+    assert_eq!(solution.passes, 1, "{} nodes", solution.nodes);
+    assert!(solution.cost <= 27, "{}", solution.cost);
+}
+
 /// The 5x5x5 with a plan `name` of the phases `phases` (its wide turns named first),
 /// tables in the shared folder.
 fn five_by_five(name: &str, phases: &str) -> (PermPuzzle, PhasedSolver) {
