@@ -1214,10 +1214,10 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
 /// A middle phase that finds nothing within its slack past its cheapest start searches on
 /// deeper in the same pass, keeping as many solutions as a wider pass would, where the
 /// pass used to end empty and a wider one searched every phase again with four times the
-/// candidates. The FTO's random state 8 of seed 8, whose middle phase first finds a
-/// solution 7 moves past its cheapest start: one pass now, two before, each 27 moves.
-/// Fails if the pass gives up at the slack (two passes), or if the search past it keeps
-/// only its first solution (31 moves).
+/// candidates. The FTO's random state 8 of seed 8, whose middle phase finds nothing within
+/// the slack: one pass and 27 moves now, two passes and 28 moves before. Fails if the pass
+/// gives up at the slack (two passes), or if the search past it keeps only its first
+/// solution (31 moves).
 #[test]
 fn a_middle_phase_with_nothing_within_its_slack_searches_deeper_in_the_same_pass() {
     let puzzle = load("fto.tws");
