@@ -55,8 +55,7 @@ const SLACK: usize = 6;
 /// found nothing within [`SLACK`]: far enough that a bound well below the true distance (a
 /// pattern database's, the FTO's middle phase's) still finds one in the first pass, where
 /// a wider pass would search every earlier phase again and four times the candidates here
-/// (100 FTO states of seed 8: 15.3 s in place of 16.0 s, as long; 16.0 s in place of
-/// 22.3 s when its first phase hands on 300 solutions rather than 600).
+/// (what that saves: docs/phases.md, "The search").
 const LAST_SLACK: usize = 20;
 
 /// Most solutions a phase hands on in the quick first pass (with a deadline or a length
