@@ -254,6 +254,11 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
             table.states(),
             table.histogram.len().saturating_sub(1)
         ),
+        PuzzleSolver::Chain(_) => writeln!(
+            out,
+            "{}: the stabilizer chain, which needs no tables",
+            puzzle.name
+        ),
         PuzzleSolver::Search(search) => writeln!(
             out,
             "{}: {} pattern databases of {:?} entries",

@@ -5,6 +5,7 @@ use crate::args::{optional_whole, strings};
 use crate::{cube_error, interrupt, store, table_error};
 use cubedb::limits::{choice, WholeRange};
 use cubedb::progress::Progress;
+use cubedb::puzzles::perm::chain::ChainSolver;
 use cubedb::puzzles::perm::phased::Plan;
 use cubedb::puzzles::perm::solver::{accept_plan_names, load_plan, plan_beside};
 use cubedb::puzzles::perm::target::{retarget, Retarget};
@@ -51,7 +52,8 @@ fn exact_error(e: ExactError) -> PyErr {
         }
         ExactError::Unsupported(_)
         | ExactError::NoPatternDatabases(_)
-        | ExactError::NoPlan { .. } => cube_error(e.to_string()),
+        | ExactError::NoPlan { .. }
+        | ExactError::Chain(_) => cube_error(e.to_string()),
     }
 }
 
@@ -231,7 +233,8 @@ impl Puzzle {
 
     /// Random-state scrambles (uniform over every position): one string, or a list of
     /// `count`. From the exact table each is a shortest sequence reaching its position;
-    /// with a plan, the inverse of the plan's solution.
+    /// with a plan, the inverse of the plan's solution; with neither, the inverse of the
+    /// stabilizer chain's answer (hundreds of moves).
     #[pyo3(signature = (*, count = None, seed = None))]
     fn scramble(
         &self,
@@ -272,15 +275,43 @@ impl Puzzle {
             })?
             .map_err(cube_error)?
         } else {
-            let table = solver.exact().ok_or_else(|| {
-                cube_error(
-                    "no exact table fits for this puzzle and it has no plan: random-state \
-                     scrambles need one",
-                )
-            })?;
             // Scramble `i` from its own generator, as `cubedb puzzle scramble` makes it
-            // (the same seed gives the same scrambles), on every core, in order; Ctrl-C
-            // stops between two.
+            // (the same seed gives the same scrambles): from the exact table, else (no
+            // plan either) from the stabilizer chain (long scrambles); on every core, in
+            // order; Ctrl-C stops between two.
+            let chain;
+            let one: Box<dyn Fn(u64) -> Result<String, &'static str> + Sync> = match solver.exact()
+            {
+                Some(table) => Box::new(move |index| {
+                    table
+                        .random_scramble(&mut SplitMix64::stream(seed, index))
+                        .map(|moves| self.puzzle.format_path(&moves))
+                        .ok_or("no random position found")
+                }),
+                None => {
+                    chain = py
+                        .detach(|| {
+                            ChainSolver::open(
+                                &self.puzzle,
+                                &store(),
+                                &self.source,
+                                &Progress::stderr(false),
+                            )
+                        })
+                        .map_err(|e| {
+                            cube_error(format!(
+                                "no exact table fits for this puzzle and it has no \
+                                     plan, and {e}"
+                            ))
+                        })?;
+                    let chain = &chain;
+                    Box::new(move |index| {
+                        chain
+                            .random_scramble_text(seed, index)
+                            .ok_or("a scramble that does not reach its random state")
+                    })
+                }
+            };
             interrupt::run(py, |cancel| {
                 (0..wanted as u64)
                     .into_par_iter()
@@ -288,10 +319,7 @@ impl Puzzle {
                         if cancel.is_cancelled() {
                             return Err("interrupted");
                         }
-                        table
-                            .random_scramble(&mut SplitMix64::stream(seed, index))
-                            .map(|moves| self.puzzle.format_path(&moves))
-                            .ok_or("no random position found")
+                        one(index)
                     })
                     .collect::<Result<Vec<_>, _>>()
             })?

@@ -1,6 +1,7 @@
 """cubedb.Puzzle: any permutation puzzle from a .tws definition, from Python."""
 
 import pathlib
+import re
 
 import pytest
 
@@ -101,3 +102,15 @@ def test_a_named_plan_against_the_optimum(tmp_path):
         Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), plan=str(plan), moves=["U", "R"])
     with pytest.raises(TypeError, match="plan must be"):
         Puzzle.from_file(str(PUZZLES / "2x2x2-fixed.tws"), plan=3)
+
+
+def test_a_definition_with_neither_table_nor_plan_is_scrambled_by_the_stabilizer_chain():
+    # TopSpin 20/4: 20! states, no exact table, no plan. Its scrambles come from random
+    # states solved by the stabilizer chain (long), the same for a seed.
+    puzzle = Puzzle.from_file(str(PUZZLES / "topspin.tws"))
+    scrambles = puzzle.scramble(count=3, seed=4)
+    assert scrambles == puzzle.scramble(count=3, seed=4)
+    assert scrambles != puzzle.scramble(count=3, seed=5)
+    for scramble in scrambles:
+        assert len(scramble.split()) > 20
+        assert all(re.fullmatch(r"F|R[0-9]*'?", move) for move in scramble.split())

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use cubedb::judge::{InputError, JudgeError};
 use cubedb::progress::Progress;
+use cubedb::puzzles::perm::chain::ChainSolver;
 use cubedb::puzzles::perm::phased::{Limits, PhasedError, Plan};
 use cubedb::puzzles::perm::solver::{
     accept_plan_names, plan_for, read_text_file, STATES_FILE_LIMIT,
@@ -91,9 +92,10 @@ struct SolveArgs {
     #[arg(long)]
     all: bool,
     /// `table`: an exact table (error if none fits); `search`: IDA* over pattern
-    /// databases (optimal); `phased`: the plan's phases; `auto`: the table when one
-    /// fits, else the plan when there is one, else IDA*.
-    #[arg(long, value_parser = ["auto", "table", "search", "phased"], default_value = "auto")]
+    /// databases (optimal); `phased`: the plan's phases; `chain`: the stabilizer chain
+    /// (any definition, any state, long solutions); `auto`: the table when one fits,
+    /// else the plan when there is one, else IDA*.
+    #[arg(long, value_parser = ["auto", "table", "search", "phased", "chain"], default_value = "auto")]
     engine: String,
     /// Phased solving: stop at the first solution of at most N moves (searching wider
     /// until one is found, or --timeout passes).
@@ -221,6 +223,7 @@ fn solver(
         "table" => PuzzleEngine::Table,
         "search" => PuzzleEngine::Search,
         "phased" => PuzzleEngine::Phased,
+        "chain" => PuzzleEngine::Chain,
         _ => PuzzleEngine::Auto,
     };
     let store = TableStore::locate(tables.data.clone());
@@ -237,9 +240,13 @@ fn solver(
     )?;
     match (&solver, tables.quiet) {
         (PuzzleSolver::Search(search), false) => note!(
-            "solving by IDA* over pattern databases of {:?} entries",
+            "solving by IDA* over pattern databases of {:?} entries (optimal; for states \
+             far from solved, --engine chain answers at once, with long solutions)",
             search.sizes()
         ),
+        (PuzzleSolver::Chain(_), false) => {
+            note!("solving by the stabilizer chain (long solutions: a plan gives short ones)")
+        }
         (PuzzleSolver::Phased(phased), false) => note!(
             "solving by the phases of plan {} ({})",
             phased.plan().name,
@@ -552,36 +559,36 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
             .map_or(1, |d| d.as_nanos() as u64)
     });
     let mut out = std::io::BufWriter::new(cubedb::output::stdout()?);
-    // An exact table when one fits (shortest scrambles); else the plan's phases.
+    // An exact table when one fits (shortest scrambles); else the plan's phases; else
+    // the stabilizer chain (long scrambles).
     let exact = match exact_table(&args.file, &puzzle, &args.tables) {
-        Ok(table) => Some(table),
+        Ok(table) => Ok(table),
         Err(e)
-            if plan.is_some()
-                && e.downcast_ref::<cubedb::puzzles::perm::ExactError>()
-                    .is_some_and(|e| {
-                        matches!(
-                            e,
-                            cubedb::puzzles::perm::ExactError::Unsupported(_)
-                                | cubedb::puzzles::perm::ExactError::TooBig { .. }
-                        )
-                    }) =>
+            if e.downcast_ref::<cubedb::puzzles::perm::ExactError>()
+                .is_some_and(|e| {
+                    matches!(
+                        e,
+                        cubedb::puzzles::perm::ExactError::Unsupported(_)
+                            | cubedb::puzzles::perm::ExactError::TooBig { .. }
+                    )
+                }) =>
         {
-            None
+            Err(e)
         }
         Err(e) => return Err(e),
     };
     // Scramble `index` of the seed, from its own generator: made in batches on every
     // core, printed in order.
-    let opened;
-    let one: Box<dyn Fn(u64) -> Result<String> + Sync + '_> = match &exact {
-        Some(table) => Box::new(|index: u64| {
+    let (opened, chain);
+    let one: Box<dyn Fn(u64) -> Result<String> + Sync + '_> = match exact {
+        Ok(ref table) => Box::new(|index: u64| {
             // Checked by the table: the scramble reaches the position it was made for.
             let moves = table
                 .random_scramble(&mut SplitMix64::stream(seed, index))
                 .context("internal error: no scramble reaching a random position")?;
             Ok(puzzle.format_path(&moves))
         }),
-        None => {
+        Err(_) if plan.is_some() => {
             opened = cubedb::puzzles::perm::group::while_preparing_random_states(&puzzle, || {
                 solver(&args.file, &puzzle, plan, &args.tables, "phased")
             })?;
@@ -602,6 +609,25 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
                     "internal error: the scramble does not reach the state drawn"
                 );
                 Ok(text)
+            })
+        }
+        Err(no_table) => {
+            let store = TableStore::locate(args.tables.data.clone());
+            let progress = Progress::stderr(args.tables.quiet);
+            chain = ChainSolver::open(&puzzle, &store, &source(&args.file), &progress)
+                .map_err(|e| anyhow::anyhow!("{no_table}; no plan beside it either, and {e}"))?;
+            if !args.tables.quiet {
+                note!(
+                    "no exact table fits and no plan: random states solved by the stabilizer \
+                     chain (long scrambles; a plan beside the definition gives short ones)"
+                );
+            }
+            let chain = &chain;
+            Box::new(move |index: u64| {
+                // Checked: the scramble reaches the state drawn.
+                chain
+                    .random_scramble_text(seed, index)
+                    .context("internal error: the scramble does not reach the state drawn")
             })
         }
     };

@@ -840,3 +840,70 @@ fn square_one_random_states_are_uniform_over_its_shapes() {
         "chi-square {statistic:.0} over {shapes} shapes"
     );
 }
+
+/// A definition with neither an exact table nor a plan (the 5x5x5) is scrambled from
+/// random states by the stabilizer chain, the same for a seed; `--engine chain` solves
+/// any state, each answer taking its scramble to solved (a solved state's answer is
+/// empty); a definition the chain cannot take is refused with its reason.
+#[test]
+fn the_stabilizer_chain_scrambles_and_solves_any_definition() {
+    let dir = fresh_dir("perm-chain");
+    let data = dir.to_str().expect("utf-8 path");
+    let file = definition("5x5x5.tws");
+    let file = file.to_str().expect("utf-8 path");
+    let scramble = |seed: &str| {
+        let output = cubedb(
+            &[
+                "puzzle", "scramble", file, "--data", data, "--count", "4", "--seed", seed,
+            ],
+            "",
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("stabilizer chain"),
+            "{}",
+            stderr(&output)
+        );
+        stdout(&output)
+    };
+    let scrambles = scramble("5");
+    assert_eq!(scrambles.lines().count(), 4);
+    assert_eq!(scrambles, scramble("5"));
+    assert_ne!(scrambles, scramble("6"));
+    let puzzle = load("5x5x5.tws", PuzzleMetric::Htm);
+    for line in scrambles.lines() {
+        assert!(!puzzle.is_solved(&puzzle.scrambled(line).expect("parses")));
+    }
+    let chain = [
+        "puzzle", "solve", file, "--data", data, "-q", "--engine", "chain",
+    ];
+    let output = cubedb(&chain, &scrambles);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let solutions = stdout(&output);
+    let mut again = String::new();
+    for (scramble, solution) in scrambles.lines().zip(solutions.lines()) {
+        assert!(!solution.is_empty());
+        again.push_str(&format!("{scramble} {solution}\n"));
+    }
+    let output = cubedb(&chain, &again);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "\n\n\n\n");
+    // Square-1's shape rules: no chain.
+    let sq1 = definition("square-1.tws");
+    let output = cubedb(
+        &[
+            "puzzle",
+            "solve",
+            sq1.to_str().expect("utf-8 path"),
+            "--data",
+            data,
+            "--engine",
+            "chain",
+            "--scramble",
+            "U",
+        ],
+        "",
+    );
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("Illegal"), "{}", stderr(&output));
+}

@@ -885,6 +885,10 @@ pub enum ExactError {
     /// A table file problem.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The stabilizer chain cannot take the definition, or its file of sequences is
+    /// unusable (the chain's error, in words).
+    #[error("--engine chain: {0}")]
+    Chain(String),
 }
 
 // Not `#[from]`: that would make the reason a source as well, and messages printed with

@@ -101,21 +101,21 @@ impl fmt::Display for Count {
 }
 
 /// A permutation of sticker points.
-type Perm = Vec<u16>;
+pub(crate) type Perm = Vec<u16>;
 
-fn compose(a: &Perm, b: &Perm) -> Perm {
+pub(crate) fn compose(a: &Perm, b: &Perm) -> Perm {
     // First a, then b: point p goes to b[a[p]].
     a.iter().map(|&x| b[x as usize]).collect()
 }
 
 /// `g` becomes `g` then `b` (`compose(g, b)`), without a new permutation.
-fn follow_in_place(g: &mut Perm, b: &Perm) {
+pub(crate) fn follow_in_place(g: &mut Perm, b: &Perm) {
     for x in g.iter_mut() {
         *x = b[*x as usize];
     }
 }
 
-fn invert(a: &Perm) -> Perm {
+pub(crate) fn invert(a: &Perm) -> Perm {
     let mut out = vec![0u16; a.len()];
     for (p, &x) in a.iter().enumerate() {
         out[x as usize] = p as u16;
@@ -123,13 +123,13 @@ fn invert(a: &Perm) -> Perm {
     out
 }
 
-fn is_identity(a: &Perm) -> bool {
+pub(crate) fn is_identity(a: &Perm) -> bool {
     a.iter().enumerate().all(|(p, &x)| p == x as usize)
 }
 
 /// A move as a permutation of the points (set, slot, orientation): the piece in slot
 /// `from` lands in slot `i` with its orientation raised by the move's twist.
-fn sticker_perm(puzzle: &PermPuzzle, element: &Element) -> Perm {
+pub(crate) fn sticker_perm(puzzle: &PermPuzzle, element: &Element) -> Perm {
     let mut offsets = Vec::new();
     let mut total = 0usize;
     for s in &puzzle.sets {
@@ -584,6 +584,32 @@ pub fn random_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> Op
             .solved
             .then(&random_element(&chain, puzzle, rng)?, &puzzle.sets),
     )
+}
+
+/// A level of a stabilizer chain: its base point and the base point's orbit.
+pub(crate) type ChainLevel = (usize, Vec<usize>);
+
+/// The stabilizer chain of the moves' group (made once per puzzle, see [`cached_chain`]):
+/// each level's base point and orbit, and whether its order equals the count by
+/// invariants with every piece told apart (then parities and orientation sums are all
+/// that tell a reachable arrangement). `None` when Schreier–Sims gives up.
+pub(crate) fn chain_levels(puzzle: &PermPuzzle) -> Option<(Vec<ChainLevel>, bool)> {
+    let chain = cached_chain(puzzle)?;
+    let levels = chain
+        .levels
+        .iter()
+        .map(|l| (l.base, l.orbit.clone()))
+        .collect();
+    Some((levels, chain.order() == told_apart_bound(puzzle)))
+}
+
+/// A uniformly random element of the moves' group, as a move of `puzzle` (pieces told
+/// apart); `None` when Schreier–Sims gives up.
+pub(crate) fn random_move(
+    puzzle: &PermPuzzle,
+    rng: &mut crate::rng::SplitMix64,
+) -> Option<Element> {
+    random_element(&*cached_chain(puzzle)?, puzzle, rng)
 }
 
 /// A uniformly random element of `chain`'s group, as a move of `puzzle`.

@@ -17,6 +17,7 @@
 //! - [`solver`]: the face front ends call: load a file, open the right solver;
 //! - [`served`]: a definition and its plan answering within deadlines (the service).
 
+pub mod chain;
 pub mod coord;
 pub mod definition;
 pub mod element;

@@ -146,8 +146,17 @@ impl ServedPuzzle {
         };
         let solver = match opened {
             Ok(solver) => solver,
+            // Neither a table nor a plan: the stabilizer chain, which answers any state
+            // at once (long solutions).
             Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) if !has_plan => {
-                return Err(ServedError::Unbounded(puzzle.name.clone()))
+                use super::chain::{ChainError, ChainSolver};
+                match ChainSolver::open(&puzzle, store, &source, progress) {
+                    Ok(chain) => PuzzleSolver::Chain(Box::new(chain)),
+                    Err(e @ (ChainError::Table(_) | ChainError::Damaged { .. })) => {
+                        return Err(ExactError::Chain(e.to_string()).into())
+                    }
+                    Err(_) => return Err(ServedError::Unbounded(puzzle.name.clone())),
+                }
             }
             Err(e) => return Err(e.into()),
         };
@@ -164,11 +173,12 @@ impl ServedPuzzle {
         &self.puzzle.name
     }
 
-    /// How it answers: "exact table" or "plan NAME".
+    /// How it answers: "exact table", "plan NAME" or "stabilizer chain".
     pub fn method(&self) -> String {
-        match self.solver.phased() {
-            Some(phased) => format!("plan {}", phased.plan().name),
-            None => "exact table".into(),
+        match &self.solver {
+            PuzzleSolver::Phased(phased) => format!("plan {}", phased.plan().name),
+            PuzzleSolver::Chain(_) => "stabilizer chain".into(),
+            _ => "exact table".into(),
         }
     }
 
@@ -205,7 +215,7 @@ impl ServedPuzzle {
                     .solve(&state, usize::MAX)
                     .map_err(|_| ServedError::Unreachable)?;
                 let length = moves.len();
-                (moves, length, true)
+                (moves, length, solver.chain().is_none())
             }
         };
         let solution = self.solver.format(&self.puzzle, &moves);
@@ -251,6 +261,11 @@ impl ServedPuzzle {
                     ));
                 }
                 Ok(text)
+            }
+            PuzzleSolver::Chain(chain) => {
+                chain.random_scramble_text(seed, index).ok_or_else(|| {
+                    ServedError::Internal("a scramble that does not reach its state".into())
+                })
             }
             _ => Ok(self.puzzle.format_path(&self.table_scramble(seed, index)?)),
         }

@@ -1,6 +1,7 @@
 //! The one face every front end calls to solve a definition-driven puzzle: an exact
 //! table when one fits in the memory allowed, else IDA* over pattern databases.
 
+use super::chain::{ChainSolver, ChainUnsolved};
 use super::element::Element;
 use super::exact::{ExactError, ExactTable};
 use super::pdb::PatternSearch;
@@ -22,6 +23,8 @@ pub enum PuzzleEngine {
     Search,
     /// Only the phases of a plan (near-optimal, any state the plan handles).
     Phased,
+    /// The stabilizer chain: any definition, any state, long solutions.
+    Chain,
 }
 
 /// Why a state has no answer.
@@ -36,6 +39,9 @@ pub enum UnsolvedError {
     /// The phases found nothing (in time, or as short as asked).
     #[error("{0}")]
     Phased(PhasedError),
+    /// The stabilizer chain has no answer.
+    #[error("{0}")]
+    Chain(ChainUnsolved),
 }
 
 /// An opened solver for one puzzle.
@@ -46,6 +52,8 @@ pub enum PuzzleSolver {
     Search(Box<PatternSearch>),
     /// Answers phase by phase, as a plan says.
     Phased(Box<PhasedSolver>),
+    /// Answers by the stabilizer chain's coset representatives.
+    Chain(Box<ChainSolver>),
 }
 
 impl PuzzleSolver {
@@ -77,6 +85,11 @@ impl PuzzleSolver {
         progress: &Progress,
         rebuild: bool,
     ) -> Result<Self, ExactError> {
+        if engine == PuzzleEngine::Chain {
+            let chain = ChainSolver::open(puzzle, store, source, progress)
+                .map_err(|e| ExactError::Chain(e.to_string()))?;
+            return Ok(Self::Chain(Box::new(chain)));
+        }
         let Some(plan) =
             plan.filter(|_| matches!(engine, PuzzleEngine::Auto | PuzzleEngine::Phased))
         else {
@@ -134,6 +147,14 @@ impl PuzzleSolver {
         }
     }
 
+    /// The stabilizer-chain solver, if this is one.
+    pub fn chain(&self) -> Option<&ChainSolver> {
+        match self {
+            Self::Chain(chain) => Some(chain),
+            _ => None,
+        }
+    }
+
     /// The phased solver, if this is one (its solutions name the plan's moves).
     pub fn phased(&self) -> Option<&PhasedSolver> {
         match self {
@@ -163,6 +184,14 @@ impl PuzzleSolver {
                         other => UnsolvedError::Phased(other),
                     })?;
                 visit(&solution.moves);
+                Ok(())
+            }
+            Self::Chain(chain) => {
+                let solution = chain.solve(state).map_err(|e| match e {
+                    ChainUnsolved::Unreachable => UnsolvedError::Unreachable,
+                    other => UnsolvedError::Chain(other),
+                })?;
+                visit(&solution);
                 Ok(())
             }
             Self::Search(search) => {
@@ -196,7 +225,7 @@ impl PuzzleSolver {
     pub fn exact(&self) -> Option<&ExactTable> {
         match self {
             Self::Exact(table) => Some(table),
-            Self::Search(_) | Self::Phased(_) => None,
+            Self::Search(_) | Self::Phased(_) | Self::Chain(_) => None,
         }
     }
 }
