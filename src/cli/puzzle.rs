@@ -722,7 +722,18 @@ fn info(args: &FileArgs) -> Result<()> {
                 }
             );
         }
-        Err(e) => say!("exact table: none ({e})"),
+        Err(e) => {
+            say!("exact table: none ({e})");
+            if plan.is_none() {
+                match ChainSolver::size(&puzzle) {
+                    Ok((levels, cosets)) => say!(
+                        "stabilizer chain: {levels} levels, {cosets} cosets (random-state \
+                         scrambles and --engine chain, hundreds of moves; a plan gives tens)"
+                    ),
+                    Err(e) => say!("stabilizer chain: none ({e})"),
+                }
+            }
+        }
     }
     if !puzzle.illegal.is_empty() {
         say!(

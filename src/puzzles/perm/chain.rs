@@ -30,6 +30,12 @@ pub enum ChainError {
     /// Schreier–Sims gave up.
     #[error("Schreier-Sims gave up on this definition's group")]
     GaveUp,
+    /// The representatives would not fit in memory.
+    #[error("its stabilizer chain needs {needed_mb} MB, over the {MOST_MB} MB allowed")]
+    TooBig {
+        /// What it would need.
+        needed_mb: u64,
+    },
     /// Some coset had no sequence after every try.
     #[error("no move sequence found for {missing} coset(s) of the chain in {tried} tries")]
     Unfilled {
@@ -206,6 +212,14 @@ const MOST_LENGTH: usize = 1 << 15;
 const MOST_TRIES: usize = 2_000_000;
 /// Products of two representatives tried, per coset, to shorten them once all exist.
 const IMPROVE_PER_COSET: usize = 200;
+/// Work (points and moves handled) filling the chain may take before it gives up:
+/// about a minute on this machine (the 5x5x5 takes 1.4 G, the megaminx 0.9 G).
+const FILL_WORK: u64 = 100_000_000_000;
+/// Work shortening the representatives may take before it stops: about 10 s (the 5x5x5
+/// takes 6.8 G, the megaminx 5.3 G: 4.3 s each with the filling).
+const IMPROVE_WORK: u64 = 20_000_000_000;
+/// Megabytes the representatives' permutations may take.
+const MOST_MB: u64 = 1024;
 /// Orbits of identical pieces whose parities a state's solve tries (2^this at most).
 const MOST_TOGGLES: usize = 10;
 
@@ -274,6 +288,14 @@ impl ChainSolver {
         Ok(solver)
     }
 
+    /// How many levels the chain of `puzzle` has, and how many cosets (representatives
+    /// to find): what `cubedb puzzle info` shows.
+    pub fn size(puzzle: &PermPuzzle) -> Result<(usize, usize), ChainError> {
+        let (chain, _) = Self::chain_of(puzzle)?;
+        let cosets = chain.iter().map(|(_, orbit)| orbit.len() - 1).sum();
+        Ok((chain.len(), cosets))
+    }
+
     /// The chain's levels (base point and orbit), after the checks that the chain can
     /// take the definition.
     fn chain_of(puzzle: &PermPuzzle) -> Result<(Vec<ChainLevel>, bool), ChainError> {
@@ -283,7 +305,15 @@ impl ChainSolver {
         if puzzle.solved.orbits.iter().any(|o| o.ori.contains(&WILD)) {
             return Err(ChainError::WildOrientation);
         }
-        group::chain_levels(puzzle).ok_or(ChainError::GaveUp)
+        let (chain, invariants_tell) = group::chain_levels(puzzle).ok_or(ChainError::GaveUp)?;
+        // Each representative holds a permutation of every point: 2 bytes a point.
+        let (_, degree) = move_perms(puzzle);
+        let points: u64 = chain.iter().map(|(_, orbit)| orbit.len() as u64).sum();
+        let needed_mb = (points * degree as u64 * 2) >> 20;
+        if needed_mb > MOST_MB {
+            return Err(ChainError::TooBig { needed_mb });
+        }
+        Ok((chain, invariants_tell))
     }
 
     /// The solver over levels already filled.
@@ -344,6 +374,7 @@ impl ChainSolver {
             words: &words,
             levels: &mut levels,
             found: 0,
+            work: 0,
         };
         let mut rng = SplitMix64::new(SEED);
         // Random sequences, each and its inverse sifted, until every coset has one;
@@ -351,7 +382,7 @@ impl ChainSolver {
         let mut limit = 2 * RANDOM_LENGTH as usize;
         let (mut tried, mut since) = (0usize, 0usize);
         while filler.found < cosets {
-            if tried == MOST_TRIES || perms.is_empty() {
+            if tried == MOST_TRIES || filler.work > FILL_WORK || perms.is_empty() {
                 return Err(ChainError::Unfilled {
                     missing: cosets - filler.found,
                     tried,
@@ -384,9 +415,13 @@ impl ChainSolver {
             words: &words,
             levels: &mut levels,
             found: cosets,
+            work: 0,
         };
         if !entries.is_empty() {
             for round in 0..IMPROVE_PER_COSET * entries.len() {
+                if filler.work > IMPROVE_WORK {
+                    break;
+                }
                 if round % 2 == 0 {
                     let (word, perm) = random_word(&words, &perms, degree, &mut rng);
                     filler.absorb_both(word, perm, MOST_LENGTH);
@@ -615,7 +650,7 @@ const SEED: u64 = 0xC4A1_5EED;
 fn method_tag() -> u32 {
     let method = format!(
         "{FORMAT} {SEED} {RANDOM_LENGTH} {COMMUTATOR_LENGTH} {STALL} {MOST_LENGTH} {MOST_TRIES} \
-         {IMPROVE_PER_COSET}"
+         {IMPROVE_PER_COSET} {FILL_WORK} {IMPROVE_WORK}"
     );
     xxhash_rust::xxh3::xxh3_64(method.as_bytes()) as u32
 }
@@ -694,6 +729,8 @@ struct Filler<'a> {
     words: &'a Words,
     levels: &'a mut [Level],
     found: usize,
+    /// Points and moves handled so far: what bounds the time a definition takes.
+    work: u64,
 }
 
 impl Filler<'_> {
@@ -714,6 +751,7 @@ impl Filler<'_> {
             if word.is_empty() || word.len() > limit {
                 return;
             }
+            self.work += (perm.len() + word.len()) as u64;
             let at = perm[level.base] as usize;
             if at == level.base {
                 continue;
