@@ -550,23 +550,6 @@ impl ChainSolver {
         (self.puzzle.scrambled(&text).ok()? == state).then_some(text)
     }
 
-    /// Each level's longest and mean representative (the mean over the level's cosets:
-    /// what a random state's answer spends there before merging).
-    pub fn lengths(&self) -> Vec<(usize, f64)> {
-        self.levels
-            .iter()
-            .map(|l| {
-                let lengths: Vec<usize> =
-                    l.entries.iter().flatten().map(|e| e.word.len()).collect();
-                let most = lengths.iter().copied().max().unwrap_or(0);
-                (
-                    most,
-                    lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64,
-                )
-            })
-            .collect()
-    }
-
     /// The representatives of `g`'s cosets, level after level, merged; `None` when `g`
     /// is not in the group.
     fn sift(&self, mut g: Perm) -> Option<Vec<u16>> {
