@@ -212,12 +212,15 @@ const MOST_LENGTH: usize = 1 << 15;
 const MOST_TRIES: usize = 2_000_000;
 /// Products of two representatives tried, per coset, to shorten them once all exist.
 const IMPROVE_PER_COSET: usize = 200;
-/// Work (points and moves handled) filling the chain may take before it gives up:
-/// about a minute on this machine (the 5x5x5 takes 1.4 G, the megaminx 0.9 G).
+/// Work (points and moves handled, about half a nanosecond each here) filling the chain
+/// in one order of the sets may take before it gives up: about a minute (the shipped
+/// definitions' fills take 1.4 G at most).
 const FILL_WORK: u64 = 100_000_000_000;
-/// Work shortening the representatives may take before it stops: about 10 s (the 5x5x5
-/// takes 6.8 G, the megaminx 5.3 G: 4.3 s each with the filling).
+/// Work shortening the representatives may take before it stops: about 10 s (the
+/// megaminx's took 5.3 G, the 5x5x5's about 12 G).
 const IMPROVE_WORK: u64 = 20_000_000_000;
+/// Random states the candidate orders of the sets are scored on.
+const SCORED: usize = 20;
 /// Megabytes the representatives' permutations may take.
 const MOST_MB: u64 = 1024;
 /// Orbits of identical pieces whose parities a state's solve tries (2^this at most).
@@ -226,6 +229,8 @@ const MOST_TOGGLES: usize = 10;
 /// A solver for any definition: see the module's doc.
 pub struct ChainSolver {
     puzzle: PermPuzzle,
+    /// The order in which the base takes the sets.
+    sets: Vec<usize>,
     levels: Vec<Level>,
     words: Words,
     /// Per set: the orbit of each slot under the moves (identical pieces are told apart
@@ -251,7 +256,6 @@ impl ChainSolver {
         source: &str,
         progress: &Progress,
     ) -> Result<Self, ChainError> {
-        let (chain, invariants_tell) = Self::chain_of(puzzle)?;
         let spec = |bytes: u64| {
             phase_table_spec(
                 format!("{}-chain-{:08x}", table_prefix(puzzle), method_tag()),
@@ -273,8 +277,12 @@ impl ChainSolver {
                 path: path.display().to_string(),
                 why,
             };
-            let levels = read_levels(puzzle, &chain, table.payload()).map_err(damaged)?;
-            return Ok(Self::with_levels(puzzle, levels, invariants_tell));
+            let payload = table.payload();
+            let sets = read_sets(puzzle, payload).map_err(damaged)?;
+            let (chain, invariants_tell) = Self::chain_of(puzzle, &sets)?;
+            let levels =
+                read_levels(puzzle, &chain, &payload[2 * (sets.len() + 1)..]).map_err(damaged)?;
+            return Ok(Self::with_levels(puzzle, sets, levels, invariants_tell));
         }
         progress.note(format!(
             "making the stabilizer chain's sequences of {} in {} ...",
@@ -291,25 +299,41 @@ impl ChainSolver {
     /// How many levels the chain of `puzzle` has, and how many cosets (representatives
     /// to find): what `cubedb puzzle info` shows.
     pub fn size(puzzle: &PermPuzzle) -> Result<(usize, usize), ChainError> {
-        let (chain, _) = Self::chain_of(puzzle)?;
+        let sets: Vec<usize> = (0..puzzle.sets.len()).collect();
+        let (chain, _) = Self::chain_of(puzzle, &sets)?;
         let cosets = chain.iter().map(|(_, orbit)| orbit.len() - 1).sum();
         Ok((chain.len(), cosets))
     }
 
-    /// The chain's levels (base point and orbit), after the checks that the chain can
-    /// take the definition.
-    fn chain_of(puzzle: &PermPuzzle) -> Result<(Vec<ChainLevel>, bool), ChainError> {
+    /// The chain whose base takes the sets in the order `sets` (each set's points in
+    /// turn), after the checks that the chain can take the definition.
+    fn chain_of(
+        puzzle: &PermPuzzle,
+        sets: &[usize],
+    ) -> Result<(Vec<ChainLevel>, bool), ChainError> {
         if !puzzle.illegal.is_empty() {
             return Err(ChainError::Illegal);
         }
         if puzzle.solved.orbits.iter().any(|o| o.ori.contains(&WILD)) {
             return Err(ChainError::WildOrientation);
         }
-        let (chain, invariants_tell) = group::chain_levels(puzzle).ok_or(ChainError::GaveUp)?;
+        let mut offsets = Vec::new();
+        let mut total = 0;
+        for def in &puzzle.sets {
+            offsets.push(total);
+            total += def.size * def.omod as usize;
+        }
+        let order: Vec<usize> = sets
+            .iter()
+            .flat_map(|&s| {
+                offsets[s]..offsets[s] + puzzle.sets[s].size * puzzle.sets[s].omod as usize
+            })
+            .collect();
+        let (chain, invariants_tell) =
+            group::chain_levels_in_order(puzzle, &order).ok_or(ChainError::GaveUp)?;
         // Each representative holds a permutation of every point: 2 bytes a point.
-        let (_, degree) = move_perms(puzzle);
         let points: u64 = chain.iter().map(|(_, orbit)| orbit.len() as u64).sum();
-        let needed_mb = (points * degree as u64 * 2) >> 20;
+        let needed_mb = (points * total as u64 * 2) >> 20;
         if needed_mb > MOST_MB {
             return Err(ChainError::TooBig { needed_mb });
         }
@@ -317,9 +341,15 @@ impl ChainSolver {
     }
 
     /// The solver over levels already filled.
-    fn with_levels(puzzle: &PermPuzzle, levels: Vec<Level>, invariants_tell: bool) -> Self {
+    fn with_levels(
+        puzzle: &PermPuzzle,
+        sets: Vec<usize>,
+        levels: Vec<Level>,
+        invariants_tell: bool,
+    ) -> Self {
         Self {
             puzzle: puzzle.clone(),
+            sets,
             levels,
             words: Words::new(&move_perms(puzzle).0),
             slot_orbits: slot_orbits(puzzle),
@@ -328,10 +358,13 @@ impl ChainSolver {
         }
     }
 
-    /// The levels as bytes: per level its base, its representatives' count, and each
-    /// one's point, length and moves (16-bit little-endian numbers).
+    /// The chain as bytes: the sets' order (its length, then the sets), then per level
+    /// its base, its representatives' count, and each one's point, length and moves
+    /// (16-bit little-endian numbers).
     fn to_bytes(&self) -> Vec<u8> {
-        let mut out: Vec<u16> = vec![self.levels.len() as u16];
+        let mut out: Vec<u16> = vec![self.sets.len() as u16];
+        out.extend(self.sets.iter().map(|&s| s as u16));
+        out.push(self.levels.len() as u16);
         for level in &self.levels {
             let entries: Vec<(usize, &Entry)> = level
                 .entries
@@ -350,108 +383,44 @@ impl ChainSolver {
     }
 
     /// The chain of `puzzle`'s moves, its representatives found and shortened (a
-    /// fixed seed: the same sequences every time).
+    /// fixed seed: the same sequences every time). The order in which the base takes
+    /// the sets decides how long the deepest representatives are (they may move only
+    /// the last set's pieces): each set is tried last, the chain filled, and the order
+    /// whose answers to [`SCORED`] random states are shortest is kept and shortened.
     pub fn new(puzzle: &PermPuzzle) -> Result<Self, ChainError> {
-        let (chain, invariants_tell) = Self::chain_of(puzzle)?;
         let (perms, degree) = move_perms(puzzle);
         let words = Words::new(&perms);
-        let mut levels: Vec<Level> = chain
-            .iter()
-            .map(|(base, _)| {
-                let mut entries = vec![None; degree];
-                entries[*base] = Some(Entry {
-                    word: Vec::new(),
-                    perm: (0..degree as u16).collect(),
-                });
-                Level {
-                    base: *base,
-                    entries,
-                }
-            })
-            .collect();
-        let cosets: usize = chain.iter().map(|(_, orbit)| orbit.len() - 1).sum();
-        let mut filler = Filler {
-            words: &words,
-            levels: &mut levels,
-            found: 0,
-            work: 0,
-        };
-        let mut rng = SplitMix64::new(SEED);
-        // Random sequences, each and its inverse sifted, until every coset has one;
-        // the length kept grows when nothing new turns up.
-        let mut limit = 2 * RANDOM_LENGTH as usize;
-        let (mut tried, mut since) = (0usize, 0usize);
-        while filler.found < cosets {
-            if tried == MOST_TRIES || filler.work > FILL_WORK || perms.is_empty() {
-                return Err(ChainError::Unfilled {
-                    missing: cosets - filler.found,
-                    tried,
-                });
-            }
-            let (word, perm) = random_word(&words, &perms, degree, &mut rng);
-            let before = filler.found;
-            filler.absorb_both(word, perm, limit);
-            tried += 1;
-            since = if filler.found > before { 0 } else { since + 1 };
-            if since == STALL {
-                limit = (limit + limit / 4 + 1).min(MOST_LENGTH);
-                since = 0;
-            }
-        }
-        // Then products of two representatives, each sifted: a shorter one replaces a
-        // longer, and its leftover goes on down the chain.
-        let entries: Vec<(usize, usize)> = levels
-            .iter()
-            .enumerate()
-            .flat_map(|(i, l)| {
-                l.entries
-                    .iter()
-                    .enumerate()
-                    .filter(|(p, e)| e.is_some() && *p != l.base)
-                    .map(move |(p, _)| (i, p))
-            })
-            .collect();
-        let mut filler = Filler {
-            words: &words,
-            levels: &mut levels,
-            found: cosets,
-            work: 0,
-        };
-        if !entries.is_empty() {
-            for round in 0..IMPROVE_PER_COSET * entries.len() {
-                if filler.work > IMPROVE_WORK {
-                    break;
-                }
-                if round % 2 == 0 {
-                    let (word, perm) = random_word(&words, &perms, degree, &mut rng);
-                    filler.absorb_both(word, perm, MOST_LENGTH);
+        let mut best: Option<(usize, Self)> = None;
+        let mut failed = None;
+        for sets in set_orders(puzzle) {
+            let (chain, invariants_tell) = Self::chain_of(puzzle, &sets)?;
+            let mut rng = SplitMix64::new(SEED);
+            let levels = match fill(&words, &perms, degree, &chain, &mut rng) {
+                Ok(levels) => levels,
+                Err(e) => {
+                    failed = Some(e);
                     continue;
                 }
-                let (i, p) = entries[rng.below(entries.len() as u64) as usize];
-                let (j, q) = entries[rng.below(entries.len() as u64) as usize];
-                let (Some(a), Some(b)) = (
-                    filler.levels[i].entries[p].as_ref(),
-                    filler.levels[j].entries[q].as_ref(),
-                ) else {
-                    continue;
-                };
-                let mut word = a.word.clone();
-                words.extend(&mut word, &b.word);
-                let mut perm = compose(&a.perm, &b.perm);
-                let limit = if round % 4 == 3 {
-                    // Their commutator: in the group of both levels, moving few of its
-                    // points, so it goes deep before it grows.
-                    words.extend(&mut word, &words.inverse(&a.word));
-                    words.extend(&mut word, &words.inverse(&b.word));
-                    perm = compose(&perm, &compose(&invert(&a.perm), &invert(&b.perm)));
-                    MOST_LENGTH
-                } else {
-                    a.word.len().max(b.word.len())
-                };
-                filler.absorb_both(word, perm, limit);
+            };
+            let solver = Self::with_levels(puzzle, sets, levels, invariants_tell);
+            let mut draws = SplitMix64::new(SEED);
+            let mut score = 0;
+            for _ in 0..SCORED {
+                let element = group::random_move(puzzle, &mut draws).ok_or(ChainError::GaveUp)?;
+                let answer = solver
+                    .answer(group::sticker_perm(puzzle, &element))
+                    .ok_or(ChainError::GaveUp)?;
+                score += answer.len();
+            }
+            if best.as_ref().is_none_or(|(least, _)| score < *least) {
+                best = Some((score, solver));
             }
         }
-        Ok(Self::with_levels(puzzle, levels, invariants_tell))
+        let Some((_, mut solver)) = best else {
+            return Err(failed.unwrap_or(ChainError::GaveUp));
+        };
+        improve(&words, &perms, degree, &mut solver.levels);
+        Ok(solver)
     }
 
     /// A sequence solving `state` (indices into the puzzle's moves).
@@ -529,17 +498,23 @@ impl ChainSolver {
         let mut rng = SplitMix64::stream(seed, index);
         let element = group::random_move(puzzle, &mut rng)?;
         let state = puzzle.solved.then(&element, &puzzle.sets);
-        let g = group::sticker_perm(puzzle, &element);
+        let solution = self.answer(group::sticker_perm(puzzle, &element))?;
+        let scramble = self.words.inverse(&solution);
+        Some((state, scramble.into_iter().map(usize::from).collect()))
+    }
+
+    /// The answer to the group element `g` (pieces told apart): [`ChainSolver::sift`],
+    /// or [`ChainSolver::sift_by_labels`] where that is shorter; `None` when `g` is not
+    /// in the group.
+    fn answer(&self, g: Perm) -> Option<Vec<u16>> {
         let by_labels = self
             .point_labels
             .as_ref()
             .and_then(|labels| self.sift_by_labels(labels, g.clone()));
-        let solution = match (self.sift(g)?, by_labels) {
-            (told, Some(other)) if other.len() < told.len() => other,
-            (told, _) => told,
-        };
-        let scramble = self.words.inverse(&solution);
-        Some((state, scramble.into_iter().map(usize::from).collect()))
+        match (self.sift(g)?, by_labels) {
+            (told, Some(other)) if other.len() < told.len() => Some(other),
+            (told, _) => Some(told),
+        }
     }
 
     /// [`ChainSolver::random_scramble`] written in the puzzle's move names and checked
@@ -624,7 +599,7 @@ impl ChainSolver {
 }
 
 /// The file format's version (a table parameter: another version is another file).
-const FORMAT: u64 = 1;
+const FORMAT: u64 = 2;
 /// The seed of the sequences tried.
 const SEED: u64 = 0xC4A1_5EED;
 
@@ -636,6 +611,27 @@ fn method_tag() -> u32 {
          {IMPROVE_PER_COSET} {FILL_WORK} {IMPROVE_WORK}"
     );
     xxhash_rust::xxh3::xxh3_64(method.as_bytes()) as u32
+}
+
+/// The order of the sets [`ChainSolver::to_bytes`] wrote first: each set once.
+fn read_sets(puzzle: &PermPuzzle, bytes: &[u8]) -> Result<Vec<usize>, String> {
+    let number = |i: usize| {
+        bytes
+            .get(2 * i..2 * i + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
+            .ok_or("it ends too soon")
+    };
+    let n = puzzle.sets.len();
+    if number(0)? != n {
+        return Err(format!("not an order of {n} sets"));
+    }
+    let sets = (1..=n).map(number).collect::<Result<Vec<_>, _>>()?;
+    let mut sorted = sets.clone();
+    sorted.sort_unstable();
+    if sorted != (0..n).collect::<Vec<_>>() {
+        return Err(format!("not an order of {n} sets"));
+    }
+    Ok(sets)
 }
 
 /// The levels [`ChainSolver::to_bytes`] wrote, each representative's permutation made
@@ -705,6 +701,127 @@ fn read_levels(
         return Err("bytes past its end".into());
     }
     Ok(levels)
+}
+
+/// Levels over `chain` with a representative for every coset: random sequences, each
+/// and its inverse sifted, until every coset has one; the length kept grows when
+/// nothing new turns up.
+fn fill(
+    words: &Words,
+    perms: &[Perm],
+    degree: usize,
+    chain: &[ChainLevel],
+    rng: &mut SplitMix64,
+) -> Result<Vec<Level>, ChainError> {
+    let mut levels: Vec<Level> = chain
+        .iter()
+        .map(|(base, _)| {
+            let mut entries = vec![None; degree];
+            entries[*base] = Some(Entry {
+                word: Vec::new(),
+                perm: (0..degree as u16).collect(),
+            });
+            Level {
+                base: *base,
+                entries,
+            }
+        })
+        .collect();
+    let cosets: usize = chain.iter().map(|(_, orbit)| orbit.len() - 1).sum();
+    let mut filler = Filler {
+        words,
+        levels: &mut levels,
+        found: 0,
+        work: 0,
+    };
+    let mut limit = 2 * RANDOM_LENGTH as usize;
+    let (mut tried, mut since) = (0usize, 0usize);
+    while filler.found < cosets {
+        if tried == MOST_TRIES || filler.work > FILL_WORK || perms.is_empty() {
+            return Err(ChainError::Unfilled {
+                missing: cosets - filler.found,
+                tried,
+            });
+        }
+        let (word, perm) = random_word(words, perms, degree, rng);
+        let before = filler.found;
+        filler.absorb_both(word, perm, limit);
+        tried += 1;
+        since = if filler.found > before { 0 } else { since + 1 };
+        if since == STALL {
+            limit = (limit + limit / 4 + 1).min(MOST_LENGTH);
+            since = 0;
+        }
+    }
+    Ok(levels)
+}
+
+/// Shortens the representatives of filled `levels`: products of two of them, their
+/// commutators (in the group of both levels and moving few points, so they go deep
+/// before they grow) and random sequences, each sifted: a shorter one replaces a longer,
+/// and its leftover goes on down the chain.
+fn improve(words: &Words, perms: &[Perm], degree: usize, levels: &mut [Level]) {
+    let entries: Vec<(usize, usize)> = levels
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| {
+            l.entries
+                .iter()
+                .enumerate()
+                .filter(|(p, e)| e.is_some() && *p != l.base)
+                .map(move |(p, _)| (i, p))
+        })
+        .collect();
+    if entries.is_empty() {
+        return;
+    }
+    let mut rng = SplitMix64::new(SEED ^ 1);
+    let mut filler = Filler {
+        words,
+        levels,
+        found: entries.len(),
+        work: 0,
+    };
+    for round in 0..IMPROVE_PER_COSET * entries.len() {
+        if filler.work > IMPROVE_WORK {
+            break;
+        }
+        if round % 2 == 0 {
+            let (word, perm) = random_word(words, perms, degree, &mut rng);
+            filler.absorb_both(word, perm, MOST_LENGTH);
+            continue;
+        }
+        let (i, p) = entries[rng.below(entries.len() as u64) as usize];
+        let (j, q) = entries[rng.below(entries.len() as u64) as usize];
+        let (Some(a), Some(b)) = (
+            filler.levels[i].entries[p].as_ref(),
+            filler.levels[j].entries[q].as_ref(),
+        ) else {
+            continue;
+        };
+        let mut word = a.word.clone();
+        words.extend(&mut word, &b.word);
+        let mut perm = compose(&a.perm, &b.perm);
+        let limit = if round % 4 == 3 {
+            words.extend(&mut word, &words.inverse(&a.word));
+            words.extend(&mut word, &words.inverse(&b.word));
+            perm = compose(&perm, &compose(&invert(&a.perm), &invert(&b.perm)));
+            MOST_LENGTH
+        } else {
+            a.word.len().max(b.word.len())
+        };
+        filler.absorb_both(word, perm, limit);
+    }
+}
+
+/// The orders of the sets the base is tried with: each set last, the others in the
+/// definition's order (the definition's own order first).
+fn set_orders(puzzle: &PermPuzzle) -> Vec<Vec<usize>> {
+    let n = puzzle.sets.len();
+    (0..n)
+        .rev()
+        .map(|last| (0..n).filter(|&s| s != last).chain([last]).collect())
+        .collect()
 }
 
 /// Sifts sequences into the chain's levels.
@@ -988,8 +1105,8 @@ mod tests {
 
     #[test]
     fn scrambles_reach_their_state_and_repeat_for_a_seed() {
-        let p = puzzle("5x5x5");
-        let (a, b) = (chain("5x5x5"), ChainSolver::new(&p).unwrap());
+        let p = puzzle("fto");
+        let (a, b) = (chain("fto"), ChainSolver::new(&p).unwrap());
         for index in 0..5 {
             let (state, moves) = a.random_scramble(3, index).unwrap();
             let reached = p.scrambled(&p.format_path(&moves)).unwrap();

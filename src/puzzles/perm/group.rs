@@ -589,18 +589,41 @@ pub fn random_state(puzzle: &PermPuzzle, rng: &mut crate::rng::SplitMix64) -> Op
 /// A level of a stabilizer chain: its base point and the base point's orbit.
 pub(crate) type ChainLevel = (usize, Vec<usize>);
 
-/// The stabilizer chain of the moves' group (made once per puzzle, see [`cached_chain`]):
-/// each level's base point and orbit, and whether its order equals the count by
-/// invariants with every piece told apart (then parities and orientation sums are all
-/// that tell a reachable arrangement). `None` when Schreier–Sims gives up.
-pub(crate) fn chain_levels(puzzle: &PermPuzzle) -> Option<(Vec<ChainLevel>, bool)> {
-    let chain = cached_chain(puzzle)?;
+/// The stabilizer chain of the moves' group whose base points come in `order` (a
+/// permutation of the sticker points: the earliest one an element moves is taken first),
+/// made afresh (not the cached chain random states are drawn from): each level's base
+/// point and orbit, and whether its order equals the count by invariants with every
+/// piece told apart (then parities and orientation sums are all that tell a reachable
+/// arrangement). `None` when Schreier–Sims gives up.
+pub(crate) fn chain_levels_in_order(
+    puzzle: &PermPuzzle,
+    order: &[usize],
+) -> Option<(Vec<ChainLevel>, bool)> {
+    let mut rank = vec![0u16; order.len()];
+    for (k, &p) in order.iter().enumerate() {
+        rank[p] = k as u16;
+    }
+    let gens: Vec<Perm> = puzzle
+        .moves
+        .iter()
+        .map(|m| sticker_perm(puzzle, &m.element))
+        .filter(|p| !is_identity(p))
+        .map(|g| {
+            let mut out = vec![0u16; g.len()];
+            for (p, &q) in g.iter().enumerate() {
+                out[rank[p] as usize] = rank[q as usize];
+            }
+            out
+        })
+        .collect();
+    let bound = told_apart_bound(puzzle);
+    let chain = chain_of(&gens, 50_000_000, Some(&bound))?;
     let levels = chain
         .levels
         .iter()
-        .map(|l| (l.base, l.orbit.clone()))
+        .map(|l| (order[l.base], l.orbit.iter().map(|&q| order[q]).collect()))
         .collect();
-    Some((levels, chain.order() == told_apart_bound(puzzle)))
+    Some((levels, chain.order() == bound))
 }
 
 /// A uniformly random element of the moves' group, as a move of `puzzle` (pieces told
