@@ -7,7 +7,7 @@
 
 use super::element::{Element, Orbit, WILD};
 use super::exact::{phase_table_spec, table_prefix};
-use super::group::{self, compose, follow_in_place, invert, is_identity, ChainLevel, Perm};
+use super::group::{self, compose, follow_in_place, invert, is_identity, ChainLevel, Count, Perm};
 use super::puzzle::PermPuzzle;
 use crate::progress::Progress;
 use crate::rng::SplitMix64;
@@ -277,11 +277,15 @@ impl ChainSolver {
                 path: path.display().to_string(),
                 why,
             };
+            // Checked against the group's order from the chain random states come
+            // from (made once), not a chain made again in the file's order.
+            Self::takes(puzzle)?;
+            let (order, invariants_tell) =
+                group::told_apart_order(puzzle).ok_or(ChainError::GaveUp)?;
             let payload = table.payload();
             let sets = read_sets(puzzle, payload).map_err(damaged)?;
-            let (chain, invariants_tell) = Self::chain_of(puzzle, &sets)?;
             let levels =
-                read_levels(puzzle, &chain, &payload[2 * (sets.len() + 1)..]).map_err(damaged)?;
+                read_levels(puzzle, &order, &payload[2 * (sets.len() + 1)..]).map_err(damaged)?;
             return Ok(Self::with_levels(puzzle, sets, levels, invariants_tell));
         }
         progress.note(format!(
@@ -305,24 +309,25 @@ impl ChainSolver {
         Ok((chain.len(), cosets))
     }
 
-    /// The chain whose base takes the sets in the order `sets` (each set's points in
-    /// turn), after the checks that the chain can take the definition.
-    fn chain_of(
-        puzzle: &PermPuzzle,
-        sets: &[usize],
-    ) -> Result<(Vec<ChainLevel>, bool), ChainError> {
+    /// Whether the chain can take the definition at all.
+    fn takes(puzzle: &PermPuzzle) -> Result<(), ChainError> {
         if !puzzle.illegal.is_empty() {
             return Err(ChainError::Illegal);
         }
         if puzzle.solved.orbits.iter().any(|o| o.ori.contains(&WILD)) {
             return Err(ChainError::WildOrientation);
         }
-        let mut offsets = Vec::new();
-        let mut total = 0;
-        for def in &puzzle.sets {
-            offsets.push(total);
-            total += def.size * def.omod as usize;
-        }
+        Ok(())
+    }
+
+    /// The chain whose base takes the sets in the order `sets` (each set's points in
+    /// turn), after the checks that the chain can take the definition.
+    fn chain_of(
+        puzzle: &PermPuzzle,
+        sets: &[usize],
+    ) -> Result<(Vec<ChainLevel>, bool), ChainError> {
+        Self::takes(puzzle)?;
+        let (offsets, total) = group::point_offsets(puzzle);
         let order: Vec<usize> = sets
             .iter()
             .flat_map(|&s| {
@@ -636,12 +641,11 @@ fn read_sets(puzzle: &PermPuzzle, bytes: &[u8]) -> Result<Vec<usize>, String> {
 
 /// The levels [`ChainSolver::to_bytes`] wrote, each representative's permutation made
 /// from its moves and checked: it takes its point to the level's base and fixes every
-/// earlier base, and each level has one for exactly the points of the chain's orbit.
-fn read_levels(
-    puzzle: &PermPuzzle,
-    chain: &[ChainLevel],
-    bytes: &[u8],
-) -> Result<Vec<Level>, String> {
+/// earlier base. Each level's points then lie in its base's orbit under the stabilizer
+/// of the earlier bases, so the product of their counts is at most the group's `order`,
+/// and equal to it exactly when every level holds its whole orbit and the bases leave
+/// nothing unfixed: the chain is complete.
+fn read_levels(puzzle: &PermPuzzle, order: &Count, bytes: &[u8]) -> Result<Vec<Level>, String> {
     let numbers: Vec<u16> = bytes
         .chunks_exact(2)
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
@@ -656,20 +660,20 @@ fn read_levels(
         at += 1;
         Ok(n as usize)
     };
-    if next()? != chain.len() {
-        return Err(format!("not {} levels", chain.len()));
-    }
-    let mut levels = Vec::with_capacity(chain.len());
-    for (i, (base, orbit)) in chain.iter().enumerate() {
-        if next()? != *base || next()? != orbit.len() - 1 {
-            return Err(format!("level {} is not the chain's", i + 1));
+    let count = next()?;
+    let mut levels: Vec<Level> = Vec::with_capacity(count.min(degree));
+    let mut product = Count::from_u64(1);
+    for i in 0..count {
+        let (base, others) = (next()?, next()?);
+        if base >= degree || others >= degree || levels.iter().any(|l| l.base == base) {
+            return Err(format!("level {} is not a level of a chain", i + 1));
         }
         let mut entries = vec![None; degree];
-        entries[*base] = Some(Entry {
+        entries[base] = Some(Entry {
             word: Vec::new(),
             perm: (0..degree as u16).collect(),
         });
-        for _ in 1..orbit.len() {
+        for _ in 0..others {
             let point = next()?;
             let length = next()?;
             let mut word = Vec::with_capacity(length);
@@ -680,10 +684,10 @@ fn read_levels(
                 follow_in_place(&mut perm, p);
                 word.push(m as u16);
             }
-            let fits = orbit.contains(&point)
+            let fits = point < degree
                 && entries[point].is_none()
-                && perm[point] as usize == *base
-                && chain[..i].iter().all(|(b, _)| perm[*b] as usize == *b);
+                && perm[point] as usize == base
+                && levels.iter().all(|l| perm[l.base] as usize == l.base);
             if !fits {
                 return Err(format!(
                     "a sequence of level {} does not do what it says",
@@ -692,13 +696,16 @@ fn read_levels(
             }
             entries[point] = Some(Entry { word, perm });
         }
-        levels.push(Level {
-            base: *base,
-            entries,
-        });
+        product = product.times(others as u64 + 1);
+        levels.push(Level { base, entries });
     }
     if at != numbers.len() {
         return Err("bytes past its end".into());
+    }
+    if product != *order {
+        return Err(format!(
+            "its levels make a group of {product} elements, not the {order} the moves make"
+        ));
     }
     Ok(levels)
 }
@@ -889,8 +896,7 @@ fn move_perms(puzzle: &PermPuzzle) -> (Vec<Perm>, usize) {
         .iter()
         .map(|m| group::sticker_perm(puzzle, &m.element))
         .collect();
-    let degree = puzzle.sets.iter().map(|s| s.size * s.omod as usize).sum();
-    (perms, degree)
+    (perms, group::point_offsets(puzzle).1)
 }
 
 /// A random sequence and what it does: one of 1 to [`RANDOM_LENGTH`] moves, or (one
@@ -1206,6 +1212,35 @@ mod tests {
             err.contains("-chain-") && err.contains("does not do what it says"),
             "{err}"
         );
+        // A representative left out (every other one right): the levels no longer make
+        // the group, which is named.
+        let mut short = ChainSolver::new(&p).unwrap();
+        let last = short.levels.last_mut().unwrap();
+        let base = last.base;
+        let dropped = last
+            .entries
+            .iter()
+            .position(|e| e.is_some())
+            .filter(|&q| q != base);
+        let dropped =
+            dropped.unwrap_or_else(|| last.entries.iter().rposition(|e| e.is_some()).unwrap());
+        last.entries[dropped] = None;
+        std::fs::remove_file(&file).unwrap();
+        let bytes = short.to_bytes();
+        let spec = phase_table_spec(
+            file.file_stem().unwrap().to_string_lossy().into_owned(),
+            "fto",
+            "stabilizer chain sequences",
+            vec![("definition".into(), p.hash), ("format".into(), FORMAT)],
+            bytes.len() as u64,
+            8,
+        );
+        store.write(&spec, &bytes, Vec::new()).unwrap();
+        let err = ChainSolver::open(&p, &store, "fto", &Progress::hidden())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("not the"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -127,15 +127,22 @@ pub(crate) fn is_identity(a: &Perm) -> bool {
     a.iter().enumerate().all(|(p, &x)| p == x as usize)
 }
 
-/// A move as a permutation of the points (set, slot, orientation): the piece in slot
-/// `from` lands in slot `i` with its orientation raised by the move's twist.
-pub(crate) fn sticker_perm(puzzle: &PermPuzzle, element: &Element) -> Perm {
-    let mut offsets = Vec::new();
+/// Where each set's sticker points start (a slot's points, one per orientation, in
+/// turn), and how many points there are.
+pub(crate) fn point_offsets(puzzle: &PermPuzzle) -> (Vec<usize>, usize) {
+    let mut offsets = Vec::with_capacity(puzzle.sets.len());
     let mut total = 0usize;
     for s in &puzzle.sets {
         offsets.push(total);
         total += s.size * s.omod as usize;
     }
+    (offsets, total)
+}
+
+/// A move as a permutation of the points (set, slot, orientation): the piece in slot
+/// `from` lands in slot `i` with its orientation raised by the move's twist.
+pub(crate) fn sticker_perm(puzzle: &PermPuzzle, element: &Element) -> Perm {
+    let (offsets, total) = point_offsets(puzzle);
     let mut out = vec![0u16; total];
     for ((orbit, def), &offset) in element.orbits.iter().zip(&puzzle.sets).zip(&offsets) {
         let omod = def.omod as usize;
@@ -626,6 +633,15 @@ pub(crate) fn chain_levels_in_order(
     Some((levels, chain.order() == bound))
 }
 
+/// The order of the moves' group with every piece told apart (from the chain random
+/// states are drawn from, made once), and whether it equals the count by invariants.
+/// `None` when Schreier–Sims gives up.
+pub(crate) fn told_apart_order(puzzle: &PermPuzzle) -> Option<(Count, bool)> {
+    let order = cached_chain(puzzle)?.order();
+    let tell = order == told_apart_bound(puzzle);
+    Some((order, tell))
+}
+
 /// A uniformly random element of the moves' group, as a move of `puzzle` (pieces told
 /// apart); `None` when Schreier–Sims gives up.
 pub(crate) fn random_move(
@@ -649,12 +665,7 @@ fn random_element(
         g = compose(&g, rep);
     }
     // Back from stickers to a move: the piece at (from, 0) lands at (slot, twist).
-    let mut offsets = Vec::new();
-    let mut total = 0usize;
-    for s in &puzzle.sets {
-        offsets.push(total);
-        total += s.size * s.omod as usize;
-    }
+    let (offsets, _) = point_offsets(puzzle);
     let mut orbits = Vec::with_capacity(puzzle.sets.len());
     for (def, &offset) in puzzle.sets.iter().zip(&offsets) {
         let omod = def.omod as usize;
