@@ -20,7 +20,8 @@ Rubik's cube::
 - ``rolling``, ``rotation``, ``soma``, ``walk``: the other puzzles cubedb knows.
 - ``Puzzle.from_file("puzzles/2x2x2-fixed.tws")``: any permutation puzzle from a twsearch
   ``.tws`` definition, with ``solve``, ``solve_many``, ``gods`` and ``scramble``; a phase
-  plan beside it (``puzzles/4x4x4.plan``) or named (``plan=``) solves it from any state.
+  plan beside it (``puzzles/4x4x4.plan``) or named (``plan=``) solves it from any state;
+  ``engine="chain"`` answers any definition from any state (long solutions).
 
 Cubes are 54-letter facelet strings in URFDLB order (U1..U9, R1..R9, F, D, L, B; any six
 colours, each face's centre naming its colour) or ``Cube`` objects; moves are Singmaster

@@ -41,6 +41,8 @@ pub struct Puzzle {
     source: String,
     /// The phase plan that solves it from any state (beside the definition, or named).
     plan: Option<Plan>,
+    /// Which solver answers (see [`Puzzle::from_file`]'s `engine`).
+    engine: PuzzleEngine,
     solver: OnceLock<PuzzleSolver>,
 }
 
@@ -70,7 +72,7 @@ impl Puzzle {
                     &store(),
                     &self.source,
                     BUDGET_MB,
-                    PuzzleEngine::Auto,
+                    self.engine,
                     &Progress::stderr(false),
                     false,
                 )
@@ -101,20 +103,37 @@ impl Puzzle {
     /// position block (as `cubedb puzzle solve --target` reads) to solve to instead of
     /// the solved state, `?` standing for any piece or orientation; `plan`, a phase plan
     /// file that solves the puzzle from any state (by default the `.plan` file beside the
-    /// definition, unless `moves` or `target` is given; `False`: none, optimal answers).
+    /// definition, unless `moves` or `target` is given; `False`: none, optimal answers);
+    /// `engine`, as `cubedb puzzle solve --engine`: "auto" (the exact table when one
+    /// fits, else the plan, else IDA*), "table", "search" (IDA*, optimal: states near
+    /// solved), "phased" (the plan) or "chain" (the stabilizer chain: any definition,
+    /// any state, at once, in long solutions).
     #[staticmethod]
-    #[pyo3(signature = (path, *, metric = "htm", moves = None, target = None, plan = None))]
+    #[pyo3(signature = (path, *, metric = "htm", moves = None, target = None, plan = None, engine = "auto"))]
     fn from_file(
         path: PathBuf,
         metric: &str,
         moves: Option<&Bound<'_, PyAny>>,
         target: Option<&str>,
         plan: Option<&Bound<'_, PyAny>>,
+        engine: &str,
     ) -> PyResult<Self> {
         let metric = choice(
             "metric",
             &[("htm", PuzzleMetric::Htm), ("qtm", PuzzleMetric::Qtm)],
             metric,
+        )
+        .map_err(|e| cube_error(e.to_string()))?;
+        let engine = choice(
+            "engine",
+            &[
+                ("auto", PuzzleEngine::Auto),
+                ("table", PuzzleEngine::Table),
+                ("search", PuzzleEngine::Search),
+                ("phased", PuzzleEngine::Phased),
+                ("chain", PuzzleEngine::Chain),
+            ],
+            engine,
         )
         .map_err(|e| cube_error(e.to_string()))?;
         let moves = moves
@@ -164,6 +183,7 @@ impl Puzzle {
             target,
             source,
             plan,
+            engine,
             solver: OnceLock::new(),
         })
     }
@@ -180,8 +200,9 @@ impl Puzzle {
         self.puzzle.moves.iter().map(|m| m.name.clone()).collect()
     }
 
-    /// An optimal solution of the position a scramble (move names separated by spaces)
-    /// reaches, as move names separated by spaces ("" when solved).
+    /// A solution of the position a scramble (move names separated by spaces) reaches,
+    /// as move names separated by spaces ("" when solved): optimal from an exact table or
+    /// IDA*, near-optimal from a plan, long from the stabilizer chain (`engine`).
     #[pyo3(signature = (scramble, *, max_depth = None), text_signature = "(scramble, *, max_depth=30)")]
     fn solve(
         &self,
@@ -233,8 +254,9 @@ impl Puzzle {
 
     /// Random-state scrambles (uniform over every position): one string, or a list of
     /// `count`. From the exact table each is a shortest sequence reaching its position;
-    /// with a plan, the inverse of the plan's solution; with neither, the inverse of the
-    /// stabilizer chain's answer (hundreds of moves).
+    /// with a plan, the inverse of the plan's solution; with neither (or `engine`
+    /// "search" or "chain"), the inverse of the stabilizer chain's answer (hundreds of
+    /// moves).
     #[pyo3(signature = (*, count = None, seed = None))]
     fn scramble(
         &self,
@@ -279,7 +301,7 @@ impl Puzzle {
             // (the same seed gives the same scrambles): from the exact table, else (no
             // plan either) from the stabilizer chain (long scrambles); on every core, in
             // order; Ctrl-C stops between two.
-            let chain;
+            let opened;
             let one: Box<dyn Fn(u64) -> Result<String, &'static str> + Sync> = match solver.exact()
             {
                 Some(table) => Box::new(move |index| {
@@ -289,22 +311,27 @@ impl Puzzle {
                         .ok_or("no random position found")
                 }),
                 None => {
-                    chain = py
-                        .detach(|| {
-                            ChainSolver::open(
-                                &self.puzzle,
-                                &store(),
-                                &self.source,
-                                &Progress::stderr(false),
-                            )
-                        })
-                        .map_err(|e| {
-                            cube_error(format!(
-                                "no exact table fits for this puzzle and it has no \
+                    let chain = match solver.chain() {
+                        Some(chain) => chain,
+                        None => {
+                            opened = py
+                                .detach(|| {
+                                    ChainSolver::open(
+                                        &self.puzzle,
+                                        &store(),
+                                        &self.source,
+                                        &Progress::stderr(false),
+                                    )
+                                })
+                                .map_err(|e| {
+                                    cube_error(format!(
+                                        "no exact table fits for this puzzle and it has no \
                                      plan, and {e}"
-                            ))
-                        })?;
-                    let chain = &chain;
+                                    ))
+                                })?;
+                            &opened
+                        }
+                    };
                     Box::new(move |index| {
                         chain
                             .random_scramble_text(seed, index)

@@ -114,3 +114,19 @@ def test_a_definition_with_neither_table_nor_plan_is_scrambled_by_the_stabilizer
     for scramble in scrambles:
         assert len(scramble.split()) > 20
         assert all(re.fullmatch(r"F|R[0-9]*'?", move) for move in scramble.split())
+
+
+def test_the_chain_engine_solves_any_state_of_a_definition_without_a_plan():
+    # TopSpin, as the 5x5x5, has no plan and no exact table: IDA* would never end on a
+    # random state. engine="chain" answers each at once; IDA* confirms the answer leaves
+    # it solved.
+    puzzle = Puzzle.from_file(str(PUZZLES / "topspin.tws"), engine="chain")
+    optimal = Puzzle.from_file(str(PUZZLES / "topspin.tws"))
+    scrambles = puzzle.scramble(count=4, seed=9)
+    solutions = puzzle.solve_many(scrambles)
+    for scramble, solution in zip(scrambles, solutions):
+        assert len(solution.split()) > 20
+        assert optimal.solve(f"{scramble} {solution}") == ""
+        assert optimal.solve(f"{scramble} {solution} F") == "F"
+    with pytest.raises(CubeError, match='engine.*"chain"'):
+        Puzzle.from_file(str(PUZZLES / "topspin.tws"), engine="fast")
