@@ -1215,8 +1215,9 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
 /// deeper in the same pass, keeping as many solutions as a wider pass would, where the
 /// pass used to end empty and a wider one searched every phase again with four times the
 /// candidates. The FTO's random state 8 of seed 8, whose middle phase finds nothing within
-/// the slack: one pass and 27 moves now, two passes and 28 moves before. Fails if the pass
-/// gives up at the slack (two passes), or if the search past it keeps only its first
+/// the slack: one pass and 29 moves now (27 when the middle phase searched its candidates
+/// in their first order, not by closeness), two passes and 28 moves before. Fails if the
+/// pass gives up at the slack (two passes), or if the search past it keeps only its first
 /// solution (31 moves).
 #[test]
 fn a_middle_phase_with_nothing_within_its_slack_searches_deeper_in_the_same_pass() {
@@ -1235,7 +1236,79 @@ fn a_middle_phase_with_nothing_within_its_slack_searches_deeper_in_the_same_pass
     let end = apply(&puzzle, &phased, &state, &solution.moves);
     assert!(puzzle.is_solved(&end), "{}", phased.format(&solution.moves));
     assert_eq!(solution.passes, 1, "{} nodes", solution.nodes);
-    assert!(solution.cost <= 27, "{}", solution.cost);
+    assert!(solution.cost <= 29, "{}", solution.cost);
+}
+
+/// A run split below each first move (`PhaseRun::below`, as a phase that stops at its
+/// first solution searches once its totals grow) finds, run after run, the solutions the
+/// whole run finds, in its order: the FTO's middle phase from states its moves reach,
+/// at each cost up to the second with solutions. Fails if a run below a move searched other moves
+/// at its root, or lost its start.
+#[test]
+fn runs_below_each_first_move_find_the_whole_runs_solutions_in_order() {
+    use cubedb::puzzles::perm::phased::search::{PhaseMoves, PhaseRun};
+    let puzzle = load("fto.tws");
+    let phased = open(
+        &puzzle,
+        &definition("fto.plan"),
+        &super::common::shared_data_dir(),
+    );
+    let (phase, tables) = (&phased.plan().phases[1], &phased.tables()[1]);
+    let elements = phased.plan().phase_elements(1);
+    let moves = PhaseMoves {
+        tables,
+        costs: &phase.costs,
+        legality: None,
+        guard: None,
+        spare_at_target: 0,
+        spare_at_zero: 0,
+        steps: None,
+    };
+    let stop = cubedb::limits::Stop::at(None);
+    let mut rng = SplitMix64::new(23);
+    let root = tables.ranked.moves.len();
+    let mut found = 0;
+    for i in 0..4 {
+        // A state of the phase's moves: 30 random ones from solved.
+        let state = (0..30).fold(puzzle.solved.clone(), |here, _| {
+            let m = (rng.next_u64() % elements.len() as u64) as usize;
+            here.then(elements[m], &puzzle.sets)
+        });
+        let view = phase.view.apply(&state, &puzzle.sets).expect("a view");
+        let start = tables.start(&view, &state).expect("a start");
+        let cheapest = start.bound();
+        // From the cheapest cost on, until two costs have had solutions.
+        let mut costs_with_solutions = 0;
+        for cost in cheapest..=cheapest + 8 {
+            if costs_with_solutions == 2 {
+                break;
+            }
+            let (mut whole, _) = PhaseRun::new(&moves, start.clone(), &state, &stop);
+            let mut expected: Vec<Vec<usize>> = Vec::new();
+            whole
+                .solutions(cost, &mut |path| {
+                    expected.push(path.to_vec());
+                    true
+                })
+                .expect("searched whole");
+            costs_with_solutions += usize::from(!expected.is_empty());
+            let mut split: Vec<Vec<usize>> = Vec::new();
+            let firsts = cubedb::puzzles::perm::coord::set_bits(tables.ranked.follows[root]);
+            for m in firsts {
+                let mut below = whole.below(m);
+                below
+                    .solutions(cost, &mut |path| {
+                        assert_eq!(path.first(), Some(&m), "state {i}: another first move");
+                        split.push(path.to_vec());
+                        true
+                    })
+                    .expect("searched whole");
+            }
+            assert_eq!(split, expected, "state {i}, cost {cost}");
+            found += expected.len();
+        }
+    }
+    assert!(found > 0, "no solution was compared");
 }
 
 /// The 5x5x5 with a plan `name` of the phases `phases` (its wide turns named first),

@@ -65,6 +65,11 @@ const LAST_SLACK: usize = 20;
 /// milliseconds.
 const QUICK_KEEP: usize = 32;
 
+/// Nodes one total's search of a phase that stops at its first solution makes before
+/// that phase's runs are searched by their first moves, nearest first
+/// ([`PhasedSolver::pass_from`]).
+const BY_CLOSENESS_NODES: u64 = 50_000;
+
 /// Most nodes the quick first pass generates in its middle phases (neither the first,
 /// whose solutions every pass needs, nor the last, which answers); past them it gives up
 /// (to the full passes): a plan whose middle phases find little from few candidates
@@ -2097,6 +2102,13 @@ impl PhasedSolver {
                 spare_at_zero,
                 steps: self.steps[k].as_ref(),
             };
+            // With a finish the last phase hands on its solutions as a middle phase does.
+            let finishes = k == last && self.plan.finish.is_some();
+            let keep = match (k == last && !finishes, widen) {
+                (true, _) => 1,
+                (false, 0) => phase.keep.min(QUICK_KEEP),
+                (false, _) => phase.keep.saturating_mul(widen),
+            };
             // Each candidate's search and its distance to this phase's target.
             let mut runs: Vec<(usize, PhaseRun<'_>, usize)> = Vec::new();
             for (i, c) in candidates.iter_mut().enumerate() {
@@ -2123,13 +2135,6 @@ impl PhasedSolver {
                     found: None,
                     halted,
                 };
-            };
-            // With a finish the last phase hands on its solutions as a middle phase does.
-            let finishes = k == last && self.plan.finish.is_some();
-            let keep = match (k == last && !finishes, widen) {
-                (true, _) => 1,
-                (false, 0) => phase.keep.min(QUICK_KEEP),
-                (false, _) => phase.keep.saturating_mul(widen),
             };
             let mut handed = HandedOn::new(keep);
             let mut cap = bound.map_or(usize::MAX, |b| b.saturating_sub(1));
@@ -2172,7 +2177,45 @@ impl PhasedSolver {
                 total <= cheapest.saturating_add(slack)
                     || (!found && total <= cheapest.saturating_add(LAST_SLACK))
             };
+            // Whether the runs are searched by their first moves, nearest first (below).
+            let mut by_closeness = false;
+            let mut total_began = *nodes;
             'totals: while total <= cap && within(total, !handed.kept.is_empty()) {
+                // A phase over an exact table that stops at its first solution, once a
+                // total's search is big: each run's subtrees below its first moves become
+                // runs of their own, searched at each total in the order of how near the
+                // last total's searches came to a solution. The total where such a phase
+                // stops, searched run by run until one has a solution, made two thirds of
+                // the FTO's middle phase's nodes in the plain order. Runs not searched
+                // then keep their order, after the rest. Over pattern databases, which
+                // bound loosely at every depth, nearness says little (the megaminx's last
+                // phase: 15% slower); small searches (Square-1's) would pay more for the
+                // runs than they save. Not by listed steps, whose first step is not one
+                // move.
+                let searched = *nodes - total_began;
+                total_began = *nodes;
+                if keep == 1
+                    && !by_closeness
+                    && total > cheapest
+                    && searched >= BY_CLOSENESS_NODES
+                    && tables.is_exact()
+                    && moves.steps.is_none()
+                {
+                    by_closeness = true;
+                    let root = tables.ranked.moves.len();
+                    runs = runs
+                        .into_iter()
+                        .flat_map(|(i, run, distance)| {
+                            super::coord::set_bits(tables.ranked.follows[root])
+                                .map(|m| (i, run.below(m), distance))
+                                .collect::<Vec<_>>()
+                        })
+                        .collect();
+                }
+                if by_closeness {
+                    runs.sort_by(|(_, a, _), (_, b, _)| b.closeness.total_cmp(&a.closeness));
+                    runs.iter_mut().for_each(|(_, run, _)| run.closeness = 0.0);
+                }
                 // Past the slack (nothing found yet): as many as a wider pass would keep,
                 // the next phase choosing among them as it would there.
                 if total > cheapest.saturating_add(slack) {
