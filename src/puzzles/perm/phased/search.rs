@@ -207,7 +207,24 @@ impl<'a> PhaseRun<'a> {
         self.distance.truncate(1);
         self.pairs.truncate(self.matchings);
         let first = self.moves.tables.ranked.moves.len();
-        self.dfs(cost, first, visit)
+        let result = self.dfs(cost, first, visit);
+        // A run below one first move is one of many kept between totals (ten a
+        // candidate on the FTO): its buffers, which grow with the depth, are let go.
+        if self.first_move.is_some() {
+            self.stack.truncate(self.width);
+            self.stack.shrink_to_fit();
+            self.children = Vec::new();
+            self.ranks = Vec::new();
+            self.indices = Vec::new();
+            self.distance.truncate(1);
+            self.distance.shrink_to_fit();
+            self.pairs.truncate(self.matchings);
+            self.pairs.shrink_to_fit();
+            self.path = Vec::new();
+            self.full.truncate(1);
+            self.full.shrink_to_fit();
+        }
+        result
     }
 
     fn dfs(
