@@ -124,18 +124,8 @@ impl Puzzle {
             metric,
         )
         .map_err(|e| cube_error(e.to_string()))?;
-        let engine = choice(
-            "engine",
-            &[
-                ("auto", PuzzleEngine::Auto),
-                ("table", PuzzleEngine::Table),
-                ("search", PuzzleEngine::Search),
-                ("phased", PuzzleEngine::Phased),
-                ("chain", PuzzleEngine::Chain),
-            ],
-            engine,
-        )
-        .map_err(|e| cube_error(e.to_string()))?;
+        let engine = choice("engine", &PuzzleEngine::NAMES, engine)
+            .map_err(|e| cube_error(e.to_string()))?;
         let moves = moves
             .filter(|m| !m.is_none())
             .map(|m| strings("moves", "move", m))

@@ -95,7 +95,7 @@ struct SolveArgs {
     /// databases (optimal); `phased`: the plan's phases; `chain`: the stabilizer chain
     /// (any definition, any state, long solutions); `auto`: the table when one fits,
     /// else the plan when there is one, else IDA*.
-    #[arg(long, value_parser = ["auto", "table", "search", "phased", "chain"], default_value = "auto")]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(PuzzleEngine::NAMES.map(|(name, _)| name)), default_value = "auto")]
     engine: String,
     /// Phased solving: stop at the first solution of at most N moves (searching wider
     /// until one is found, or --timeout passes).
@@ -219,13 +219,11 @@ fn solver(
     tables: &TableArgs,
     engine: &str,
 ) -> Result<PuzzleSolver> {
-    let engine = match engine {
-        "table" => PuzzleEngine::Table,
-        "search" => PuzzleEngine::Search,
-        "phased" => PuzzleEngine::Phased,
-        "chain" => PuzzleEngine::Chain,
-        _ => PuzzleEngine::Auto,
-    };
+    // Clap has checked the name against the same list.
+    let engine = PuzzleEngine::NAMES
+        .iter()
+        .find(|(name, _)| *name == engine)
+        .map_or(PuzzleEngine::Auto, |&(_, engine)| engine);
     let store = TableStore::locate(tables.data.clone());
     let progress = Progress::stderr(tables.quiet);
     let solver = PuzzleSolver::open_with_plan(

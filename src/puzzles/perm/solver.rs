@@ -27,6 +27,17 @@ pub enum PuzzleEngine {
     Chain,
 }
 
+impl PuzzleEngine {
+    /// Each engine by the name `cubedb puzzle solve --engine` and Python's `engine=` give it.
+    pub const NAMES: [(&'static str, PuzzleEngine); 5] = [
+        ("auto", PuzzleEngine::Auto),
+        ("table", PuzzleEngine::Table),
+        ("search", PuzzleEngine::Search),
+        ("phased", PuzzleEngine::Phased),
+        ("chain", PuzzleEngine::Chain),
+    ];
+}
+
 /// Why a state has no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UnsolvedError {
