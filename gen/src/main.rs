@@ -276,16 +276,26 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
             )
             .context(WRITING)?;
             for (phase, tables) in phased.plan().phases.iter().zip(phased.tables()) {
+                // Tables of what later phases need placed (kinds, ties, cosets).
+                let placing: usize = tables.kinds.iter().map(|k| k.bytes()).sum();
                 writeln!(
                     out,
-                    "  phase {}: {}, {:.1} MB",
+                    "  phase {}: {}, {:.1} MB{}",
                     phase.name,
                     if tables.is_exact() {
                         "exact table"
                     } else {
                         "pattern databases"
                     },
-                    tables.bytes() as f64 / 1e6
+                    tables.bytes() as f64 / 1e6,
+                    if placing > 0 {
+                        format!(
+                            "; tables for the later phases, {:.1} MB",
+                            placing as f64 / 1e6
+                        )
+                    } else {
+                        String::new()
+                    }
                 )
                 .context(WRITING)?;
             }

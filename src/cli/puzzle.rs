@@ -812,15 +812,16 @@ fn info(args: &FileArgs) -> Result<()> {
                     ));
                 }
             }
-            let ties = plan.last_phase_tables(&puzzle, k, None);
+            let ties = plan.last_phase_tables(&puzzle, k, None)?;
             if !ties.is_empty() {
                 let entries: usize = ties.iter().map(|t| t.size()).sum();
+                let bytes: usize = ties.iter().map(|t| t.bytes()).sum();
                 let what: Vec<String> = ties.iter().map(|t| t.describe(&puzzle.sets)).collect();
                 extra.push(format!(
                     "tables for the last phase ({}): {} entries ({:.1} MB)",
                     what.join(", "),
                     cubedb::text::count(entries as u128),
-                    entries as f64 / 1e6
+                    bytes as f64 / 1e6
                 ));
             }
             if !extra.is_empty() {

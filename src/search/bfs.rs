@@ -525,6 +525,42 @@ pub struct Mod3Result {
     pub histogram: Vec<u64>,
 }
 
+/// Each rank's depth as [`mod3_bfs_observed`] reaches it, 4 bits, two per byte (rank
+/// `r` in the low half of byte `r / 2` when even), [`DepthNibbles::UNREACHED`] where it
+/// is never reached or is 15 or more deep: written from every thread, each entry once,
+/// and read back with `table::packed::Nibbles`.
+pub struct DepthNibbles(Vec<AtomicU8>);
+
+impl DepthNibbles {
+    /// A rank's entry when the search never reached it (or reached it 15 or more deep).
+    pub const UNREACHED: u8 = 15;
+
+    /// Every one of `entries` ranks unreached.
+    pub fn new(entries: u64) -> Self {
+        Self(
+            (0..entries.div_ceil(2))
+                .map(|_| AtomicU8::new(0xFF))
+                .collect(),
+        )
+    }
+
+    /// The entries, two per byte.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0.into_iter().map(AtomicU8::into_inner).collect()
+    }
+}
+
+impl Mod3Observer for DepthNibbles {
+    fn reached(&self, rank: u64, depth: usize) {
+        // From 15 (every bit set) to the depth: clear the bits the depth lacks. Depths
+        // past 14 leave 15 behind.
+        let depth = depth.min(Self::UNREACHED as usize) as u8;
+        let shift = 4 * (rank & 1);
+        self.0[(rank >> 1) as usize]
+            .fetch_and(!((Self::UNREACHED & !depth) << shift), Ordering::Relaxed);
+    }
+}
+
 /// What a caller of [`mod3_bfs_observed`] learns as the search goes, and where it stops.
 pub trait Mod3Observer: Sync {
     /// `rank` was reached at `depth` (called from every thread, once per rank).

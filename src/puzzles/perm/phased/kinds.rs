@@ -239,6 +239,14 @@ impl Placing {
             Placing::Coset(t) => t.size(),
         }
     }
+
+    /// Bytes its entries take (a byte each, 4 bits in a tie table's parts of two kinds).
+    pub fn bytes(&self) -> usize {
+        match self {
+            Placing::Tie(t) => t.bytes(),
+            _ => self.size(),
+        }
+    }
 }
 
 /// Every arrangement of the multiset `first` (its distinct orders), in lexicographic

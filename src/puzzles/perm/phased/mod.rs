@@ -298,15 +298,18 @@ impl Plan {
     /// them where the tie says (see [`tie::TieTable`]); and per set of distinct pieces
     /// the last phase keeps to fewer arrangements, how far its class is from theirs,
     /// with a set the last phase keeps as it is (see [`coset::CosetTable`]). The last
-    /// phase can only finish from such states.
+    /// phase can only finish from such states. With `kept` (the table folder, the
+    /// definition's source, progress, whether to build anew), they are kept beside the
+    /// phase's tables, and a tie table's parts of two kinds get their distances from a
+    /// table file of their own (built if missing); without, those parts bound nothing.
     pub fn last_phase_tables(
         &self,
         puzzle: &PermPuzzle,
         k: usize,
-        kept: Option<(&TableStore, &str, &Progress)>,
-    ) -> Vec<kinds::Placing> {
+        kept: Option<(&TableStore, &str, &Progress, bool)>,
+    ) -> Result<Vec<kinds::Placing>, ExactError> {
         if !self.has_last_phase_tables(k) {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let (last, moves) = (self.phase_elements(k + 1), self.phase_elements(k));
         let make = || LastPhaseTables {
@@ -314,10 +317,10 @@ impl Plan {
             cosets: coset::tables_before(&puzzle.sets, &puzzle.solved, &last, &moves),
         };
         // Made once and kept beside the phase's tables: a later process reads them back.
-        let tables = match kept {
+        let pattern = &self.phases[k].pattern;
+        let mut tables = match kept {
             None => make(),
-            Some((store, source, progress)) => {
-                let pattern = &self.phases[k].pattern;
+            Some((store, source, progress, _)) => {
                 let anchor = super::exact::phase_table_spec(
                     format!("{}-last-phase", super::exact::table_prefix(pattern)),
                     source,
@@ -328,7 +331,7 @@ impl Plan {
                 );
                 let key = xxhash_rust::xxh3::xxh3_64(
                     format!(
-                        "tie and coset tables, one per tie {:?}",
+                        "tie and coset tables, one per tie, two kinds together {:?}",
                         (&puzzle.sets, &puzzle.solved, &last, &moves)
                     )
                     .as_bytes(),
@@ -346,14 +349,41 @@ impl Plan {
                     .unwrap_or_else(make)
             }
         };
+        if let Some((store, source, progress, rebuild)) = kept {
+            for table in &mut tables.ties {
+                for part in table.joint_parts() {
+                    let key = table.joint_key(part);
+                    let spec = super::exact::phase_table_spec(
+                        format!(
+                            "{}-tie-{:08x}",
+                            super::exact::table_prefix(pattern),
+                            key as u32
+                        ),
+                        source,
+                        "tie distances of two kinds",
+                        vec![
+                            ("definition".into(), pattern.hash),
+                            ("numbering".into(), key),
+                        ],
+                        table.kind_size(part) as u64,
+                        4,
+                    );
+                    if rebuild || !store.status(&spec)? {
+                        let (nibbles, histogram) = table.joint_distances(part, progress);
+                        store.write(&spec, &nibbles, histogram)?;
+                    }
+                    table.attach(part, tie::JointDistances::Mapped(store.open(&spec)?));
+                }
+            }
+        }
         // The coset tables first: they cut most often, and the search stops at the first
         // table that cuts.
-        tables
+        Ok(tables
             .cosets
             .into_iter()
             .map(kinds::Placing::Coset)
             .chain(tables.ties.into_iter().map(kinds::Placing::Tie))
-            .collect()
+            .collect())
     }
 
     /// Whether phase `k` may get tables for the last phase ([`Plan::last_phase_tables`]):
@@ -1713,7 +1743,10 @@ impl PhasedSolver {
                 return (0..n).map(|k| open_phase(k, Vec::new())).collect();
             };
             let (last_tables, others) = rayon::join(
-                || plan.last_phase_tables(puzzle, before_last, Some((store, source, progress))),
+                || {
+                    let kept = (store, source, progress, rebuild);
+                    plan.last_phase_tables(puzzle, before_last, Some(kept))
+                },
                 || {
                     (0..n)
                         .filter(|&k| k != before_last)
@@ -1722,7 +1755,7 @@ impl PhasedSolver {
                 },
             );
             let mut tables = others?;
-            tables.insert(before_last, open_phase(before_last, last_tables)?);
+            tables.insert(before_last, open_phase(before_last, last_tables?)?);
             Ok(tables)
         };
         let metric = match puzzle.metric {

@@ -19,10 +19,9 @@ use crate::puzzles::perm::exact::{
 };
 use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
-use crate::search::bfs::{costed_bfs, mod3_bfs, mod3_bfs_observed, Mod3Observer, Mod3Result};
+use crate::search::bfs::{costed_bfs, mod3_bfs, mod3_bfs_observed, DepthNibbles, Mod3Result};
 use crate::table::derived::DerivedFile;
 use crate::table::{packed, Table, TableSpec, TableStore};
-use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Most ranks of a phase's exact table (2 bits each: 1 GiB). The 3x3x3's first phase of
 /// Kociemba's method (twist, flip and slice: 2,217,093,120) fits.
@@ -80,39 +79,10 @@ fn costed_mod3(projection: &Projection, sources: &[u64], costs: &[u8]) -> Mod3Re
 pub(super) const UNREACHABLE: u8 = 3;
 
 /// A depth table's entry for a class the BFS never reached.
-const UNREACHED_DEPTH: u8 = 15;
+const UNREACHED_DEPTH: u8 = DepthNibbles::UNREACHED;
 
 /// The most layers (depths 0 to 14) a depth table holds.
 const MAX_DEPTHS: usize = UNREACHED_DEPTH as usize;
-
-/// Each class's depth as the breadth-first search reaches it, 4 bits, two per byte
-/// (15 where it is never reached): written from every thread, each entry once.
-struct DepthNibbles(Vec<AtomicU8>);
-
-impl DepthNibbles {
-    fn new(entries: u64) -> Self {
-        Self(
-            (0..entries.div_ceil(2))
-                .map(|_| AtomicU8::new(0xFF))
-                .collect(),
-        )
-    }
-
-    fn into_bytes(self) -> Vec<u8> {
-        self.0.into_iter().map(AtomicU8::into_inner).collect()
-    }
-}
-
-impl Mod3Observer for DepthNibbles {
-    fn reached(&self, rank: u64, depth: usize) {
-        // From 15 (every bit set) to the depth: clear the bits the depth lacks. Depths
-        // past 14 leave 15 behind, and such a table is not kept.
-        let depth = depth.min(UNREACHED_DEPTH as usize) as u8;
-        let shift = 4 * (rank & 1);
-        self.0[(rank >> 1) as usize]
-            .fetch_and(!((UNREACHED_DEPTH & !depth) << shift), Ordering::Relaxed);
-    }
-}
 
 /// How a phase bounds its remaining moves.
 pub enum Heuristic {

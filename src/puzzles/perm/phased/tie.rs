@@ -18,8 +18,11 @@
 //! that a path the tables find to the target also solves the told set. A start where the
 //! tie does not hold is not reachable, and is refused as the tables refuse any other.
 
+use crate::progress::Progress;
 use crate::puzzles::perm::element::{twisted, Element, SetDef, WILD};
 use crate::puzzles::perm::puzzle::PermPuzzle;
+use crate::search::bfs::{mod3_bfs_observed, DepthNibbles, RankedSpace};
+use crate::table::packed;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -107,6 +110,13 @@ fn places_of(labels: &[u8], label: u8) -> u64 {
         .enumerate()
         .filter(|&(_, &l)| l == label)
         .fold(0u64, |mask, (slot, _)| mask | 1 << slot)
+}
+
+/// The slots of each of `group`'s labels, `labels.len()` bits a label.
+fn group_places(labels: &[u8], group: &[u8]) -> u64 {
+    group.iter().enumerate().fold(0u64, |mask, (g, &l)| {
+        mask | places_of(labels, l) << (g * labels.len())
+    })
 }
 
 /// The distinct labels of set `s` in `state`, in order.
@@ -387,9 +397,35 @@ pub fn tables_before(
     Tie::find_in(sets, solved, last)
         .into_iter()
         .filter(|t| !t.is_constant())
-        .filter_map(|found| TieTable::new(sets, &found, &labels_of(solved, found.set), moves))
+        .filter_map(|found| {
+            let labels = labels_of(solved, found.set);
+            TieTable::new(sets, &found, &joined(&labels), moves).or_else(|| {
+                let apart: Vec<Vec<u8>> = labels.iter().map(|&l| vec![l]).collect();
+                TieTable::new(sets, &found, &apart, moves)
+            })
+        })
         .collect()
 }
+
+/// The parts a tie table follows for the told set's labels `labels` (in order): the
+/// first and the last together, the second and the one before the last, and so on (a
+/// label left in the middle alone), where such a part fits ([`MOST_JOINT_ENTRIES`]). A
+/// part of two kinds bounds where each alone reads short: on the FTO's middle phase one
+/// pair made the search 2.3 times faster, both pairs 2.6 times (docs/phases.md).
+fn joined(labels: &[u8]) -> Vec<Vec<u8>> {
+    if labels.len() < 3 {
+        return labels.iter().map(|&l| vec![l]).collect();
+    }
+    let n = labels.len();
+    (0..n / 2)
+        .map(|i| vec![labels[i], labels[n - 1 - i]])
+        .chain((n % 2 == 1).then(|| vec![labels[n / 2]]))
+        .collect()
+}
+
+/// Most entries of a part following two kinds together (4 bits each: 128 MB); a bigger
+/// one follows them apart.
+const MOST_JOINT_ENTRIES: usize = 1 << 28;
 
 /// Most arrangements of a telling set a tie table numbers.
 const MOST_TELLING_ARRANGEMENTS: usize = 1 << 20;
@@ -485,19 +521,69 @@ pub struct TieTable {
     moves: usize,
 }
 
-/// One kind's part of a [`TieTable`].
+/// One part of a [`TieTable`]: one kind, or two followed together.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct KindPart {
-    /// The label whose pieces are followed.
-    label: u8,
-    /// Every reachable set of places of the followed pieces (a bit per slot).
+    /// The labels whose pieces are followed.
+    labels: Vec<u8>,
+    /// Every reachable set of places of the followed pieces (a bit per slot, the slots
+    /// of each label after the previous label's).
     places: NumberMap<u64, u32>,
     /// Per set of places and move: the places after it.
     #[serde(with = "crate::table::derived::words")]
     place_steps: Vec<u32>,
-    /// Per entry (`telling * places + place`): the moves to a pair the tie allows.
+    /// One kind: per entry (`telling * places + place`), the moves to a pair the tie
+    /// allows. Two kinds: empty, their distances are [`KindPart::joint`].
     #[serde(with = "crate::table::derived::bytes")]
     distance: Vec<u8>,
+    /// Two kinds: the entries the tie allows, where their breadth-first search starts.
+    sources: Vec<u64>,
+    /// Two kinds: per entry, the moves needed, 4 bits (15: 15 or more, or never), in a
+    /// table file of their own (hundreds of megabytes, mapped rather than read into
+    /// the file of the rest), attached after the rest is made or read back.
+    #[serde(skip)]
+    joint: Option<JointDistances>,
+}
+
+/// The distances of a part of two kinds, 4 bits an entry.
+pub enum JointDistances {
+    /// Made in memory (no table folder to keep them in).
+    Owned(Vec<u8>),
+    /// Mapped from their table file.
+    Mapped(crate::table::Table),
+}
+
+impl JointDistances {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            JointDistances::Owned(bytes) => bytes,
+            JointDistances::Mapped(table) => table.payload(),
+        }
+    }
+}
+
+/// The states of a part of two kinds (`telling * width + place`), for the breadth-first
+/// search of its distances.
+struct JointSpace<'a> {
+    telling_steps: &'a [u32],
+    place_steps: &'a [u32],
+    width: u64,
+    moves: usize,
+}
+
+impl RankedSpace for JointSpace<'_> {
+    fn size(&self) -> u64 {
+        (self.telling_steps.len() / self.moves) as u64 * self.width
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut visit: impl FnMut(u64)) {
+        let (t, p) = ((rank / self.width) as usize, (rank % self.width) as usize);
+        let tellings = &self.telling_steps[t * self.moves..][..self.moves];
+        let places = &self.place_steps[p * self.moves..][..self.moves];
+        for (&t2, &p2) in tellings.iter().zip(places) {
+            visit(t2 as u64 * self.width + p2 as u64);
+        }
+    }
 }
 
 impl TieTable {
@@ -505,7 +591,7 @@ impl TieTable {
     /// (full-puzzle elements, each with its inverse among them); `None` when its
     /// arrangements are too many, the told set has more than 64 slots, a node's value
     /// would not fit 64 bits, or some move's inverse is missing.
-    pub fn new(sets: &[SetDef], tie: &Tie, labels: &[u8], moves: &[&Element]) -> Option<Self> {
+    pub fn new(sets: &[SetDef], tie: &Tie, labels: &[Vec<u8>], moves: &[&Element]) -> Option<Self> {
         use rayon::prelude::*;
         let (set, by) = (tie.set, tie.by);
         if sets[set].size > 64 {
@@ -526,7 +612,7 @@ impl TieTable {
         )?;
         let kinds: Vec<KindPart> = labels
             .par_iter()
-            .map(|&label| KindPart::new(sets, tie, label, moves, &telling, &telling_steps))
+            .map(|label| KindPart::new(sets, tie, label, moves, &telling, &telling_steps))
             .collect::<Option<Vec<KindPart>>>()?;
         let most_places = kinds.iter().map(|k| k.places.len()).max().unwrap_or(1);
         let place_bits = usize::BITS - (most_places.max(2) - 1).leading_zeros();
@@ -566,7 +652,7 @@ impl TieTable {
         for part in self.kinds.iter().rev() {
             let p = *part
                 .places
-                .get(&places_of(&state.orbits[self.set].perm, part.label))?;
+                .get(&group_places(&state.orbits[self.set].perm, &part.labels))?;
             value = value << self.place_bits | p as u64;
         }
         Some(value)
@@ -590,9 +676,13 @@ impl TieTable {
     pub fn kind_bound(&self, k: usize, value: u64) -> usize {
         let part = &self.kinds[k];
         let entry = self.telling_of(value) * part.places.len() + self.place_of(value, k);
-        match part.distance[entry] {
-            NEVER => usize::MAX,
-            d => d as usize,
+        match (&part.joint, part.distance.get(entry)) {
+            // 15 stands for 15 or more, and for never: a bound either way.
+            (Some(joint), _) => packed::Nibbles::new(joint.bytes()).get(entry) as usize,
+            (None, Some(&NEVER)) => usize::MAX,
+            (None, Some(&d)) => d as usize,
+            // Two kinds whose distances are not attached bound nothing.
+            (None, None) => 0,
         }
     }
 
@@ -617,26 +707,91 @@ impl TieTable {
         let t = self.telling_of(value);
         for (k, part) in self.kinds.iter().enumerate() {
             let entry = t * part.places.len() + self.place_of(value, k);
-            crate::table::prefetch(&part.distance, entry);
+            match &part.joint {
+                Some(joint) => crate::table::prefetch(joint.bytes(), entry / 2),
+                None => crate::table::prefetch(&part.distance, entry),
+            }
         }
     }
 
-    /// What it follows, for `puzzle info`: `CENTER2 by CORNER (4 kinds)`.
+    /// What it follows, for `puzzle info`: `CENTER2 by CORNER (4 kinds, two of them
+    /// together)`.
     pub fn describe(&self, sets: &[SetDef]) -> String {
+        let kinds: usize = self.kinds.iter().map(|k| k.labels.len()).sum();
+        let together = match self.joint_parts().len() {
+            0 => String::new(),
+            1 => ", two of them together".to_string(),
+            n => format!(", in {n} pairs"),
+        };
         format!(
-            "{} by {} ({} kinds)",
-            sets[self.set].name,
-            sets[self.by].name,
-            self.kinds.len()
+            "{} by {} ({kinds} kinds{together})",
+            sets[self.set].name, sets[self.by].name,
         )
     }
 
-    /// Entries, over every kind.
+    /// Entries, over every part.
     pub fn size(&self) -> usize {
-        self.kinds.iter().map(|k| k.distance.len()).sum()
+        (0..self.kinds.len()).map(|k| self.kind_size(k)).sum()
     }
 
-    /// How many kinds it follows.
+    /// Bytes its entries take: a byte each, 4 bits in a part of two kinds.
+    pub fn bytes(&self) -> usize {
+        (0..self.kinds.len())
+            .map(|k| match self.kinds[k].labels.len() {
+                1 => self.kind_size(k),
+                _ => self.kind_size(k).div_ceil(2),
+            })
+            .sum()
+    }
+
+    /// The parts following two kinds together, whose distances are a table file of
+    /// their own ([`TieTable::attach`]).
+    pub fn joint_parts(&self) -> Vec<usize> {
+        (0..self.kinds.len())
+            .filter(|&k| self.kinds[k].labels.len() > 1)
+            .collect()
+    }
+
+    /// What part `k`'s distances depend on (the telling set's and the part's numbering
+    /// and steps, and where the search starts): their table file names it, so that a
+    /// file made for another numbering is never read for this one.
+    pub fn joint_key(&self, k: usize) -> u64 {
+        let part = &self.kinds[k];
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        hasher.update(&(self.moves as u64).to_le_bytes());
+        for words in [&self.telling_steps, &part.place_steps] {
+            hasher.update(&(words.len() as u64).to_le_bytes());
+            for w in words.iter() {
+                hasher.update(&w.to_le_bytes());
+            }
+        }
+        for r in &part.sources {
+            hasher.update(&r.to_le_bytes());
+        }
+        hasher.digest()
+    }
+
+    /// Part `k`'s distances (two kinds), breadth first from the entries the tie allows
+    /// on every core, 4 bits each; with the search's layer sizes.
+    pub fn joint_distances(&self, k: usize, progress: &Progress) -> (Vec<u8>, Vec<u64>) {
+        let part = &self.kinds[k];
+        let space = JointSpace {
+            telling_steps: &self.telling_steps,
+            place_steps: &part.place_steps,
+            width: part.places.len() as u64,
+            moves: self.moves,
+        };
+        let mut depths = DepthNibbles::new(space.size());
+        let result = mod3_bfs_observed(&space, &part.sources, progress, "tie BFS", &mut depths);
+        (depths.into_bytes(), result.histogram)
+    }
+
+    /// Gives part `k` (two kinds) its distances.
+    pub fn attach(&mut self, k: usize, distances: JointDistances) {
+        self.kinds[k].joint = Some(distances);
+    }
+
+    /// How many parts it follows (a kind, or two kinds together).
     pub fn kinds(&self) -> usize {
         self.kinds.len()
     }
@@ -658,7 +813,14 @@ impl TieTable {
                     && k.place_steps.len() == places * moves
                     && k.place_steps.iter().all(|&p| (p as usize) < places)
                     && k.places.values().all(|&p| (p as usize) < places)
-                    && k.distance.len() == telling * places
+                    && match k.labels.len() {
+                        1 => k.distance.len() == telling * places && k.sources.is_empty(),
+                        _ => {
+                            k.distance.is_empty()
+                                && !k.sources.is_empty()
+                                && k.sources.iter().all(|&r| r < (telling * places) as u64)
+                        }
+                    }
             })
     }
 
@@ -671,9 +833,9 @@ impl TieTable {
             | (p as u64) << (self.place_bits as usize * k)
     }
 
-    /// Entries of kind `k`.
+    /// Entries of part `k`.
     pub fn kind_size(&self, k: usize) -> usize {
-        self.kinds[k].distance.len()
+        self.telling.len() * self.kinds[k].places.len()
     }
 }
 
@@ -682,7 +844,7 @@ impl KindPart {
     fn new(
         sets: &[SetDef],
         tie: &Tie,
-        label: u8,
+        labels: &[u8],
         moves: &[&Element],
         telling: &PackedMap<u32>,
         telling_steps: &[u32],
@@ -692,35 +854,64 @@ impl KindPart {
         // The places of the followed pieces: from those the tie allows, under the moves
         // (the piece in slot `slot` comes from slot `perm[slot]`).
         let size = sets[set].size;
+        // Each label's places take the set's size in bits of one word.
+        if labels.len() * size > 64 {
+            return None;
+        }
         // A told arrangement is its labels then its orientations.
         let mask_of =
-            |arrangement: &[u8]| places_of(arrangement.get(..size).unwrap_or_default(), label);
+            |arrangement: &[u8]| group_places(arrangement.get(..size).unwrap_or_default(), labels);
         let (places, place_steps) = numbered(
             tie.map.values().map(|v| mask_of(v)),
             count,
             |mask, m| {
                 let perm = &moves[m].orbits[set].perm;
-                (0..perm.len())
-                    .filter(|&slot| mask >> perm[slot] & 1 == 1)
-                    .fold(0u64, |next, slot| next | 1 << slot)
+                let mut next = 0u64;
+                for g in 0..labels.len() {
+                    let part = mask >> (g * size);
+                    next |= (0..perm.len())
+                        .filter(|&slot| part >> perm[slot] & 1 == 1)
+                        .fold(0u64, |next, slot| next | 1 << slot)
+                        << (g * size);
+                }
+                next
             },
             usize::MAX,
         )?;
         let width = places.len();
         let entries = telling.len().checked_mul(width)?;
-        if entries > MOST_TIE_ENTRIES {
+        let joint = labels.len() > 1;
+        if entries
+            > if joint {
+                MOST_JOINT_ENTRIES
+            } else {
+                MOST_TIE_ENTRIES
+            }
+        {
             return None;
         }
         let sources = tie
             .map
             .iter()
             .map(|(key, value)| (telling[key], places[&mask_of(value)]));
-        let distance = pair_distances(sources, telling_steps, &place_steps, width, count);
+        let (distance, sources) = if joint {
+            let mut ranks: Vec<u64> = sources
+                .map(|(t, p)| t as u64 * width as u64 + p as u64)
+                .collect();
+            ranks.sort_unstable();
+            ranks.dedup();
+            (Vec::new(), ranks)
+        } else {
+            let distance = pair_distances(sources, telling_steps, &place_steps, width, count);
+            (distance, Vec::new())
+        };
         Some(Self {
-            label,
+            labels: labels.to_vec(),
             places,
             place_steps,
             distance,
+            sources,
+            joint: None,
         })
     }
 }
@@ -820,7 +1011,8 @@ mod tests {
         labels.sort_unstable();
         labels.dedup();
         assert_eq!(labels.len(), 4);
-        let table = TieTable::new(&puzzle.sets, told, &labels, &phase).expect("fits");
+        let apart: Vec<Vec<u8>> = labels.iter().map(|&l| vec![l]).collect();
+        let table = TieTable::new(&puzzle.sets, told, &apart, &phase).expect("fits");
         assert_eq!(table.kinds(), 4);
         let mut rng = SplitMix64::new(5);
         for k in 0..table.kinds() {
