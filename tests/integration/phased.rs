@@ -1158,8 +1158,8 @@ fn rotations_must_turn_the_whole_puzzle() {
 /// `puzzles/fto.plan`: its last phase's centres are tied to the corners, so its tables
 /// are one exact table of the corners and edges alone; the phase before it is bounded by
 /// the edges up to what the last phase does to them, with the centres it keeps (a coset
-/// table), and by the ties (a part per pair of colours of the tied centres, its
-/// distances a table file of its own). Those tables are kept in a file a second process
+/// table), and by the ties (a part per pair of colours of the tied centres, three pairs,
+/// each's distances a table file of its own). Those tables are kept in a file a second process
 /// reads back, and one cut short is made again; a pair's table file cut short is named,
 /// not read. Each pair's entries are distances: one more than the nearest neighbour's,
 /// no more than any neighbour's plus one. Every random state is solved (each of the four
@@ -1195,8 +1195,8 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
     let Placing::Tie(tie) = &tables[1].kinds[1] else {
         panic!("the tie table comes second")
     };
-    // The four colours in two pairs: corner arrangements x 220 x 84 places each.
-    assert_eq!(tie.joint_parts(), [0, 1]);
+    // The four colours in three pairs: corner arrangements x 220 x 84 places each.
+    assert_eq!(tie.joint_parts(), [0, 1, 2]);
     let mut rng = SplitMix64::new(9);
     let moves = phased.plan().phases[1].moves.len();
     for part in tie.joint_parts() {
@@ -1226,7 +1226,7 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
             name.contains("-tie-") && name.ends_with(".cdb")
         })
         .collect();
-    assert_eq!(pair_files.len(), 2, "{pair_files:?}");
+    assert_eq!(pair_files.len(), 3, "{pair_files:?}");
     let pair = std::fs::read(&pair_files[0]).expect("a pair's table");
     std::fs::write(&pair_files[0], &pair[..pair.len() / 2]).expect("cut short");
     let refused = PhasedSolver::open(

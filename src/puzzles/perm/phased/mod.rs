@@ -331,7 +331,7 @@ impl Plan {
                 );
                 let key = xxhash_rust::xxh3::xxh3_64(
                     format!(
-                        "tie and coset tables, one per tie, two kinds together {:?}",
+                        "tie and coset tables, one per tie, its kinds in pairs (tie::joined) {:?}",
                         (&puzzle.sets, &puzzle.solved, &last, &moves)
                     )
                     .as_bytes(),
