@@ -372,7 +372,7 @@ impl Plan {
                         let (nibbles, histogram) = table.joint_distances(part, progress);
                         store.write(&spec, &nibbles, histogram)?;
                     }
-                    table.attach(part, tie::JointDistances::Mapped(store.open(&spec)?));
+                    table.attach(part, store.open(&spec)?);
                 }
             }
         }

@@ -561,24 +561,7 @@ struct KindPart {
     /// table file of their own (hundreds of megabytes, mapped rather than read into
     /// the file of the rest), attached after the rest is made or read back.
     #[serde(skip)]
-    joint: Option<JointDistances>,
-}
-
-/// The distances of a part of two kinds, 4 bits an entry.
-pub enum JointDistances {
-    /// Made in memory (no table folder to keep them in).
-    Owned(Vec<u8>),
-    /// Mapped from their table file.
-    Mapped(crate::table::Table),
-}
-
-impl JointDistances {
-    fn bytes(&self) -> &[u8] {
-        match self {
-            JointDistances::Owned(bytes) => bytes,
-            JointDistances::Mapped(table) => table.payload(),
-        }
-    }
+    joint: Option<crate::table::Table>,
 }
 
 /// The states of a part of two kinds (`telling * width + place`), for the breadth-first
@@ -697,7 +680,7 @@ impl TieTable {
         let entry = self.telling_of(value) * part.places.len() + self.place_of(value, k);
         match (&part.joint, part.distance.get(entry)) {
             // 15 stands for 15 or more, and for never: a bound either way.
-            (Some(joint), _) => packed::Nibbles::new(joint.bytes()).get(entry) as usize,
+            (Some(joint), _) => packed::Nibbles::new(joint.payload()).get(entry) as usize,
             (None, Some(&NEVER)) => usize::MAX,
             (None, Some(&d)) => d as usize,
             // Two kinds whose distances are not attached bound nothing.
@@ -727,7 +710,7 @@ impl TieTable {
         for (k, part) in self.kinds.iter().enumerate() {
             let entry = t * part.places.len() + self.place_of(value, k);
             match &part.joint {
-                Some(joint) => crate::table::prefetch(joint.bytes(), entry / 2),
+                Some(joint) => crate::table::prefetch(joint.payload(), entry / 2),
                 None => crate::table::prefetch(&part.distance, entry),
             }
         }
@@ -808,8 +791,9 @@ impl TieTable {
         (depths.into_bytes(), result.histogram)
     }
 
-    /// Gives part `k` (two kinds) its distances.
-    pub fn attach(&mut self, k: usize, distances: JointDistances) {
+    /// Gives part `k` (two kinds) its distances: the table file of
+    /// [`TieTable::joint_distances`].
+    pub fn attach(&mut self, k: usize, distances: crate::table::Table) {
         self.kinds[k].joint = Some(distances);
     }
 
