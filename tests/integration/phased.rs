@@ -51,6 +51,15 @@ fn same_as_one_of_many(phased: &PhasedSolver, alone: Vec<(Element, Vec<usize>)>)
 }
 
 fn open(puzzle: &PermPuzzle, plan: &Path, dir: &Path) -> PhasedSolver {
+    try_open(puzzle, plan, dir).expect("phase tables")
+}
+
+/// [`open`], its error kept.
+fn try_open(
+    puzzle: &PermPuzzle,
+    plan: &Path,
+    dir: &Path,
+) -> Result<PhasedSolver, cubedb::puzzles::perm::ExactError> {
     let plan = load_plan(plan, puzzle).expect("the plan compiles");
     let store = TableStore::new(dir.to_path_buf());
     PhasedSolver::open(
@@ -62,7 +71,17 @@ fn open(puzzle: &PermPuzzle, plan: &Path, dir: &Path) -> PhasedSolver {
         &Progress::hidden(),
         false,
     )
-    .expect("phase tables")
+}
+
+/// The FTO with its shipped plan, tables in the folder the tests share.
+fn shipped_fto() -> (PermPuzzle, PhasedSolver) {
+    let puzzle = load("fto.tws");
+    let phased = open(
+        &puzzle,
+        &definition("fto.plan"),
+        &super::common::shared_data_dir(),
+    );
+    (puzzle, phased)
 }
 
 /// The 3x3x3 with its shipped Kociemba plan, tables in a fresh folder named `name`.
@@ -1229,18 +1248,10 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
     assert_eq!(pair_files.len(), 3, "{pair_files:?}");
     let pair = std::fs::read(&pair_files[0]).expect("a pair's table");
     std::fs::write(&pair_files[0], &pair[..pair.len() / 2]).expect("cut short");
-    let refused = PhasedSolver::open(
-        &puzzle,
-        load_plan(&definition("fto.plan"), &puzzle).expect("the plan compiles"),
-        &TableStore::new(dir.clone()),
-        "test",
-        1024,
-        &Progress::hidden(),
-        false,
-    )
-    .err()
-    .expect("a pair's table cut short is refused")
-    .to_string();
+    let refused = try_open(&puzzle, &definition("fto.plan"), &dir)
+        .err()
+        .expect("a pair's table cut short is refused")
+        .to_string();
     let name = pair_files[0].file_name().expect("a name").to_string_lossy();
     assert!(
         refused.contains(name.as_ref()) && refused.contains("truncated"),
@@ -1277,12 +1288,7 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
 /// if the search past it keeps only its first solution (31 moves).
 #[test]
 fn a_middle_phase_with_nothing_within_its_slack_searches_deeper_in_the_same_pass() {
-    let puzzle = load("fto.tws");
-    let phased = open(
-        &puzzle,
-        &definition("fto.plan"),
-        &super::common::shared_data_dir(),
-    );
+    let (puzzle, phased) = shipped_fto();
     let state = phased
         .random_state(&mut SplitMix64::stream(8, 8))
         .expect("a random state");
@@ -1303,12 +1309,7 @@ fn a_middle_phase_with_nothing_within_its_slack_searches_deeper_in_the_same_pass
 #[test]
 fn runs_below_each_first_move_find_the_whole_runs_solutions_in_order() {
     use cubedb::puzzles::perm::phased::search::{PhaseMoves, PhaseRun};
-    let puzzle = load("fto.tws");
-    let phased = open(
-        &puzzle,
-        &definition("fto.plan"),
-        &super::common::shared_data_dir(),
-    );
+    let (puzzle, phased) = shipped_fto();
     let (phase, tables) = (&phased.plan().phases[1], &phased.tables()[1]);
     let elements = phased.plan().phase_elements(1);
     let moves = PhaseMoves {
