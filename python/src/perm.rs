@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// Memory tables may take, in MB (as the CLI's --memory default).
-const BUDGET_MB: u64 = 8192;
+const BUDGET_MB: u64 = cubedb::puzzles::perm::DEFAULT_BUDGET_MB;
 
 /// The deepest IDA* looks unless told otherwise (as the CLI's --max-depth default).
 const MAX_DEPTH: u64 = 30;
@@ -49,9 +49,9 @@ pub struct Puzzle {
 fn exact_error(e: ExactError) -> PyErr {
     match e {
         ExactError::Table(e) => table_error(e),
-        ExactError::TooBig { .. } | ExactError::PdbsTooBig { .. } => {
-            PyMemoryError::new_err(e.to_string())
-        }
+        ExactError::TooBig { .. }
+        | ExactError::PdbsTooBig { .. }
+        | ExactError::BuildTooBig { .. } => PyMemoryError::new_err(e.to_string()),
         ExactError::Unsupported(_)
         | ExactError::NoPatternDatabases(_)
         | ExactError::NoPlan { .. }

@@ -137,6 +137,13 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         {
             return EXIT_BAD_INPUT;
         }
+        // A table the plan asks for, over --memory.
+        if matches!(
+            cause.downcast_ref::<cubedb::puzzles::perm::ExactError>(),
+            Some(cubedb::puzzles::perm::ExactError::BuildTooBig { .. })
+        ) {
+            return EXIT_BAD_INPUT;
+        }
         if matches!(
             cause.downcast_ref::<cubedb::events::EventError>(),
             Some(

@@ -15,7 +15,7 @@ use cubedb::puzzles::perm::solver::{
 use cubedb::puzzles::perm::target::{check_invariants, retarget, Retarget};
 use cubedb::puzzles::perm::{
     load_puzzle, parse_states, parse_target, DefinitionFileError, Element, ExactTable, PermPuzzle,
-    PuzzleEngine, PuzzleMetric, PuzzleSolver,
+    PuzzleEngine, PuzzleMetric, PuzzleSolver, DEFAULT_BUDGET_MB,
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
@@ -51,7 +51,7 @@ struct TableArgs {
     data: Option<PathBuf>,
 
     /// Memory a table build may use, in MB.
-    #[arg(long, value_name = "MB", default_value_t = 8192, value_parser = crate::ranges::memory_mb)]
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_BUDGET_MB, value_parser = crate::ranges::memory_mb)]
     memory: u64,
 
     /// No progress bars or notes on stderr.
@@ -182,6 +182,15 @@ impl FileArgs {
 
     /// The puzzle and its plan (`--plan`, else the one beside the definition, unless
     /// `--moves` searches a subset), the plan's compound move names accepted in input.
+    /// The plan file [`FileArgs::puzzle_and_plan`] reads, when it reads one.
+    fn plan_path(&self) -> Option<PathBuf> {
+        cubedb::puzzles::perm::solver::plan_path(
+            &self.file,
+            self.plan.as_deref(),
+            self.moves.is_some(),
+        )
+    }
+
     fn puzzle_and_plan(&self) -> Result<(PermPuzzle, Option<Plan>)> {
         let mut puzzle = self.puzzle()?;
         let plan = plan_for(
@@ -235,7 +244,19 @@ fn solver(
         engine,
         &progress,
         false,
-    )?;
+    )
+    .map_err(|e| {
+        // A table the plan asks for, over the budget: named with the plan's file (the
+        // error names the line).
+        let path = matches!(e, cubedb::puzzles::perm::ExactError::BuildTooBig { .. })
+            .then(|| file.plan_path())
+            .flatten();
+        let e = anyhow::Error::new(e);
+        match path {
+            Some(path) => e.context(format!("plan {}", path.display())),
+            None => e,
+        }
+    })?;
     match (&solver, tables.quiet) {
         (PuzzleSolver::Search(search), false) => note!(
             "solving by IDA* over pattern databases of {:?} entries (optimal; for states \
@@ -713,8 +734,8 @@ fn info(args: &FileArgs) -> Result<()> {
                 sizes.join(" x "),
                 entries as f64 / 4e6,
                 needed as f64 / (1 << 20) as f64,
-                if needed > 8192 << 20 {
-                    " (over the default --memory 8192)"
+                if needed > DEFAULT_BUDGET_MB << 20 {
+                    " (over the default --memory)"
                 } else {
                     ""
                 }
@@ -777,7 +798,7 @@ fn info(args: &FileArgs) -> Result<()> {
                     &phase.splittable,
                     &phase.costs,
                     phase.join,
-                    8192
+                    DEFAULT_BUDGET_MB
                 )
             );
             let mut extra = Vec::new();
@@ -812,7 +833,7 @@ fn info(args: &FileArgs) -> Result<()> {
                     ));
                 }
             }
-            let ties = plan.last_phase_tables(&puzzle, k, None)?;
+            let ties = plan.last_phase_tables(&puzzle, k, None, DEFAULT_BUDGET_MB)?;
             if !ties.is_empty() {
                 let entries: usize = ties.iter().map(|t| t.size()).sum();
                 let bytes: usize = ties.iter().map(|t| t.bytes()).sum();

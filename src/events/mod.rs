@@ -207,7 +207,7 @@ mod builtin {
 }
 
 /// Memory a built-in puzzle's tables may take, in MB (the command line's default).
-const BUDGET_MB: u64 = 8192;
+const BUDGET_MB: u64 = crate::puzzles::perm::DEFAULT_BUDGET_MB;
 
 /// What an event's scrambles come from.
 enum Source {

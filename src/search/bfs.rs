@@ -142,6 +142,12 @@ pub fn layered_bfs<S: RankedSpace>(
     bfs_with_list_limit(space, sources, progress, label, list_limit)
 }
 
+/// Bytes [`layered_bfs`] may hold over a space of `size` states: a byte a rank, and
+/// the frontier lists (see [`list_limit`]). What `--memory` is checked against.
+pub fn layered_bfs_bytes(size: u64) -> u64 {
+    size.saturating_add(list_limit(size) as u64 * 8)
+}
+
 /// The longest frontier kept as a list in a space of `size` states: lists stay below
 /// 512 MB however large the space (beyond that, scanning is cheaper).
 fn list_limit(size: u64) -> usize {
@@ -615,6 +621,13 @@ pub fn mod3_bfs<S: RankedSpace>(
     label: &str,
 ) -> Mod3Result {
     mod3_bfs_observed(space, sources, progress, label, &mut ())
+}
+
+/// Bytes [`mod3_bfs`] may hold over a space of `size` states: two bits a rank, and the
+/// lists of small layers (at most a rank in 128, eight bytes each). What `--memory` is
+/// checked against.
+pub fn mod3_bfs_bytes(size: u64) -> u64 {
+    size.div_ceil(4) + size / 128 * 8
 }
 
 /// [`mod3_bfs`] telling `observer` of every rank reached and every layer completed, and

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Memory a served puzzle's tables may take, in MB (the command line's default).
-const BUDGET_MB: u64 = 8192;
+const BUDGET_MB: u64 = cubedb::puzzles::perm::DEFAULT_BUDGET_MB;
 
 /// Longest puzzle name accepted (file stems of definitions are short).
 const MAX_NAME: usize = 64;

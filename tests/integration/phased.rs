@@ -387,6 +387,47 @@ fn bad_plans_are_named_by_file_and_line() {
     assert_eq!(built, 0, "tables were built for a bad plan");
 }
 
+/// A table a plan asks for that needs more than `--memory` to build: refused before any
+/// table is built, named with the plan's file and line (the 4x4x4's finish: the
+/// two-phase tables, 311 MB at their peak), exit 2; with enough memory the same command
+/// answers.
+#[test]
+fn a_table_over_the_memory_allowed_is_named_by_plan_and_line() {
+    let dir = fresh_dir("phased-memory");
+    let def = definition("4x4x4.tws");
+    let plan = std::fs::read_to_string(def.with_extension("plan")).expect("shipped plan");
+    let finish = 1 + plan
+        .lines()
+        .position(|l| l.starts_with("Finish"))
+        .expect("a Finish line");
+    let out = cubedb(
+        &[
+            "puzzle",
+            "solve",
+            def.to_str().expect("utf-8 path"),
+            "--data",
+            dir.to_str().expect("utf-8 path"),
+            "--memory",
+            "200",
+            "--scramble",
+            "R U",
+        ],
+        "",
+    );
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("4x4x4.plan"), "{said}");
+    assert!(said.contains(&format!("(line {finish})")), "{said}");
+    assert!(said.contains("two-phase tables"), "{said}");
+    assert!(
+        said.contains("over the 200 MB allowed (--memory)"),
+        "{said}"
+    );
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(stdout(&out).is_empty());
+    assert_eq!(std::fs::read_dir(&dir).expect("data dir").count(), 0);
+}
+
 /// `Through NAME` releases a target after the phase it names: the 4x4x4's centres phase
 /// may also ask for each wing in the pairs phase's orbit of its home slot (which the
 /// reduced cube's quarter turns of R and L then undo); without `Through pairs` the plan

@@ -876,6 +876,16 @@ pub enum ExactError {
         /// The budget.
         budget_mb: u64,
     },
+    /// A table a plan's phases need would take more memory to build than allowed.
+    #[error("{table}: {needed_mb:.0} MB to build, over the {budget_mb} MB allowed (--memory)")]
+    BuildTooBig {
+        /// The table, in words (with the plan line that asks for it).
+        table: String,
+        /// Memory the build needs.
+        needed_mb: f64,
+        /// The budget.
+        budget_mb: u64,
+    },
     /// `--engine phased` without a plan to follow.
     #[error("--engine phased needs a plan, and {definition} has none (a file with the extension .plan beside it, or --plan PLAN)")]
     NoPlan {
@@ -893,15 +903,55 @@ pub enum ExactError {
 
 // Not `#[from]`: that would make the reason a source as well, and messages printed with
 // their chain would say it twice.
+impl ExactError {
+    /// The error with where in a plan the table was asked for (`at`, "phase pairs (line
+    /// 58)") before the table's name; other errors as they are.
+    pub fn asked_at(self, at: impl FnOnce() -> String) -> Self {
+        match self {
+            ExactError::BuildTooBig {
+                table,
+                needed_mb,
+                budget_mb,
+            } => ExactError::BuildTooBig {
+                table: format!("{}: {table}", at()),
+                needed_mb,
+                budget_mb,
+            },
+            other => other,
+        }
+    }
+}
+
 impl From<CoordError> for ExactError {
     fn from(e: CoordError) -> Self {
         ExactError::Unsupported(e)
     }
 }
 
+/// Memory a table build may use unless told otherwise (`--memory`), in MB: the command
+/// line's default, and what the service and the event scramblers open tables with.
+pub const DEFAULT_BUDGET_MB: u64 = 8192;
+
 /// Bytes a BFS over `size` ranks needs at its peak: the table itself (2 bits a rank).
 pub fn build_bytes(size: u64) -> u64 {
     size.div_ceil(4)
+}
+
+/// Refuses a build of `table` (named when refused) that needs `needed` bytes, more than
+/// `budget_mb` allows.
+pub fn within_budget(
+    table: impl FnOnce() -> String,
+    needed: u64,
+    budget_mb: u64,
+) -> Result<(), ExactError> {
+    if needed <= budget_mb.saturating_mul(1 << 20) {
+        return Ok(());
+    }
+    Err(ExactError::BuildTooBig {
+        table: table(),
+        needed_mb: needed as f64 / (1 << 20) as f64,
+        budget_mb,
+    })
 }
 
 /// An exact distance table, opened (mapped) and ready to answer.

@@ -35,7 +35,7 @@ pub mod target;
 
 pub use definition::{parse_states, parse_target, Definition, DefinitionError, NamedState};
 pub use element::Element;
-pub use exact::{ExactError, ExactTable};
+pub use exact::{ExactError, ExactTable, DEFAULT_BUDGET_MB};
 pub use pdb::PatternSearch;
 pub use puzzle::{InputError, PermPuzzle, PuzzleMetric};
 pub use solver::{load_puzzle, DefinitionFileError, PuzzleEngine, PuzzleSolver, UnsolvedError};

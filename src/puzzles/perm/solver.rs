@@ -364,12 +364,22 @@ pub fn plan_for(
     subset: bool,
     puzzle: &PermPuzzle,
 ) -> Result<Option<Plan>, DefinitionFileError> {
-    let path = match explicit {
+    plan_path(definition, explicit, subset)
+        .map(|p| load_plan(&p, puzzle))
+        .transpose()
+}
+
+/// The file of the plan [`plan_for`] reads, when it reads one.
+pub fn plan_path(
+    definition: &std::path::Path,
+    explicit: Option<&std::path::Path>,
+    subset: bool,
+) -> Option<std::path::PathBuf> {
+    match explicit {
         Some(path) => Some(path.to_path_buf()),
         None if !subset => plan_beside(definition),
         None => None,
-    };
-    path.map(|p| load_plan(&p, puzzle)).transpose()
+    }
 }
 
 /// Makes `puzzle` accept the plan's compound move names (and their powers) in input.

@@ -36,7 +36,7 @@ use crate::progress::Progress;
 use crate::puzzles::perm::element::{parity, root, Element};
 use crate::puzzles::perm::exact::ExactError;
 use crate::puzzles::perm::puzzle::PermPuzzle;
-use crate::search::bfs::{mod3_bfs_observed, Mod3Observer, RankedSpace};
+use crate::search::bfs::{mod3_bfs_bytes, mod3_bfs_observed, Mod3Observer, RankedSpace};
 use crate::table::{packed, Table, TableStore};
 use std::sync::atomic::AtomicU8;
 
@@ -360,12 +360,14 @@ impl MatchingTable {
     /// The table of the matching `sides` under the moves `moves` (full puzzle elements),
     /// built into `store` when missing (or `rebuild`). `puzzle` names the table (its hash
     /// covers the moves).
+    #[allow(clippy::too_many_arguments)]
     pub fn load_or_build(
         puzzle: &PermPuzzle,
         sides: &Sides,
         moves: &[&Element],
         store: &TableStore,
         source: &str,
+        budget_mb: u64,
         progress: &Progress,
         rebuild: bool,
     ) -> Result<Self, ExactError> {
@@ -409,6 +411,11 @@ impl MatchingTable {
             2,
         );
         if rebuild || !store.exists(&spec) {
+            crate::puzzles::perm::exact::within_budget(
+                || format!("the table of {n} pairs of {}", puzzle.name),
+                mod3_bfs_bytes(size),
+                budget_mb,
+            )?;
             store.check_writable()?;
             progress.note(format!(
                 "building the table of {n} pairs of {} ({size} entries, {:.1} MB) ...",
@@ -555,6 +562,41 @@ impl MatchingTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 4x4x4's table of twelve pairs (239.5 M entries, 71 MB to build) over a
+    /// 30 MB budget: refused, named, and no file written.
+    #[test]
+    fn a_table_over_the_budget_is_refused_unbuilt() {
+        let (puzzle, plan, at) = crate::puzzles::perm::phased::shipped_4x4x4_pairing();
+        let matching = plan.phases[at].view.matching.as_ref().expect("matching");
+        let sides = Sides::within(&puzzle, matching);
+        let dir = std::env::temp_dir().join(format!("cubedb-matching-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = TableStore::new(&dir);
+        let refused = MatchingTable::load_or_build(
+            &puzzle,
+            &sides,
+            &plan.phase_elements(at),
+            &store,
+            "4x4x4",
+            30,
+            &Progress::hidden(),
+            false,
+        );
+        match refused {
+            Err(e @ ExactError::BuildTooBig { .. }) => {
+                let said = e.to_string();
+                assert!(said.contains("12 pairs of 4x4x4"), "{said}");
+                assert!(
+                    said.contains("71 MB to build, over the 30 MB allowed"),
+                    "{said}"
+                );
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("built within 30 MB"),
+        }
+        assert_eq!(std::fs::read_dir(&dir).map_or(0, |d| d.count()), 0);
+    }
 
     #[test]
     fn fast_ranks_match_lehmer_ranks() {

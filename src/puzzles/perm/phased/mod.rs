@@ -307,13 +307,15 @@ impl Plan {
         puzzle: &PermPuzzle,
         k: usize,
         kept: Option<(&TableStore, &str, &Progress, bool)>,
+        budget_mb: u64,
     ) -> Result<Vec<kinds::Placing>, ExactError> {
         if !self.has_last_phase_tables(k) {
             return Ok(Vec::new());
         }
         let (last, moves) = (self.phase_elements(k + 1), self.phase_elements(k));
+        let limits = tie::PartLimits::within(budget_mb);
         let make = || LastPhaseTables {
-            ties: tie::tables_before(&puzzle.sets, &puzzle.solved, &last, &moves),
+            ties: tie::tables_before(&puzzle.sets, &puzzle.solved, &last, &moves, limits),
             cosets: coset::tables_before(&puzzle.sets, &puzzle.solved, &last, &moves),
         };
         // Made once and kept beside the phase's tables: a later process reads them back.
@@ -329,9 +331,16 @@ impl Plan {
                     0,
                     8,
                 );
+                // Parts limited by a small budget make other tables (the default's keep
+                // their name).
+                let limited = if limits.are_widest() {
+                    String::new()
+                } else {
+                    format!(" {limits:?}")
+                };
                 let key = xxhash_rust::xxh3::xxh3_64(
                     format!(
-                        "tie and coset tables, one per tie, its kinds in pairs (tie::joined) {:?}",
+                        "tie and coset tables, one per tie, its kinds in pairs (tie::joined) {:?}{limited}",
                         (&puzzle.sets, &puzzle.solved, &last, &moves)
                     )
                     .as_bytes(),
@@ -1687,6 +1696,27 @@ impl PhasedSolver {
         progress: &Progress,
         rebuild: bool,
     ) -> Result<Self, ExactError> {
+        let metric = match puzzle.metric {
+            PuzzleMetric::Htm => Metric::Htm,
+            PuzzleMetric::Qtm => Metric::Qtm,
+        };
+        // A finish's two-phase tables to build: refused before any other is built when
+        // they would take more than the budget.
+        if let Some(finish) = &plan.finish {
+            if rebuild || !TwoPhaseSolver::present(store, metric) {
+                crate::puzzles::perm::exact::within_budget(
+                    || {
+                        format!(
+                            "the finish (line {}): the two-phase tables ({})",
+                            finish.line,
+                            metric.name()
+                        )
+                    },
+                    TwoPhaseSolver::build_bytes(metric),
+                    budget_mb,
+                )?;
+            }
+        }
         // One phase's tables, given the last phase's tables it gets (see below).
         let open_phase =
             |k: usize, last_tables: Vec<kinds::Placing>| -> Result<PhaseTables, ExactError> {
@@ -1733,6 +1763,7 @@ impl PhasedSolver {
                     progress,
                     rebuild,
                 )
+                .map_err(|e| e.asked_at(|| format!("phase {} (line {})", phase.name, phase.line)))
             };
         // The tie and coset tables for the last phase (read from the file kept beside the
         // tables, 23 MB for the FTO, or made) on the other core while the other phases'
@@ -1745,7 +1776,7 @@ impl PhasedSolver {
             let (last_tables, others) = rayon::join(
                 || {
                     let kept = (store, source, progress, rebuild);
-                    plan.last_phase_tables(puzzle, before_last, Some(kept))
+                    plan.last_phase_tables(puzzle, before_last, Some(kept), budget_mb)
                 },
                 || {
                     (0..n)
@@ -1757,10 +1788,6 @@ impl PhasedSolver {
             let mut tables = others?;
             tables.insert(before_last, open_phase(before_last, last_tables?)?);
             Ok(tables)
-        };
-        let metric = match puzzle.metric {
-            PuzzleMetric::Htm => Metric::Htm,
-            PuzzleMetric::Qtm => Metric::Qtm,
         };
         let open_two_phase = || -> Result<Option<TwoPhaseSolver>, ExactError> {
             let open = |_: &cube3::Finish3| TwoPhaseSolver::open(store, metric, progress);

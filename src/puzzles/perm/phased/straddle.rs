@@ -23,10 +23,10 @@
 use super::view::Matching;
 use crate::progress::Progress;
 use crate::puzzles::perm::element::Element;
-use crate::puzzles::perm::exact::ExactError;
+use crate::puzzles::perm::exact::{within_budget, ExactError};
 use crate::puzzles::perm::pdb::depth_nibbles;
 use crate::puzzles::perm::puzzle::PermPuzzle;
-use crate::search::bfs::{layered_bfs, RankedSpace};
+use crate::search::bfs::{layered_bfs, layered_bfs_bytes, RankedSpace};
 use crate::table::{packed, Table, TableStore};
 
 /// Pairs per group: the table has `places^GROUP` entries.
@@ -200,13 +200,16 @@ impl StraddleTable {
     /// `moves` (full-puzzle elements), built into `store` when missing (or `rebuild`);
     /// `None` when it has no use or no room: the moves keep each orbit (every start
     /// straddles as it came), the set has slots outside the pairs' or identical pieces,
-    /// fewer than three pairs, or too many slots for the table.
+    /// fewer than three pairs, too many slots for the table, or a build needing more
+    /// than `budget_mb` (noted on `progress`: the phase is searched without it).
+    #[allow(clippy::too_many_arguments)]
     pub fn load_or_build(
         puzzle: &PermPuzzle,
         matching: &Matching,
         moves: &[&Element],
         store: &TableStore,
         source: &str,
+        budget_mb: u64,
         progress: &Progress,
         rebuild: bool,
     ) -> Result<Option<Self>, ExactError> {
@@ -254,6 +257,16 @@ impl StraddleTable {
             4,
         );
         if rebuild || !store.exists(&spec) {
+            // A table the phase can do without: over the budget, it goes without.
+            let size = space.size();
+            if let Err(over) = within_budget(
+                || format!("the straddle table of {pairs} pairs of {}", puzzle.name),
+                layered_bfs_bytes(size) + size.div_ceil(2),
+                budget_mb,
+            ) {
+                progress.note(format!("{over}: the phase is searched without it"));
+                return Ok(None);
+            }
             store.check_writable()?;
             progress.note(format!(
                 "building the straddle table of {pairs} pairs of {} ({} entries, {:.1} MB) ...",
@@ -403,15 +416,22 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let store = TableStore::new(&dir);
         let hidden = Progress::hidden();
+        // Its build (21 M entries) needs more than 40 MB: none made, no file written.
+        assert!(StraddleTable::load_or_build(
+            &puzzle, matching, &before, &store, "4x4x4", 40, &hidden, false,
+        )
+        .expect("no error")
+        .is_none());
+        assert_eq!(std::fs::read_dir(&dir).map_or(0, |d| d.count()), 0);
         let table = StraddleTable::load_or_build(
-            &puzzle, matching, &before, &store, "4x4x4", &hidden, false,
+            &puzzle, matching, &before, &store, "4x4x4", 8192, &hidden, false,
         )
         .expect("built")
         .expect("the centres phase moves wings across the orbits");
         assert_eq!(table.width(), 4);
         // The pairs phase's own moves keep the orbits: no table for them.
         assert!(StraddleTable::load_or_build(
-            &puzzle, matching, &pairing, &store, "4x4x4", &hidden, false
+            &puzzle, matching, &pairing, &store, "4x4x4", 8192, &hidden, false
         )
         .expect("no error")
         .is_none());

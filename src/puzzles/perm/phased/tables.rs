@@ -203,14 +203,16 @@ impl PhaseTables {
             sides
                 .iter()
                 .map(|m| {
-                    MatchingTable::load_or_build(puzzle, m, moves, store, source, progress, rebuild)
+                    MatchingTable::load_or_build(
+                        puzzle, m, moves, store, source, budget_mb, progress, rebuild,
+                    )
                 })
                 .collect::<Result<Vec<_>, _>>()?
         };
         let straddle = match straddle {
-            Some((puzzle, m, moves)) => {
-                StraddleTable::load_or_build(puzzle, m, moves, store, source, progress, rebuild)?
-            }
+            Some((puzzle, m, moves)) => StraddleTable::load_or_build(
+                puzzle, m, moves, store, source, budget_mb, progress, rebuild,
+            )?,
             None => None,
         };
         let straddle_width = straddle.as_ref().map_or(0, |s| s.width());

@@ -21,7 +21,7 @@
 use crate::progress::Progress;
 use crate::puzzles::perm::element::{twisted, Element, SetDef, WILD};
 use crate::puzzles::perm::puzzle::PermPuzzle;
-use crate::search::bfs::{mod3_bfs_observed, DepthNibbles, RankedSpace};
+use crate::search::bfs::{mod3_bfs_bytes, mod3_bfs_observed, DepthNibbles, RankedSpace};
 use crate::table::packed;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -393,6 +393,7 @@ pub fn tables_before(
     solved: &Element,
     last: &[&Element],
     moves: &[&Element],
+    limits: PartLimits,
 ) -> Vec<TieTable> {
     Tie::find_in(sets, solved, last)
         .into_iter()
@@ -401,9 +402,46 @@ pub fn tables_before(
             let labels = labels_of(solved, found.set);
             joined(&labels)
                 .iter()
-                .find_map(|parts| TieTable::new(sets, &found, parts, moves))
+                .find_map(|parts| TieTable::new(sets, &found, parts, moves, limits))
         })
         .collect()
+}
+
+/// Most entries of a tie table's parts: a way of joining the kinds (see [`joined`])
+/// with a bigger part is passed over for the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartLimits {
+    /// Of a part of two kinds (4 bits an entry, built breadth first modulo 3).
+    pub joint: usize,
+    /// Of a part of one kind (a byte an entry, built breadth first a layer list at a
+    /// time).
+    pub single: usize,
+}
+
+impl PartLimits {
+    /// The largest parts whose builds fit `budget_mb` (`--memory`), no more than
+    /// [`MOST_JOINT_ENTRIES`] and [`MOST_TIE_ENTRIES`]: with the default budget those,
+    /// with a small one fewer kinds joined (the FTO's pairs, 212.9 M entries each, need
+    /// 173 MB: below that its colours apart).
+    pub fn within(budget_mb: u64) -> Self {
+        let budget = budget_mb.saturating_mul(1 << 20);
+        let most = |bytes_per_entry: f64, cap: usize| -> usize {
+            ((budget as f64 / bytes_per_entry) as u64).min(cap as u64) as usize
+        };
+        // A joint part: the search's bytes (see `mod3_bfs_bytes`) and its 4-bit depths;
+        // one kind: a byte an entry and, at worst, every entry in one layer's list of
+        // pairs of numbers.
+        let joint_per_entry = mod3_bfs_bytes(1 << 20) as f64 / (1 << 20) as f64 + 0.5;
+        Self {
+            joint: most(joint_per_entry, MOST_JOINT_ENTRIES),
+            single: most(9.0, MOST_TIE_ENTRIES),
+        }
+    }
+
+    /// Whether these are the limits of the default budget (and of any budget above it).
+    pub fn are_widest(&self) -> bool {
+        *self == Self::within(u64::MAX)
+    }
 }
 
 /// The ways a tie table may follow the told set's labels `labels` (in order), best
@@ -593,7 +631,13 @@ impl TieTable {
     /// (full-puzzle elements, each with its inverse among them); `None` when its
     /// arrangements are too many, the told set has more than 64 slots, a node's value
     /// would not fit 64 bits, or some move's inverse is missing.
-    pub fn new(sets: &[SetDef], tie: &Tie, labels: &[Vec<u8>], moves: &[&Element]) -> Option<Self> {
+    pub fn new(
+        sets: &[SetDef],
+        tie: &Tie,
+        labels: &[Vec<u8>],
+        moves: &[&Element],
+        limits: PartLimits,
+    ) -> Option<Self> {
         use rayon::prelude::*;
         let (set, by) = (tie.set, tie.by);
         if sets[set].size > 64 {
@@ -614,7 +658,7 @@ impl TieTable {
         )?;
         let kinds: Vec<KindPart> = labels
             .par_iter()
-            .map(|label| KindPart::new(sets, tie, label, moves, &telling, &telling_steps))
+            .map(|label| KindPart::new(sets, tie, label, moves, &telling, &telling_steps, limits))
             .collect::<Option<Vec<KindPart>>>()?;
         let most_places = kinds.iter().map(|k| k.places.len()).max().unwrap_or(1);
         let place_bits = usize::BITS - (most_places.max(2) - 1).leading_zeros();
@@ -854,6 +898,7 @@ impl KindPart {
         moves: &[&Element],
         telling: &PackedMap<u32>,
         telling_steps: &[u32],
+        limits: PartLimits,
     ) -> Option<Self> {
         let set = tie.set;
         let count = moves.len();
@@ -887,13 +932,7 @@ impl KindPart {
         let width = places.len();
         let entries = telling.len().checked_mul(width)?;
         let joint = labels.len() > 1;
-        if entries
-            > if joint {
-                MOST_JOINT_ENTRIES
-            } else {
-                MOST_TIE_ENTRIES
-            }
-        {
+        if entries > if joint { limits.joint } else { limits.single } {
             return None;
         }
         let sources = tie
@@ -1021,6 +1060,31 @@ mod tests {
         assert_eq!(joined(&[1, 2]), vec![vec![vec![1], vec![2]]]);
     }
 
+    /// `--memory` bounds a tie table's parts: the FTO's colour pairs (212.9 M entries,
+    /// 173 MB to build) with the default budget and with 180 MB; below, the next way
+    /// that fits, its colours apart (a part of one kind: 2.5 M entries).
+    #[test]
+    fn a_budget_too_small_for_a_pair_leaves_the_kinds_apart() {
+        let puzzle = shipped_puzzle("fto.tws", PuzzleMetric::Htm);
+        let last = moves_of(&puzzle, &["UFL", "UBR", "DFR", "DBL"]);
+        let phase = moves_of(&puzzle, &["UFR", "UFL", "UBR", "DFR", "DBL"]);
+        assert!(PartLimits::within(crate::puzzles::perm::DEFAULT_BUDGET_MB).are_widest());
+        let joined_parts = |budget_mb: u64| -> Vec<usize> {
+            let limits = PartLimits::within(budget_mb);
+            assert_eq!(limits.are_widest(), budget_mb >= 1000, "{budget_mb} MB");
+            tables_before(&puzzle.sets, &puzzle.solved, &last, &phase, limits)
+                .iter()
+                .map(|t| t.joint_parts().len())
+                .collect()
+        };
+        assert_eq!(
+            joined_parts(crate::puzzles::perm::DEFAULT_BUDGET_MB),
+            vec![3]
+        );
+        assert_eq!(joined_parts(180), vec![3]);
+        assert_eq!(joined_parts(150), vec![0]);
+    }
+
     /// A tie table holds distances: each kind's entry one more than its nearest
     /// neighbour's unless it is 0, never more than a neighbour's plus one (the moves
     /// include their inverses); along random walks of full states the node's value
@@ -1037,7 +1101,14 @@ mod tests {
         labels.dedup();
         assert_eq!(labels.len(), 4);
         let apart: Vec<Vec<u8>> = labels.iter().map(|&l| vec![l]).collect();
-        let table = TieTable::new(&puzzle.sets, told, &apart, &phase).expect("fits");
+        let table = TieTable::new(
+            &puzzle.sets,
+            told,
+            &apart,
+            &phase,
+            PartLimits::within(u64::MAX),
+        )
+        .expect("fits");
         assert_eq!(table.kinds(), 4);
         let mut rng = SplitMix64::new(5);
         for k in 0..table.kinds() {

@@ -93,6 +93,20 @@ impl TwoPhaseSolver {
         })
     }
 
+    /// Bytes building the tables of `metric` holds at its peak: the coordinates and the
+    /// biggest breadth-first search (a byte a rank, and its frontier lists) with the
+    /// table it packs.
+    pub fn build_bytes(metric: Metric) -> u64 {
+        let specs = crate::puzzles::rubik::twophase::tables::metric_specs(metric);
+        let (coords, searched) = specs.split_first().expect("the coordinates first");
+        coords.payload_len()
+            + searched
+                .iter()
+                .map(|s| crate::search::bfs::layered_bfs_bytes(s.entries) + s.payload_len())
+                .max()
+                .unwrap_or(0)
+    }
+
     /// Whether the table files of `metric` are all in `store` (so [`TwoPhaseSolver::open`]
     /// builds nothing).
     pub fn present(store: &TableStore, metric: Metric) -> bool {
