@@ -271,16 +271,14 @@ impl Puzzle {
                     if cancel.is_cancelled() {
                         return Err(String::from("interrupted"));
                     }
-                    let (state, text) = phased
-                        .random_scramble(seed, index, cubedb::limits::Stop::default())
-                        .map_err(|e| format!("random state {}: {e}", index + 1))?;
-                    match self.puzzle.scrambled(&text) {
-                        Ok(reached) if reached == state => Ok(text),
-                        _ => Err(format!(
-                            "random state {}: the scramble does not reach it",
-                            index + 1
-                        )),
-                    }
+                    phased
+                        .checked_random_scramble(
+                            seed,
+                            index,
+                            cubedb::limits::Stop::default(),
+                            |text| self.puzzle.scrambled(text).ok(),
+                        )
+                        .map_err(|e| format!("random state {}: {e}", index + 1))
                 })
                 .into_iter()
                 .collect::<Result<Vec<_>, _>>()

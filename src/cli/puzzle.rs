@@ -615,19 +615,12 @@ fn scramble(args: &ScrambleArgs) -> Result<()> {
                 .phased()
                 .context("internal error: no phased solver")?;
             Box::new(move |index: u64| {
-                let (state, text) = phased
-                    .random_scramble(seed, index, cubedb::limits::Stop::default())
-                    .map_err(|e| {
-                        anyhow::anyhow!("internal error: random state {}: {e}", index + 1)
-                    })?;
                 // Checked: the scramble reaches the state drawn.
-                anyhow::ensure!(
-                    puzzle
-                        .scrambled(&text)
-                        .is_ok_and(|reached| reached == state),
-                    "internal error: the scramble does not reach the state drawn"
-                );
-                Ok(text)
+                phased
+                    .checked_random_scramble(seed, index, cubedb::limits::Stop::default(), |t| {
+                        puzzle.scrambled(t).ok()
+                    })
+                    .map_err(|e| anyhow::anyhow!("internal error: random state {}: {e}", index + 1))
             })
         }
         Err(no_table) => {

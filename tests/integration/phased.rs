@@ -4,7 +4,7 @@
 
 use super::common::{cubedb, fresh_dir, stderr, stdout};
 use cubedb::progress::Progress;
-use cubedb::puzzles::perm::phased::{Limits, PhasedSolver};
+use cubedb::puzzles::perm::phased::{Limits, PhasedError, PhasedSolver};
 use cubedb::puzzles::perm::solver::load_plan;
 use cubedb::puzzles::perm::{
     Definition, Element, PermPuzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver,
@@ -995,6 +995,30 @@ fn moves_that_cost_nothing_give_the_cheapest_solutions() {
         seen[cheapest] += 1;
     }
     assert!(seen[3] + seen[4] > 5, "{seen:?}");
+}
+
+/// A random-state scramble is checked by the caller's parser: read back by the
+/// definition's, each of 20 reaches its state (and the same seed and index give the same
+/// text); a parser that lands elsewhere (one more `R`) has it refused as missing its
+/// state, never handed on.
+#[test]
+fn a_scramble_that_misses_its_state_is_refused() {
+    let dir = fresh_dir("phased-checked-scrambles");
+    let (puzzle, phased) = free_u_2x2x2(&dir);
+    let stop = cubedb::limits::Stop::default;
+    for index in 0..20 {
+        let text = phased
+            .checked_random_scramble(7, index, stop(), |t| puzzle.scrambled(t).ok())
+            .expect("checked");
+        let (state, again) = phased.random_scramble(7, index, stop()).expect("drawn");
+        assert_eq!(again, text);
+        assert_eq!(puzzle.scrambled(&text).ok(), Some(state));
+        let off_by_one = |t: &str| puzzle.scrambled(&format!("{t} R")).ok();
+        assert_eq!(
+            phased.checked_random_scramble(7, index, stop(), off_by_one),
+            Err(PhasedError::ScrambleMisses)
+        );
+    }
 }
 
 /// With free moves, a phase's exact table is over the classes they join (here the four

@@ -242,26 +242,13 @@ impl ServedPuzzle {
     /// found by then is used).
     pub fn scramble(&self, seed: u64, index: u64, stop: Stop) -> Result<String, ServedError> {
         match &self.solver {
-            PuzzleSolver::Phased(phased) => {
-                let (state, text) =
-                    phased
-                        .random_scramble(seed, index, stop)
-                        .map_err(|e| match e {
-                            PhasedError::TimedOut => ServedError::TimedOut,
-                            PhasedError::Cancelled => ServedError::Cancelled,
-                            other => ServedError::Internal(other.to_string()),
-                        })?;
-                let reached = self
-                    .puzzle
-                    .scrambled(&text)
-                    .map_err(|e| ServedError::Internal(format!("its own scramble: {e}")))?;
-                if reached != state {
-                    return Err(ServedError::Internal(
-                        "a scramble that does not reach its state".into(),
-                    ));
-                }
-                Ok(text)
-            }
+            PuzzleSolver::Phased(phased) => phased
+                .checked_random_scramble(seed, index, stop, |text| self.puzzle.scrambled(text).ok())
+                .map_err(|e| match e {
+                    PhasedError::TimedOut => ServedError::TimedOut,
+                    PhasedError::Cancelled => ServedError::Cancelled,
+                    other => ServedError::Internal(other.to_string()),
+                }),
             PuzzleSolver::Chain(chain) => {
                 chain.random_scramble_text(seed, index).ok_or_else(|| {
                     ServedError::Internal("a scramble that does not reach its state".into())

@@ -1466,6 +1466,10 @@ pub enum PhasedError {
     /// No random state could be drawn (the stabilizer chain could not be made).
     #[error("no random state can be drawn for this puzzle")]
     NoRandomState,
+    /// A scramble read back does not reach the state it was made for (a fault of the
+    /// solver or of the names it writes, never of the input).
+    #[error("the scramble does not reach the state drawn")]
+    ScrambleMisses,
 }
 
 /// Limits of one solve.
@@ -2695,11 +2699,28 @@ impl PhasedSolver {
         super::group::random_state(&self.puzzle, rng)
     }
 
+    /// Random-state scramble number `index` of `seed` (see [`Self::random_scramble`]),
+    /// checked: `read`, the caller's own parser of the names it writes (the definition's
+    /// with the plan's), takes it to the state drawn, else [`PhasedError::ScrambleMisses`].
+    pub fn checked_random_scramble(
+        &self,
+        seed: u64,
+        index: u64,
+        stop: Stop,
+        read: impl Fn(&str) -> Option<Element>,
+    ) -> Result<String, PhasedError> {
+        let (state, text) = self.random_scramble(seed, index, stop)?;
+        match read(&text) {
+            Some(reached) if reached == state => Ok(text),
+            _ => Err(PhasedError::ScrambleMisses),
+        }
+    }
+
     /// Random-state scramble number `index` of `seed` (each from its own generator, so a
     /// batch's output does not depend on how many are made at once): the state drawn and
-    /// a scramble reaching it (callers check that it does, by their own parser; with
-    /// `Rotations`, the state as the solution's closing turn leaves it held). `stop`
-    /// bounds the solve (the best found by then is used).
+    /// a scramble reaching it (with `Rotations`, the state as the solution's closing turn
+    /// leaves it held; [`Self::checked_random_scramble`] checks it). `stop` bounds the
+    /// solve (the best found by then is used).
     pub fn random_scramble(
         &self,
         seed: u64,
