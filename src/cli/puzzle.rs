@@ -180,8 +180,6 @@ impl FileArgs {
         load(&self.file, self.metric(), self.moves.as_deref())
     }
 
-    /// The puzzle and its plan (`--plan`, else the one beside the definition, unless
-    /// `--moves` searches a subset), the plan's compound move names accepted in input.
     /// The plan file [`FileArgs::puzzle_and_plan`] reads, when it reads one.
     fn plan_path(&self) -> Option<PathBuf> {
         cubedb::puzzles::perm::solver::plan_path(
@@ -191,6 +189,8 @@ impl FileArgs {
         )
     }
 
+    /// The puzzle and its plan (`--plan`, else the one beside the definition, unless
+    /// `--moves` searches a subset), the plan's compound move names accepted in input.
     fn puzzle_and_plan(&self) -> Result<(PermPuzzle, Option<Plan>)> {
         let mut puzzle = self.puzzle()?;
         let plan = plan_for(

@@ -903,6 +903,12 @@ pub enum ExactError {
 
 // Not `#[from]`: that would make the reason a source as well, and messages printed with
 // their chain would say it twice.
+impl From<CoordError> for ExactError {
+    fn from(e: CoordError) -> Self {
+        ExactError::Unsupported(e)
+    }
+}
+
 impl ExactError {
     /// The error with where in a plan the table was asked for (`at`, "phase pairs (line
     /// 58)") before the table's name; other errors as they are.
@@ -919,12 +925,6 @@ impl ExactError {
             },
             other => other,
         }
-    }
-}
-
-impl From<CoordError> for ExactError {
-    fn from(e: CoordError) -> Self {
-        ExactError::Unsupported(e)
     }
 }
 

@@ -1704,10 +1704,12 @@ impl PhasedSolver {
             PuzzleMetric::Htm => Metric::Htm,
             PuzzleMetric::Qtm => Metric::Qtm,
         };
-        // A finish's two-phase tables to build: refused before any other is built when
-        // they would take more than the budget.
+        // A finish's two-phase tables, there to open (else built): refused before any
+        // other table is built when they would take more than the budget.
+        let two_phase_present =
+            plan.finish.is_some() && !rebuild && TwoPhaseSolver::present(store, metric);
         if let Some(finish) = &plan.finish {
-            if rebuild || !TwoPhaseSolver::present(store, metric) {
+            if !two_phase_present {
                 crate::puzzles::perm::exact::within_budget(
                     || {
                         format!(
@@ -1800,13 +1802,12 @@ impl PhasedSolver {
         // Two-phase tables already there are opened on the other core while the phases'
         // tables open; missing ones are built after the phases' tables, on every core,
         // their progress lines apart.
-        let (tables, two_phase) =
-            if plan.finish.is_some() && !rebuild && TwoPhaseSolver::present(store, metric) {
-                let (tables, two_phase) = rayon::join(open_phases, open_two_phase);
-                (tables?, two_phase?)
-            } else {
-                (open_phases()?, open_two_phase()?)
-            };
+        let (tables, two_phase) = if two_phase_present {
+            let (tables, two_phase) = rayon::join(open_phases, open_two_phase);
+            (tables?, two_phase?)
+        } else {
+            (open_phases()?, open_two_phase()?)
+        };
         let spares = spare_moves(puzzle, &plan, &tables);
         let steps = plan
             .phases
