@@ -428,6 +428,51 @@ fn a_table_over_the_memory_allowed_is_named_by_plan_and_line() {
     assert_eq!(std::fs::read_dir(&dir).expect("data dir").count(), 0);
 }
 
+/// A plan whose matching table (the 4x4x4's twelve pairs, 71 MB to build) is over the
+/// budget is refused before any of its tables is built, naming the phase and its line;
+/// the phases' other tables would have fitted 60 MB (here a last phase of face turns
+/// stands for the finish, whose two-phase tables are asked for first).
+#[test]
+fn a_plan_refused_for_memory_builds_nothing() {
+    let dir = fresh_dir("phased-memory-nothing");
+    let puzzle = load("4x4x4.tws");
+    let shipped = std::fs::read_to_string(definition("4x4x4.plan")).expect("shipped plan");
+    let pairs_line = 1 + shipped
+        .lines()
+        .position(|l| l == "Phase pairs")
+        .expect("the pairs phase");
+    let text = shipped.replace(
+        "Finish 3x3x3 U R F D L B",
+        "Phase solve\nMoves U D F B L R\nTarget Solved\nEnd",
+    );
+    let plan_file = dir.join("faces.plan");
+    std::fs::write(&plan_file, text).expect("write plan");
+    let plan = load_plan(&plan_file, &puzzle).expect("the plan compiles");
+    let data = dir.join("data");
+    let store = TableStore::new(data.clone());
+    let refused = PhasedSolver::open(
+        &puzzle,
+        plan,
+        &store,
+        "test",
+        60,
+        &Progress::hidden(),
+        false,
+    );
+    let said = match refused {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("opened within 60 MB"),
+    };
+    assert!(
+        said.contains(&format!("phase pairs (line {pairs_line})")),
+        "{said}"
+    );
+    assert!(said.contains("12 pairs of 4x4x4: 71 MB to build"), "{said}");
+    assert!(said.contains("over the 60 MB allowed (--memory)"), "{said}");
+    let built = std::fs::read_dir(&data).map_or(0, |d| d.count());
+    assert_eq!(built, 0, "tables built for a refused plan");
+}
+
 /// `Through NAME` releases a target after the phase it names: the 4x4x4's centres phase
 /// may also ask for each wing in the pairs phase's orbit of its home slot (which the
 /// reduced cube's quarter turns of R and L then undo); without `Through pairs` the plan

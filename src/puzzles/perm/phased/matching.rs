@@ -356,21 +356,15 @@ impl Mod3Observer for Budget {
     }
 }
 
-impl MatchingTable {
-    /// The table of the matching `sides` under the moves `moves` (full puzzle elements),
-    /// built into `store` when missing (or `rebuild`). `puzzle` names the table (its hash
-    /// covers the moves).
-    #[allow(clippy::too_many_arguments)]
-    pub fn load_or_build(
-        puzzle: &PermPuzzle,
-        sides: &Sides,
-        moves: &[&Element],
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
-        progress: &Progress,
-        rebuild: bool,
-    ) -> Result<Self, ExactError> {
+/// What a matching's table is: its moves on the pairs, its numbering and its file.
+struct Layout {
+    steps: Vec<Step>,
+    ranking: Ranking,
+    spec: crate::table::TableSpec,
+}
+
+impl Layout {
+    fn new(puzzle: &PermPuzzle, sides: &Sides, moves: &[&Element], source: &str) -> Self {
         let n = sides.a.len();
         let steps = steps_of(sides, moves);
         // Only even permutations are reached when the moves keep the parity: the table
@@ -410,12 +404,72 @@ impl MatchingTable {
             size,
             2,
         );
+        Self {
+            steps,
+            ranking,
+            spec,
+        }
+    }
+
+    /// Refuses a build (when the table is missing from `store`, or `rebuild`) that
+    /// needs more than `budget_mb`.
+    fn within_budget(
+        &self,
+        puzzle: &PermPuzzle,
+        store: &TableStore,
+        budget_mb: u64,
+        rebuild: bool,
+    ) -> Result<(), ExactError> {
+        if !rebuild && store.exists(&self.spec) {
+            return Ok(());
+        }
+        crate::puzzles::perm::exact::within_budget(
+            || format!("the table of {} pairs of {}", self.ranking.n, puzzle.name),
+            mod3_bfs_bytes(self.ranking.size()),
+            budget_mb,
+        )
+    }
+}
+
+impl MatchingTable {
+    /// Refuses the table of the matching `sides` under `moves` when `store` lacks it (or
+    /// `rebuild`) and its build needs more than `budget_mb`: asked before any table of a
+    /// plan is built, so that a refused plan leaves nothing behind.
+    pub fn within_budget(
+        puzzle: &PermPuzzle,
+        sides: &Sides,
+        moves: &[&Element],
+        (store, source): (&TableStore, &str),
+        budget_mb: u64,
+        rebuild: bool,
+    ) -> Result<(), ExactError> {
+        Layout::new(puzzle, sides, moves, source).within_budget(puzzle, store, budget_mb, rebuild)
+    }
+
+    /// The table of the matching `sides` under the moves `moves` (full puzzle elements),
+    /// built into `store` when missing (or `rebuild`), within `budget_mb`. `puzzle` names
+    /// the table (its hash covers the moves).
+    #[allow(clippy::too_many_arguments)]
+    pub fn load_or_build(
+        puzzle: &PermPuzzle,
+        sides: &Sides,
+        moves: &[&Element],
+        store: &TableStore,
+        source: &str,
+        budget_mb: u64,
+        progress: &Progress,
+        rebuild: bool,
+    ) -> Result<Self, ExactError> {
+        let layout = Layout::new(puzzle, sides, moves, source);
+        layout.within_budget(puzzle, store, budget_mb, rebuild)?;
+        let Layout {
+            steps,
+            ranking,
+            spec,
+        } = layout;
+        let n = sides.a.len();
+        let size = ranking.size();
         if rebuild || !store.exists(&spec) {
-            crate::puzzles::perm::exact::within_budget(
-                || format!("the table of {n} pairs of {}", puzzle.name),
-                mod3_bfs_bytes(size),
-                budget_mb,
-            )?;
             store.check_writable()?;
             progress.note(format!(
                 "building the table of {n} pairs of {} ({size} entries, {:.1} MB) ...",

@@ -1724,17 +1724,40 @@ impl PhasedSolver {
             }
         }
         // One phase's tables, given the last phase's tables it gets (see below).
+        // Each phase's matchings, as their tables follow them.
+        let sides_of = |k: usize| -> Vec<view::Sides> {
+            let view = &plan.phases[k].view;
+            view.matching
+                .iter()
+                .map(|m| view::Sides::within(puzzle, m))
+                .chain(view.anchored.iter().cloned())
+                .collect()
+        };
+        let asked_at = |k: usize| {
+            let phase = &plan.phases[k];
+            move || format!("phase {} (line {})", phase.name, phase.line)
+        };
+        // Matching tables to build: refused before any table is built when one would
+        // take more than the budget (the phases' other tables fit it or give way).
+        for k in 0..plan.phases.len() {
+            let elements = plan.phase_elements(k);
+            for sides in sides_of(k) {
+                matching::MatchingTable::within_budget(
+                    puzzle,
+                    &sides,
+                    &elements,
+                    (store, source),
+                    budget_mb,
+                    rebuild,
+                )
+                .map_err(|e| e.asked_at(asked_at(k)))?;
+            }
+        }
         let open_phase =
             |k: usize, last_tables: Vec<kinds::Placing>| -> Result<PhaseTables, ExactError> {
                 let phase = &plan.phases[k];
                 let elements = plan.phase_elements(k);
-                let sides: Vec<view::Sides> = phase
-                    .view
-                    .matching
-                    .iter()
-                    .map(|m| view::Sides::within(puzzle, m))
-                    .chain(phase.view.anchored.iter().cloned())
-                    .collect();
+                let sides = sides_of(k);
                 let matching = (puzzle, sides.as_slice(), elements.as_slice());
                 // The next phase's matching, for this phase to bring its pairs across.
                 let straddle = plan
@@ -1769,7 +1792,7 @@ impl PhasedSolver {
                     progress,
                     rebuild,
                 )
-                .map_err(|e| e.asked_at(|| format!("phase {} (line {})", phase.name, phase.line)))
+                .map_err(|e| e.asked_at(asked_at(k)))
             };
         // The tie and coset tables for the last phase (read from the file kept beside the
         // tables, 23 MB for the FTO, or made) on the other core while the other phases'
