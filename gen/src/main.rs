@@ -206,7 +206,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 /// Builds (with `--force`: rebuilds) the tables of a definition-driven puzzle.
 fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode> {
     use cubedb::puzzles::perm::{
-        load_puzzle, solver::plan_for, PuzzleEngine, PuzzleMetric, PuzzleSolver,
+        load_puzzle, solver::plan_for, PuzzleEngine, PuzzleMetric, PuzzleSolver, TableSite,
     };
     let metric = if args.metric == "qtm" {
         PuzzleMetric::Qtm
@@ -234,16 +234,8 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
     let progress = Progress::stderr(quiet);
     // --force builds every table again; each replaces the old one by a rename, so
     // readers and other builders never find a table missing.
-    let solver = PuzzleSolver::open_with_plan(
-        &puzzle,
-        plan,
-        store,
-        &source,
-        args.memory,
-        engine,
-        &progress,
-        args.force,
-    )?;
+    let site = TableSite::new(store, &source, args.memory, &progress).rebuilding(args.force);
+    let solver = PuzzleSolver::open_with_plan(&puzzle, plan, &site, engine)?;
     let mut out = cubedb::output::stdout()?;
     match &solver {
         PuzzleSolver::Exact(table) => writeln!(

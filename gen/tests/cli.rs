@@ -387,15 +387,12 @@ fn a_plans_phase_tables_are_built_and_rebuilt() {
     accept_plan_names(&mut puzzle, &plan);
     let store = cubedb::table::TableStore::new(&dir);
     store.check_writable().unwrap();
+    let hidden = cubedb::progress::Progress::hidden();
     let solver = PuzzleSolver::open_with_plan(
         &puzzle,
         Some(plan),
-        &store,
-        &file,
-        1024,
+        &cubedb::puzzles::perm::TableSite::new(&store, &file, 1024, &hidden),
         PuzzleEngine::Phased,
-        &cubedb::progress::Progress::hidden(),
-        false,
     )
     .unwrap();
     assert_eq!(files(&dir), before, "nothing built on open");

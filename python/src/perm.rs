@@ -11,7 +11,7 @@ use cubedb::puzzles::perm::solver::{accept_plan_names, load_plan, plan_beside};
 use cubedb::puzzles::perm::target::{retarget, Retarget};
 use cubedb::puzzles::perm::{
     load_puzzle, parse_target, DefinitionFileError, ExactError, PermPuzzle, PuzzleEngine,
-    PuzzleMetric, PuzzleSolver,
+    PuzzleMetric, PuzzleSolver, TableSite,
 };
 use cubedb::rng::SplitMix64;
 use pyo3::exceptions::{PyMemoryError, PyOSError};
@@ -69,12 +69,8 @@ impl Puzzle {
                 PuzzleSolver::open_with_plan(
                     self.target.as_ref().map_or(&self.puzzle, |(p, _)| p),
                     self.plan.clone(),
-                    &store(),
-                    &self.source,
-                    BUDGET_MB,
+                    &TableSite::new(&store(), &self.source, BUDGET_MB, &Progress::stderr(false)),
                     self.engine,
-                    &Progress::stderr(false),
-                    false,
                 )
             })
             .map_err(exact_error)?;

@@ -15,7 +15,7 @@ use cubedb::puzzles::perm::solver::{
 use cubedb::puzzles::perm::target::{check_invariants, retarget, Retarget};
 use cubedb::puzzles::perm::{
     load_puzzle, parse_states, parse_target, DefinitionFileError, Element, ExactTable, PermPuzzle,
-    PuzzleEngine, PuzzleMetric, PuzzleSolver, DEFAULT_BUDGET_MB,
+    PuzzleEngine, PuzzleMetric, PuzzleSolver, TableSite, DEFAULT_BUDGET_MB,
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
@@ -235,15 +235,12 @@ fn solver(
         .map_or(PuzzleEngine::Auto, |&(_, engine)| engine);
     let store = TableStore::locate(tables.data.clone());
     let progress = Progress::stderr(tables.quiet);
+    let source = source(file);
     let solver = PuzzleSolver::open_with_plan(
         puzzle,
         plan,
-        &store,
-        &source(file),
-        tables.memory,
+        &TableSite::new(&store, &source, tables.memory, &progress),
         engine,
-        &progress,
-        false,
     )
     .map_err(|e| {
         // A table the plan asks for, over the budget: named with the plan's file (the
@@ -826,7 +823,7 @@ fn info(args: &FileArgs) -> Result<()> {
                     ));
                 }
             }
-            let ties = plan.last_phase_tables(&puzzle, k, None, DEFAULT_BUDGET_MB)?;
+            let ties = plan.last_phase_tables(&puzzle, k, None)?;
             if !ties.is_empty() {
                 let entries: usize = ties.iter().map(|t| t.size()).sum();
                 let bytes: usize = ties.iter().map(|t| t.bytes()).sum();

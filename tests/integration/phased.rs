@@ -7,7 +7,7 @@ use cubedb::progress::Progress;
 use cubedb::puzzles::perm::phased::{Limits, PhasedError, PhasedSolver};
 use cubedb::puzzles::perm::solver::load_plan;
 use cubedb::puzzles::perm::{
-    Definition, Element, PermPuzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver,
+    Definition, Element, PermPuzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver, TableSite,
 };
 use cubedb::rng::SplitMix64;
 use cubedb::table::TableStore;
@@ -61,16 +61,8 @@ fn try_open(
     dir: &Path,
 ) -> Result<PhasedSolver, cubedb::puzzles::perm::ExactError> {
     let plan = load_plan(plan, puzzle).expect("the plan compiles");
-    let store = TableStore::new(dir.to_path_buf());
-    PhasedSolver::open(
-        puzzle,
-        plan,
-        &store,
-        "test",
-        1024,
-        &Progress::hidden(),
-        false,
-    )
+    let (store, hidden) = (TableStore::new(dir.to_path_buf()), Progress::hidden());
+    PhasedSolver::open(puzzle, plan, &TableSite::new(&store, "test", 1024, &hidden))
 }
 
 /// The FTO with its shipped plan, tables in the folder the tests share.
@@ -450,15 +442,8 @@ fn a_plan_refused_for_memory_builds_nothing() {
     let plan = load_plan(&plan_file, &puzzle).expect("the plan compiles");
     let data = dir.join("data");
     let store = TableStore::new(data.clone());
-    let refused = PhasedSolver::open(
-        &puzzle,
-        plan,
-        &store,
-        "test",
-        60,
-        &Progress::hidden(),
-        false,
-    );
+    let hidden = Progress::hidden();
+    let refused = PhasedSolver::open(&puzzle, plan, &TableSite::new(&store, "test", 60, &hidden));
     let said = match refused {
         Err(e) => e.to_string(),
         Ok(_) => panic!("opened within 60 MB"),

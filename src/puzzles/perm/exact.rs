@@ -16,6 +16,7 @@ use super::coord::{
 use super::element::{Element, FlatMoves, FlatState, WILD};
 use super::puzzle::{PermPuzzle, Restriction};
 use super::reduced::{self, Reduction};
+use super::site::TableSite;
 use super::symmetry::Symmetries;
 use crate::progress::Progress;
 use crate::rng::SplitMix64;
@@ -928,30 +929,9 @@ impl ExactError {
     }
 }
 
-/// Memory a table build may use unless told otherwise (`--memory`), in MB: the command
-/// line's default, and what the service and the event scramblers open tables with.
-pub const DEFAULT_BUDGET_MB: u64 = 8192;
-
 /// Bytes a BFS over `size` ranks needs at its peak: the table itself (2 bits a rank).
 pub fn build_bytes(size: u64) -> u64 {
     size.div_ceil(4)
-}
-
-/// Refuses a build of `table` (named when refused) that needs `needed` bytes, more than
-/// `budget_mb` allows.
-pub fn within_budget(
-    table: impl FnOnce() -> String,
-    needed: u64,
-    budget_mb: u64,
-) -> Result<(), ExactError> {
-    if needed <= budget_mb.saturating_mul(1 << 20) {
-        return Ok(());
-    }
-    Err(ExactError::BuildTooBig {
-        table: table(),
-        needed_mb: needed as f64 / (1 << 20) as f64,
-        budget_mb,
-    })
 }
 
 /// An exact distance table, opened (mapped) and ready to answer.
@@ -990,20 +970,14 @@ impl ExactTable {
         budget_mb: u64,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
-        Self::load_or_rebuild(puzzle, store, source, budget_mb, progress, false)
+        Self::load_or_rebuild(puzzle, &TableSite::new(store, source, budget_mb, progress))
     }
 
     /// [`ExactTable::load_or_build`], building the table again when `rebuild` even if it
     /// is there: written beside the old one and renamed over it, so that readers never
     /// find it missing, and two builders at once leave one whole table.
-    pub fn load_or_rebuild(
-        puzzle: &PermPuzzle,
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
-        progress: &Progress,
-        rebuild: bool,
-    ) -> Result<Self, ExactError> {
+    pub fn load_or_rebuild(puzzle: &PermPuzzle, site: &TableSite) -> Result<Self, ExactError> {
+        let (store, source, progress) = (site.store, site.source, site.progress);
         let (ranked, restriction) = puzzle.searched();
         // Found only when a table is built (an opened one keeps them in its class file;
         // the search is wasted on a puzzle too big for any table).
@@ -1011,7 +985,7 @@ impl ExactTable {
         let symmetries = || found.get_or_init(|| Symmetries::find(&ranked));
         // With the table and its side files present, the enumerations are read back
         // instead of redone: a second process starts in milliseconds.
-        let existing = if rebuild {
+        let existing = if site.rebuild {
             None
         } else {
             open_existing(puzzle, &ranked, store, source)?
@@ -1024,7 +998,7 @@ impl ExactTable {
                 &symmetries,
                 store,
                 source,
-                budget_mb,
+                site.budget_mb,
                 progress,
             )?,
         };

@@ -29,15 +29,17 @@ pub mod plan;
 pub mod puzzle;
 pub mod reduced;
 pub mod served;
+pub mod site;
 pub mod solver;
 pub mod symmetry;
 pub mod target;
 
 pub use definition::{parse_states, parse_target, Definition, DefinitionError, NamedState};
 pub use element::Element;
-pub use exact::{ExactError, ExactTable, DEFAULT_BUDGET_MB};
+pub use exact::{ExactError, ExactTable};
 pub use pdb::PatternSearch;
 pub use puzzle::{InputError, PermPuzzle, PuzzleMetric};
+pub use site::{TableSite, DEFAULT_BUDGET_MB};
 pub use solver::{load_puzzle, DefinitionFileError, PuzzleEngine, PuzzleSolver, UnsolvedError};
 
 /// A definition shipped in `puzzles/`, compiled (for tests).

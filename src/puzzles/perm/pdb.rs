@@ -12,6 +12,7 @@ use super::coord::{
 use super::element::Element;
 use super::exact::{ExactError, Space};
 use super::puzzle::{PermPuzzle, Restriction};
+use super::site::TableSite;
 use crate::progress::Progress;
 use crate::search::bfs::{layered_bfs, UNREACHED};
 use crate::table::{intern, packed, Table, TableSpec, TableStore};
@@ -414,22 +415,16 @@ impl PatternSearch {
         budget_mb: u64,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
-        Self::load_or_rebuild(puzzle, store, source, budget_mb, progress, false)
+        Self::load_or_rebuild(puzzle, &TableSite::new(store, source, budget_mb, progress))
     }
 
     /// [`PatternSearch::load_or_build`], building every database again when `rebuild`
     /// (each written beside the old one and renamed over it).
-    pub fn load_or_rebuild(
-        puzzle: &PermPuzzle,
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
-        progress: &Progress,
-        rebuild: bool,
-    ) -> Result<Self, ExactError> {
+    pub fn load_or_rebuild(puzzle: &PermPuzzle, site: &TableSite) -> Result<Self, ExactError> {
+        let (store, source, progress) = (site.store, site.source, site.progress);
         let (ranked, restriction) = puzzle.searched();
         // The tables take half a byte per entry; a build about 1.5 bytes per entry more.
-        let budget = budget_mb.saturating_mul(1 << 20);
+        let budget = site.budget_mb.saturating_mul(1 << 20);
         let cap = PDB_ENTRIES.min(budget / 2);
         let too_big = |projections: &[Projection]| ExactError::PdbsTooBig {
             needed_mb: projections
@@ -437,7 +432,7 @@ impl PatternSearch {
                 .map(|p| p.size.div_ceil(2) as f64)
                 .sum::<f64>()
                 / (1 << 20) as f64,
-            budget_mb,
+            budget_mb: site.budget_mb,
         };
         let projections = match pattern_projections(&ranked, cap, 0) {
             Ok(projections) => projections,
@@ -455,7 +450,7 @@ impl PatternSearch {
         let mut pdbs = Vec::with_capacity(projections.len());
         for (i, projection) in projections.into_iter().enumerate() {
             let spec = pdb_spec(puzzle, &projection, i, source);
-            if rebuild || !store.exists(&spec) {
+            if site.rebuild || !store.exists(&spec) {
                 store.check_writable()?;
                 progress.note(format!(
                     "building pattern database {} of {} ({} entries, {:.1} MB) ...",

@@ -8,6 +8,7 @@
 use super::exact::ExactError;
 use super::phased::{Limits, PhasedError, Plan};
 use super::puzzle::PermPuzzle;
+use super::site::TableSite;
 use super::solver::{
     accept_plan_names, compile_plan, compile_puzzle, load_puzzle, plan_for, DefinitionFileError,
     PuzzleEngine, PuzzleSolver,
@@ -126,16 +127,12 @@ impl ServedPuzzle {
             PuzzleSolver::open_with_plan(
                 &puzzle,
                 plan,
-                store,
-                &source,
-                budget_mb,
+                &TableSite::new(store, &source, budget_mb, progress),
                 if has_plan {
                     PuzzleEngine::Auto
                 } else {
                     PuzzleEngine::Table
                 },
-                progress,
-                false,
             )
         };
         // A planned puzzle's scrambles draw from its group.

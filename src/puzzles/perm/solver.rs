@@ -8,6 +8,7 @@ use super::pdb::PatternSearch;
 use super::phased::{Limits, PhasedError, PhasedSolver, Plan};
 use super::plan::PlanSpec;
 use super::puzzle::PermPuzzle;
+use super::site::TableSite;
 use crate::progress::Progress;
 use crate::table::TableStore;
 
@@ -79,23 +80,24 @@ impl PuzzleSolver {
         engine: PuzzleEngine,
         progress: &Progress,
     ) -> Result<Self, ExactError> {
-        Self::open_or_rebuild(puzzle, store, source, budget_mb, engine, progress, false)
+        Self::open_at(
+            puzzle,
+            &TableSite::new(store, source, budget_mb, progress),
+            engine,
+        )
     }
 
-    /// [`PuzzleSolver::open`] with a plan: `auto` takes the exact table when one fits,
-    /// else the plan's phases; `phased` the plan always; `table` and `search` ignore it.
-    /// `rebuild` builds every table the choice needs again (`cubedb-gen puzzle --force`).
-    #[allow(clippy::too_many_arguments)]
+    /// [`PuzzleSolver::open`] with a plan, its tables at `site`: `auto` takes the exact
+    /// table when one fits, else the plan's phases; `phased` the plan always; `table`
+    /// and `search` ignore it. A rebuilding site builds every table the choice needs
+    /// again (`cubedb-gen puzzle --force`).
     pub fn open_with_plan(
         puzzle: &PermPuzzle,
         plan: Option<Plan>,
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
+        site: &TableSite,
         engine: PuzzleEngine,
-        progress: &Progress,
-        rebuild: bool,
     ) -> Result<Self, ExactError> {
+        let (store, source, progress) = (site.store, site.source, site.progress);
         if engine == PuzzleEngine::Chain {
             let chain = ChainSolver::open(puzzle, store, source, progress)
                 .map_err(|e| ExactError::Chain(e.to_string()))?;
@@ -109,43 +111,36 @@ impl PuzzleSolver {
                     definition: source.to_string(),
                 });
             }
-            return Self::open_or_rebuild(
-                puzzle, store, source, budget_mb, engine, progress, rebuild,
-            );
+            return Self::open_at(puzzle, site, engine);
         };
         if engine == PuzzleEngine::Auto {
-            match ExactTable::load_or_rebuild(puzzle, store, source, budget_mb, progress, rebuild) {
+            match ExactTable::load_or_rebuild(puzzle, site) {
                 Ok(table) => return Ok(Self::Exact(Box::new(table))),
                 Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) => {}
                 Err(e) => return Err(e),
             }
         }
-        let phased = PhasedSolver::open(puzzle, plan, store, source, budget_mb, progress, rebuild)?;
+        let phased = PhasedSolver::open(puzzle, plan, site)?;
         Ok(Self::Phased(Box::new(phased)))
     }
 
-    /// [`PuzzleSolver::open`], building its tables again when `rebuild` (`cubedb-gen
-    /// puzzle --force`): each new table replaces the old one atomically, so readers
-    /// never find one missing.
-    pub fn open_or_rebuild(
+    /// [`PuzzleSolver::open`], its tables at `site` (a rebuilding site, `cubedb-gen
+    /// puzzle --force`, builds them again: each new table replaces the old one
+    /// atomically, so readers never find one missing).
+    pub fn open_at(
         puzzle: &PermPuzzle,
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
+        site: &TableSite,
         engine: PuzzleEngine,
-        progress: &Progress,
-        rebuild: bool,
     ) -> Result<Self, ExactError> {
         if engine != PuzzleEngine::Search {
-            match ExactTable::load_or_rebuild(puzzle, store, source, budget_mb, progress, rebuild) {
+            match ExactTable::load_or_rebuild(puzzle, site) {
                 Ok(table) => return Ok(Self::Exact(Box::new(table))),
                 Err(e) if engine == PuzzleEngine::Table => return Err(e),
                 Err(ExactError::Unsupported(_) | ExactError::TooBig { .. }) => {}
                 Err(e) => return Err(e),
             }
         }
-        let search =
-            PatternSearch::load_or_rebuild(puzzle, store, source, budget_mb, progress, rebuild)?;
+        let search = PatternSearch::load_or_rebuild(puzzle, site)?;
         Ok(Self::Search(Box::new(search)))
     }
 

@@ -32,12 +32,12 @@
 //! A search node holds `t` itself, 4 bits a pair (pair `j`'s value in bits `4j..4j+4`),
 //! not its rank: a move is then twelve nibble lookups, and only the table read ranks it.
 
-use crate::progress::Progress;
 use crate::puzzles::perm::element::{parity, root, Element};
 use crate::puzzles::perm::exact::ExactError;
 use crate::puzzles::perm::puzzle::PermPuzzle;
+use crate::puzzles::perm::site::TableSite;
 use crate::search::bfs::{mod3_bfs_bytes, mod3_bfs_observed, Mod3Observer, RankedSpace};
-use crate::table::{packed, Table, TableStore};
+use crate::table::{packed, Table};
 use std::sync::atomic::AtomicU8;
 
 use super::view::Sides;
@@ -411,57 +411,45 @@ impl Layout {
         }
     }
 
-    /// Refuses a build (when the table is missing from `store`, or `rebuild`) that
-    /// needs more than `budget_mb`.
-    fn within_budget(
-        &self,
-        puzzle: &PermPuzzle,
-        store: &TableStore,
-        budget_mb: u64,
-        rebuild: bool,
-    ) -> Result<(), ExactError> {
-        if !rebuild && store.exists(&self.spec) {
+    /// Refuses a build (when the table is missing from the site, or it rebuilds) that
+    /// needs more than the site's budget.
+    fn within_budget(&self, puzzle: &PermPuzzle, site: &TableSite) -> Result<(), ExactError> {
+        if !site.rebuild && site.store.exists(&self.spec) {
             return Ok(());
         }
-        crate::puzzles::perm::exact::within_budget(
+        site.within_budget(
             || format!("the table of {} pairs of {}", self.ranking.n, puzzle.name),
             mod3_bfs_bytes(self.ranking.size()),
-            budget_mb,
         )
     }
 }
 
 impl MatchingTable {
-    /// Refuses the table of the matching `sides` under `moves` when `store` lacks it (or
-    /// `rebuild`) and its build needs more than `budget_mb`: asked before any table of a
-    /// plan is built, so that a refused plan leaves nothing behind.
+    /// Refuses the table of the matching `sides` under `moves` when `site` lacks it (or
+    /// rebuilds) and its build needs more than the site's budget: asked before any table
+    /// of a plan is built, so that a refused plan leaves nothing behind.
     pub fn within_budget(
         puzzle: &PermPuzzle,
         sides: &Sides,
         moves: &[&Element],
-        (store, source): (&TableStore, &str),
-        budget_mb: u64,
-        rebuild: bool,
+        site: &TableSite,
     ) -> Result<(), ExactError> {
-        Layout::new(puzzle, sides, moves, source).within_budget(puzzle, store, budget_mb, rebuild)
+        Layout::new(puzzle, sides, moves, site.source).within_budget(puzzle, site)
     }
 
     /// The table of the matching `sides` under the moves `moves` (full puzzle elements),
-    /// built into `store` when missing (or `rebuild`), within `budget_mb`. `puzzle` names
-    /// the table (its hash covers the moves).
-    #[allow(clippy::too_many_arguments)]
+    /// built at `site` when missing (or when it rebuilds), within its budget. `puzzle`
+    /// names the table (its hash covers the moves).
     pub fn load_or_build(
         puzzle: &PermPuzzle,
         sides: &Sides,
         moves: &[&Element],
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
-        progress: &Progress,
-        rebuild: bool,
+        site: &TableSite,
     ) -> Result<Self, ExactError> {
+        let (store, source, progress, rebuild) =
+            (site.store, site.source, site.progress, site.rebuild);
         let layout = Layout::new(puzzle, sides, moves, source);
-        layout.within_budget(puzzle, store, budget_mb, rebuild)?;
+        layout.within_budget(puzzle, site)?;
         let Layout {
             steps,
             ranking,
@@ -616,6 +604,7 @@ impl MatchingTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::Progress;
 
     /// The 4x4x4's table of twelve pairs (239.5 M entries, 71 MB to build) over a
     /// 30 MB budget: refused, named, and no file written.
@@ -626,16 +615,12 @@ mod tests {
         let sides = Sides::within(&puzzle, matching);
         let dir = std::env::temp_dir().join(format!("cubedb-matching-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let store = TableStore::new(&dir);
+        let (store, hidden) = (crate::table::TableStore::new(&dir), Progress::hidden());
         let refused = MatchingTable::load_or_build(
             &puzzle,
             &sides,
             &plan.phase_elements(at),
-            &store,
-            "4x4x4",
-            30,
-            &Progress::hidden(),
-            false,
+            &TableSite::new(&store, "4x4x4", 30, &hidden),
         );
         match refused {
             Err(e @ ExactError::BuildTooBig { .. }) => {

@@ -32,12 +32,11 @@ use super::exact::ExactError;
 use super::plan::{PatternSet, PlanError, PlanSpec, TargetSpec};
 use super::puzzle::{PermPuzzle, PuzzleMetric, PuzzleMove};
 use crate::limits::Stop;
-use crate::progress::Progress;
+use crate::puzzles::perm::site::TableSite;
 use crate::puzzles::rubik::api::TwoPhaseSolver;
 use crate::puzzles::rubik::twophase::{solve_until as twophase_solve_until, Best, Searcher};
 use crate::puzzles::rubik::Metric;
 use crate::rng::SplitMix64;
-use crate::table::TableStore;
 use search::{Halt, PhaseMoves, PhaseRun};
 use std::collections::HashMap;
 use steps::FreeSteps;
@@ -298,21 +297,23 @@ impl Plan {
     /// them where the tie says (see [`tie::TieTable`]); and per set of distinct pieces
     /// the last phase keeps to fewer arrangements, how far its class is from theirs,
     /// with a set the last phase keeps as it is (see [`coset::CosetTable`]). The last
-    /// phase can only finish from such states. With `kept` (the table folder, the
-    /// definition's source, progress, whether to build anew), they are kept beside the
-    /// phase's tables, and a tie table's parts of two kinds get their distances from a
-    /// table file of their own (built if missing); without, those parts bound nothing.
+    /// phase can only finish from such states. With `kept` (where the tables are), they
+    /// are kept beside the phase's tables, a tie table's parts of two kinds get their
+    /// distances from a table file of their own (built if missing), and its budget bounds
+    /// those parts; without, they bound nothing and the default budget is assumed.
     pub fn last_phase_tables(
         &self,
         puzzle: &PermPuzzle,
         k: usize,
-        kept: Option<(&TableStore, &str, &Progress, bool)>,
-        budget_mb: u64,
+        kept: Option<&TableSite>,
     ) -> Result<Vec<kinds::Placing>, ExactError> {
         if !self.has_last_phase_tables(k) {
             return Ok(Vec::new());
         }
         let (last, moves) = (self.phase_elements(k + 1), self.phase_elements(k));
+        let budget_mb = kept.map_or(crate::puzzles::perm::DEFAULT_BUDGET_MB, |site| {
+            site.budget_mb
+        });
         let limits = tie::PartLimits::within(budget_mb);
         let make = || LastPhaseTables {
             ties: tie::tables_before(&puzzle.sets, &puzzle.solved, &last, &moves, limits),
@@ -322,7 +323,12 @@ impl Plan {
         let pattern = &self.phases[k].pattern;
         let mut tables = match kept {
             None => make(),
-            Some((store, source, progress, _)) => {
+            Some(&TableSite {
+                store,
+                source,
+                progress,
+                ..
+            }) => {
                 let anchor = super::exact::phase_table_spec(
                     format!("{}-last-phase", super::exact::table_prefix(pattern)),
                     source,
@@ -358,7 +364,14 @@ impl Plan {
                     .unwrap_or_else(make)
             }
         };
-        if let Some((store, source, progress, rebuild)) = kept {
+        if let Some(&TableSite {
+            store,
+            source,
+            progress,
+            rebuild,
+            ..
+        }) = kept
+        {
             for table in &mut tables.ties {
                 for part in table.joint_parts() {
                     let key = table.joint_key(part);
@@ -1688,18 +1701,11 @@ struct LastPhaseTables {
 }
 
 impl PhasedSolver {
-    /// Opens the tables of every phase of `plan` (building missing ones into `store`, all
-    /// cores, with progress), each within `budget_mb`; `rebuild` builds every one again
-    /// (`cubedb-gen puzzle --force`).
-    pub fn open(
-        puzzle: &PermPuzzle,
-        plan: Plan,
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
-        progress: &Progress,
-        rebuild: bool,
-    ) -> Result<Self, ExactError> {
+    /// Opens the tables of every phase of `plan` at `site` (building missing ones, all
+    /// cores, with progress), each build within its budget; a rebuilding site builds
+    /// every one again (`cubedb-gen puzzle --force`).
+    pub fn open(puzzle: &PermPuzzle, plan: Plan, site: &TableSite) -> Result<Self, ExactError> {
+        let (store, progress, rebuild) = (site.store, site.progress, site.rebuild);
         let metric = match puzzle.metric {
             PuzzleMetric::Htm => Metric::Htm,
             PuzzleMetric::Qtm => Metric::Qtm,
@@ -1710,7 +1716,7 @@ impl PhasedSolver {
             plan.finish.is_some() && !rebuild && TwoPhaseSolver::present(store, metric);
         if let Some(finish) = &plan.finish {
             if !two_phase_present {
-                crate::puzzles::perm::exact::within_budget(
+                site.within_budget(
                     || {
                         format!(
                             "the finish (line {}): the two-phase tables ({})",
@@ -1719,11 +1725,9 @@ impl PhasedSolver {
                         )
                     },
                     TwoPhaseSolver::build_bytes(metric),
-                    budget_mb,
                 )?;
             }
         }
-        // One phase's tables, given the last phase's tables it gets (see below).
         // Each phase's matchings, as their tables follow them.
         let sides_of = |k: usize| -> Vec<view::Sides> {
             let view = &plan.phases[k].view;
@@ -1742,17 +1746,11 @@ impl PhasedSolver {
         for k in 0..plan.phases.len() {
             let elements = plan.phase_elements(k);
             for sides in sides_of(k) {
-                matching::MatchingTable::within_budget(
-                    puzzle,
-                    &sides,
-                    &elements,
-                    (store, source),
-                    budget_mb,
-                    rebuild,
-                )
-                .map_err(|e| e.asked_at(asked_at(k)))?;
+                matching::MatchingTable::within_budget(puzzle, &sides, &elements, site)
+                    .map_err(|e| e.asked_at(asked_at(k)))?;
             }
         }
+        // One phase's tables, given the last phase's tables it gets (see below).
         let open_phase =
             |k: usize, last_tables: Vec<kinds::Placing>| -> Result<PhaseTables, ExactError> {
                 let phase = &plan.phases[k];
@@ -1786,11 +1784,7 @@ impl PhasedSolver {
                     straddle,
                     kinds,
                     &phase.name,
-                    store,
-                    source,
-                    budget_mb,
-                    progress,
-                    rebuild,
+                    site,
                 )
                 .map_err(|e| e.asked_at(asked_at(k)))
             };
@@ -1803,10 +1797,7 @@ impl PhasedSolver {
                 return (0..n).map(|k| open_phase(k, Vec::new())).collect();
             };
             let (last_tables, others) = rayon::join(
-                || {
-                    let kept = (store, source, progress, rebuild);
-                    plan.last_phase_tables(puzzle, before_last, Some(kept), budget_mb)
-                },
+                || plan.last_phase_tables(puzzle, before_last, Some(site)),
                 || {
                     (0..n)
                         .filter(|&k| k != before_last)

@@ -21,13 +21,13 @@
 //! bound is exact at the end of the phase.
 
 use super::view::Matching;
-use crate::progress::Progress;
 use crate::puzzles::perm::element::Element;
-use crate::puzzles::perm::exact::{within_budget, ExactError};
+use crate::puzzles::perm::exact::ExactError;
 use crate::puzzles::perm::pdb::depth_nibbles;
 use crate::puzzles::perm::puzzle::PermPuzzle;
+use crate::puzzles::perm::site::TableSite;
 use crate::search::bfs::{layered_bfs, layered_bfs_bytes, RankedSpace};
-use crate::table::{packed, Table, TableStore};
+use crate::table::{packed, Table};
 
 /// Pairs per group: the table has `places^GROUP` entries.
 const GROUP: usize = 3;
@@ -201,18 +201,15 @@ impl StraddleTable {
     /// `None` when it has no use or no room: the moves keep each orbit (every start
     /// straddles as it came), the set has slots outside the pairs' or identical pieces,
     /// fewer than three pairs, too many slots for the table, or a build needing more
-    /// than `budget_mb` (noted on `progress`: the phase is searched without it).
-    #[allow(clippy::too_many_arguments)]
+    /// than the site's budget (noted on its progress: the phase is searched without it).
     pub fn load_or_build(
         puzzle: &PermPuzzle,
         matching: &Matching,
         moves: &[&Element],
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
-        progress: &Progress,
-        rebuild: bool,
+        site: &TableSite,
     ) -> Result<Option<Self>, ExactError> {
+        let (store, source, progress, rebuild) =
+            (site.store, site.source, site.progress, site.rebuild);
         let Some(layout) = Layout::new(puzzle, matching, moves) else {
             return Ok(None);
         };
@@ -259,10 +256,9 @@ impl StraddleTable {
         if rebuild || !store.exists(&spec) {
             // A table the phase can do without: over the budget, it goes without.
             let size = space.size();
-            if let Err(over) = within_budget(
+            if let Err(over) = site.within_budget(
                 || format!("the straddle table of {pairs} pairs of {}", puzzle.name),
                 layered_bfs_bytes(size) + size.div_ceil(2),
-                budget_mb,
             ) {
                 progress.note(format!("{over}: the phase is searched without it"));
                 return Ok(None);
@@ -414,27 +410,26 @@ mod tests {
         let (before, pairing) = (plan.phase_elements(at - 1), plan.phase_elements(at));
         let dir = std::env::temp_dir().join(format!("cubedb-straddle-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let store = TableStore::new(&dir);
-        let hidden = Progress::hidden();
+        let store = crate::table::TableStore::new(&dir);
+        let hidden = crate::progress::Progress::hidden();
+        let site = |budget_mb: u64| TableSite::new(&store, "4x4x4", budget_mb, &hidden);
         // Its build (21 M entries) needs more than 40 MB: none made, no file written.
-        assert!(StraddleTable::load_or_build(
-            &puzzle, matching, &before, &store, "4x4x4", 40, &hidden, false,
-        )
-        .expect("no error")
-        .is_none());
+        assert!(
+            StraddleTable::load_or_build(&puzzle, matching, &before, &site(40))
+                .expect("no error")
+                .is_none()
+        );
         assert_eq!(std::fs::read_dir(&dir).map_or(0, |d| d.count()), 0);
-        let table = StraddleTable::load_or_build(
-            &puzzle, matching, &before, &store, "4x4x4", 8192, &hidden, false,
-        )
-        .expect("built")
-        .expect("the centres phase moves wings across the orbits");
+        let table = StraddleTable::load_or_build(&puzzle, matching, &before, &site(8192))
+            .expect("built")
+            .expect("the centres phase moves wings across the orbits");
         assert_eq!(table.width(), 4);
         // The pairs phase's own moves keep the orbits: no table for them.
-        assert!(StraddleTable::load_or_build(
-            &puzzle, matching, &pairing, &store, "4x4x4", 8192, &hidden, false
-        )
-        .expect("no error")
-        .is_none());
+        assert!(
+            StraddleTable::load_or_build(&puzzle, matching, &pairing, &site(8192))
+                .expect("no error")
+                .is_none()
+        );
         let sets = &puzzle.sets;
         let bound = |state: &Element| {
             let mut values = vec![0u64; table.width()];

@@ -10,7 +10,6 @@ use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
 use super::tie::{self, Tie};
 use super::view::{Matching, Sides};
-use crate::progress::Progress;
 use crate::puzzles::perm::coord::{set_bits, Coord, CoordError, MoveRows, Projection, Reachable};
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::exact::{
@@ -19,9 +18,10 @@ use crate::puzzles::perm::exact::{
 };
 use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
+use crate::puzzles::perm::site::TableSite;
 use crate::search::bfs::{costed_bfs, mod3_bfs, mod3_bfs_observed, DepthNibbles, Mod3Result};
 use crate::table::derived::DerivedFile;
-use crate::table::{packed, Table, TableSpec, TableStore};
+use crate::table::{packed, Table, TableSpec};
 
 /// Most ranks of a phase's exact table (2 bits each: 1 GiB). The 3x3x3's first phase of
 /// Kociemba's method (twist, flip and slice: 2,217,093,120) fits.
@@ -192,27 +192,18 @@ impl PhaseTables {
         straddle: Option<(&PermPuzzle, &Matching, &[&Element])>,
         kinds: Vec<Placing>,
         name: &str,
-        store: &TableStore,
-        source: &str,
-        budget_mb: u64,
-        progress: &Progress,
-        rebuild: bool,
+        site: &TableSite,
     ) -> Result<Self, ExactError> {
+        let (store, source, progress) = (site.store, site.source, site.progress);
         let matchings = {
             let (puzzle, sides, moves) = matchings;
             sides
                 .iter()
-                .map(|m| {
-                    MatchingTable::load_or_build(
-                        puzzle, m, moves, store, source, budget_mb, progress, rebuild,
-                    )
-                })
+                .map(|m| MatchingTable::load_or_build(puzzle, m, moves, site))
                 .collect::<Result<Vec<_>, _>>()?
         };
         let straddle = match straddle {
-            Some((puzzle, m, moves)) => StraddleTable::load_or_build(
-                puzzle, m, moves, store, source, budget_mb, progress, rebuild,
-            )?,
+            Some((puzzle, m, moves)) => StraddleTable::load_or_build(puzzle, m, moves, site)?,
             None => None,
         };
         let straddle_width = straddle.as_ref().map_or(0, |s| s.width());
@@ -229,14 +220,12 @@ impl PhaseTables {
         if free {
             ranked.hash ^= xxhash_rust::xxh3::xxh3_64(format!("costs {costs:?}").as_bytes());
         }
-        let budget = budget_mb.saturating_mul(1 << 20);
+        let budget = site.budget_bytes();
         // States the `Upto` moves reach from the target count as the target: the sources
         // of the table's search.
         let targets = targets_upto(pattern, upto, &restriction, &split);
         // An exact table when the coordinates fit it (2 bits a rank, built in place).
-        if let Some(heuristic) = Self::exact(
-            &ranked, &targets, &costs, name, store, source, budget, progress, rebuild,
-        )? {
+        if let Some(heuristic) = Self::exact(&ranked, &targets, &costs, name, site)? {
             let width = match &heuristic {
                 Heuristic::Exact { projection, .. } => projection.radix.len(),
                 Heuristic::Pdbs(_) => 0,
@@ -267,7 +256,7 @@ impl PhaseTables {
         if total > budget {
             return Err(ExactError::PdbsTooBig {
                 needed_mb: total as f64 / (1 << 20) as f64,
-                budget_mb,
+                budget_mb: site.budget_mb,
             });
         }
         let mut pdbs = Vec::with_capacity(projections.len());
@@ -282,7 +271,7 @@ impl PhaseTables {
                 4,
                 projection.moves,
             );
-            if rebuild || !store.exists(&spec) {
+            if site.rebuild || !store.exists(&spec) {
                 store.check_writable()?;
                 progress.note(format!(
                     "building phase {name}'s pattern database {} of {} ({} entries, {:.1} MB) ...",
@@ -321,21 +310,19 @@ impl PhaseTables {
         })
     }
 
-    /// The exact table of `ranked`, built if missing; `None` when its coordinates cannot
-    /// be made or do not fit; `rebuild` enumerates the coordinates and builds the table
-    /// again.
-    #[allow(clippy::too_many_arguments)]
+    /// The exact table of `ranked`, built at `site` if missing; `None` when its
+    /// coordinates cannot be made or do not fit the site's budget; a rebuilding site
+    /// enumerates the coordinates and builds the table again.
     fn exact(
         ranked: &PermPuzzle,
         targets: &[Element],
         costs: &[u8],
         name: &str,
-        store: &TableStore,
-        source: &str,
-        budget: u64,
-        progress: &Progress,
-        rebuild: bool,
+        site: &TableSite,
     ) -> Result<Option<Heuristic>, ExactError> {
+        let (store, source, progress, rebuild) =
+            (site.store, site.source, site.progress, site.rebuild);
+        let budget = site.budget_bytes();
         // The enumerated coordinates are kept in a side file, so that a second process
         // opens the table without enumerating them again.
         let side =
