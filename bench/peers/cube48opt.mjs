@@ -50,8 +50,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
-// Set before the module loads: it sizes nothing here, but the glue reads it.
-globalThis.navigator = globalThis.navigator || { hardwareConcurrency: 2 };
+// Set before the module loads: it sizes nothing here, but the glue reads it. Node 21 and
+// later have their own (a getter, which cannot be assigned).
+if (globalThis.navigator === undefined) {
+    globalThis.navigator = { hardwareConcurrency: 2 };
+}
 
 function usage(msg) {
     if (msg) console.error(`cube48opt.mjs: ${msg}`);

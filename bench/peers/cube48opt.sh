@@ -30,7 +30,9 @@
 #   CUBEDB=target/release/cubedb    the cubedb binary (cubedb-gen beside it)
 #   CUBEDB_GEN=DIR-OF-CUBEDB/cubedb-gen  the cubedb-gen binary (lists the tables to warm)
 #   NODE=node                       Node (20 runs variations 1-7; 8 and 9 need a V8 whose
-#                                   memory64 takes more than 4 GB: Node 20's does not)
+#                                   memory64 takes more than 4 GB: Node 20's does not,
+#                                   Node 26's does without a flag; bench/peers/README.md
+#                                   says how to get it from the npm registry)
 #   INTERLEAVE=1                    cube by cube instead of solver by solver (below)
 #
 # cube48opt runs in one Node process for all cubes (bench/peers/cube48opt.mjs): its table
@@ -75,7 +77,10 @@ case "$num" in
     *) default_presets=8g ;;
 esac
 node_cmd=("${NODE:-node}")
-case "$num" in 8|9) node_cmd+=(--experimental-wasm-memory64) ;; esac
+# Node 20 asks for the memory64 flag; Node 24 and later know it without and refuse it.
+if [[ $num == [89] ]] && "${node_cmd[0]}" --experimental-wasm-memory64 -e 0 2>/dev/null; then
+    node_cmd+=(--experimental-wasm-memory64)
+fi
 presets=${PRESETS:-$default_presets}
 count=${COUNT:-20}
 seed=${SEED:-21}
