@@ -77,7 +77,7 @@ case "$num" in
     *) default_presets=8g ;;
 esac
 node_cmd=("${NODE:-node}")
-# Node 20 asks for the memory64 flag; Node 24 and later know it without and refuse it.
+# Node 20 asks for the memory64 flag; Node 26 has memory64 without it and refuses it.
 if [[ $num == [89] ]] && "${node_cmd[0]}" --experimental-wasm-memory64 -e 0 2>/dev/null; then
     node_cmd+=(--experimental-wasm-memory64)
 fi
