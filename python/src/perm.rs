@@ -49,9 +49,9 @@ pub struct Puzzle {
 fn exact_error(e: ExactError) -> PyErr {
     match e {
         ExactError::Table(e) => table_error(e),
-        ExactError::TooBig { .. }
-        | ExactError::PdbsTooBig { .. }
-        | ExactError::BuildTooBig { .. } => PyMemoryError::new_err(e.to_string()),
+        ExactError::TooBig { .. } | ExactError::PdbsTooBig { .. } | ExactError::BuildTooBig(_) => {
+            PyMemoryError::new_err(e.to_string())
+        }
         ExactError::Unsupported(_)
         | ExactError::NoPatternDatabases(_)
         | ExactError::NoPlan { .. }

@@ -140,7 +140,7 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         // A table the plan asks for, over --memory.
         if matches!(
             cause.downcast_ref::<cubedb::puzzles::perm::ExactError>(),
-            Some(cubedb::puzzles::perm::ExactError::BuildTooBig { .. })
+            Some(cubedb::puzzles::perm::ExactError::BuildTooBig(_))
         ) {
             return EXIT_BAD_INPUT;
         }

@@ -245,7 +245,7 @@ fn solver(
     .map_err(|e| {
         // A table the plan asks for, over the budget: named with the plan's file (the
         // error names the line).
-        let path = matches!(e, cubedb::puzzles::perm::ExactError::BuildTooBig { .. })
+        let path = matches!(e, cubedb::puzzles::perm::ExactError::BuildTooBig(_))
             .then(|| file.plan_path())
             .flatten();
         let e = anyhow::Error::new(e);

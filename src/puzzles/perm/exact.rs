@@ -16,7 +16,7 @@ use super::coord::{
 use super::element::{Element, FlatMoves, FlatState, WILD};
 use super::puzzle::{PermPuzzle, Restriction};
 use super::reduced::{self, Reduction};
-use super::site::TableSite;
+use super::site::{OverBudget, TableSite};
 use super::symmetry::Symmetries;
 use crate::progress::Progress;
 use crate::rng::SplitMix64;
@@ -878,15 +878,8 @@ pub enum ExactError {
         budget_mb: u64,
     },
     /// A table a plan's phases need would take more memory to build than allowed.
-    #[error("{table}: {needed_mb:.0} MB to build, over the {budget_mb} MB allowed (--memory)")]
-    BuildTooBig {
-        /// The table, in words (with the plan line that asks for it).
-        table: String,
-        /// Memory the build needs.
-        needed_mb: f64,
-        /// The budget.
-        budget_mb: u64,
-    },
+    #[error(transparent)]
+    BuildTooBig(#[from] OverBudget),
     /// `--engine phased` without a plan to follow.
     #[error("--engine phased needs a plan, and {definition} has none (a file with the extension .plan beside it, or --plan PLAN)")]
     NoPlan {
@@ -915,15 +908,10 @@ impl ExactError {
     /// 58)") before the table's name; other errors as they are.
     pub fn asked_at(self, at: impl FnOnce() -> String) -> Self {
         match self {
-            ExactError::BuildTooBig {
-                table,
-                needed_mb,
-                budget_mb,
-            } => ExactError::BuildTooBig {
-                table: format!("{}: {table}", at()),
-                needed_mb,
-                budget_mb,
-            },
+            ExactError::BuildTooBig(over) => ExactError::BuildTooBig(OverBudget {
+                table: format!("{}: {}", at(), over.table),
+                ..over
+            }),
             other => other,
         }
     }

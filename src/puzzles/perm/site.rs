@@ -4,7 +4,6 @@
 //! --force`). Every table of a definition (its exact table, pattern databases, a plan's
 //! phase tables) is opened or built against one of these.
 
-use super::exact::ExactError;
 use crate::progress::Progress;
 use crate::table::TableStore;
 
@@ -12,6 +11,19 @@ use crate::table::TableStore;
 /// line's default, and what the service, the event scramblers and Python open tables
 /// with.
 pub const DEFAULT_BUDGET_MB: u64 = 8192;
+
+/// A table build refused for needing more memory than a site allows (carried by the
+/// exact tables' `BuildTooBig` error where a table is opened).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{table}: {needed_mb:.0} MB to build, over the {budget_mb} MB allowed (--memory)")]
+pub struct OverBudget {
+    /// The table, in words (with the plan line that asks for it, where there is one).
+    pub table: String,
+    /// Memory the build needs.
+    pub needed_mb: f64,
+    /// The budget.
+    pub budget_mb: u64,
+}
 
 /// Where tables are read and built, and within what.
 #[derive(Clone, Copy)]
@@ -61,11 +73,11 @@ impl<'a> TableSite<'a> {
         &self,
         table: impl FnOnce() -> String,
         needed: u64,
-    ) -> Result<(), ExactError> {
+    ) -> Result<(), OverBudget> {
         if needed <= self.budget_bytes() {
             return Ok(());
         }
-        Err(ExactError::BuildTooBig {
+        Err(OverBudget {
             table: table(),
             needed_mb: needed as f64 / (1 << 20) as f64,
             budget_mb: self.budget_mb,

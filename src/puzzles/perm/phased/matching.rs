@@ -417,10 +417,10 @@ impl Layout {
         if !site.rebuild && site.store.exists(&self.spec) {
             return Ok(());
         }
-        site.within_budget(
+        Ok(site.within_budget(
             || format!("the table of {} pairs of {}", self.ranking.n, puzzle.name),
             mod3_bfs_bytes(self.ranking.size()),
-        )
+        )?)
     }
 }
 
@@ -623,7 +623,7 @@ mod tests {
             &TableSite::new(&store, "4x4x4", 30, &hidden),
         );
         match refused {
-            Err(e @ ExactError::BuildTooBig { .. }) => {
+            Err(e @ ExactError::BuildTooBig(_)) => {
                 let said = e.to_string();
                 assert!(said.contains("12 pairs of 4x4x4"), "{said}");
                 assert!(
