@@ -130,6 +130,19 @@ touch_tables() {
 
 # cube48opt's rows: "N LENGTH NODES SECONDS NS_PER_NODE SOLUTION..." in $work/c48.txt,
 # its stderr (table load, the solver's own stat lines) in $work/c48.err.
+# Node 26 may hang in its exit once the solver's threads have run, so the driver's last
+# line says how the run went ("# checked N cubes, B failed"): once $1 holds it, or the
+# process has ended, the process gets 30 s to end, and the run stops unless none failed.
+finish_c48() {
+    until grep -q '^# checked ' "$1" || ! kill -0 "$c48_pid" 2>/dev/null; do sleep 1; done
+    for _ in $(seq 300); do kill -0 "$c48_pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$c48_pid" 2>/dev/null || true
+    wait "$c48_pid" 2>/dev/null || true
+    c48_pid=""
+    grep -q '^# checked .*, 0 failed$' "$1" \
+        || { echo "cube48opt failed:" >&2; tail -20 "$work/c48.err" >&2; exit 1; }
+}
+
 : > "$work/c48.txt"
 if [ "${INTERLEAVE:-0}" = 1 ]; then
     for preset in $presets; do
@@ -162,11 +175,12 @@ if [ "${INTERLEAVE:-0}" = 1 ]; then
     exec 3>&-
     cat <&4 > "$work/c48.summary" || true
     exec 4<&-
-    wait "$c48_pid" || { echo "cube48opt failed:" >&2; tail -20 "$work/c48.err" >&2; exit 1; }
-    c48_pid=""
+    finish_c48 "$work/c48.summary"
 else
     "${node_cmd[@]}" bench/peers/cube48opt.mjs "$build" "$table" "$threads" "$work/scrambles.txt" \
-        > "$work/c48.all" 2> "$work/c48.err" || { echo "cube48opt failed:" >&2; tail -20 "$work/c48.err" >&2; exit 1; }
+        > "$work/c48.all" 2> "$work/c48.err" &
+    c48_pid=$!
+    finish_c48 "$work/c48.all"
     grep -v '^#' "$work/c48.all" > "$work/c48.txt"
     grep '^#' "$work/c48.all" > "$work/c48.summary" || true
     for preset in $presets; do

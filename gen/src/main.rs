@@ -19,7 +19,7 @@ const WRITING: &str = "writing output";
 
 /// Builds cubedb's tables by parallel breadth-first search.
 ///
-/// With no subcommand, builds the named table groups (all but the big Rubik presets `rubik-large`, `rubik-huge`, `rubik-2g`, `rubik-5g` and `rubik-8g` if none is named),
+/// With no subcommand, builds the named table groups (all but the big Rubik presets `rubik-1g`, `rubik-large`, `rubik-huge`, `rubik-2g`, `rubik-5g` and `rubik-8g` if none is named),
 /// skipping those already present and valid unless --force is given.
 #[derive(Debug, Parser)]
 #[command(name = "cubedb-gen", version, args_conflicts_with_subcommands = true)]

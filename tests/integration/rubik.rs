@@ -653,7 +653,7 @@ fn two_bit_entries_bound_the_exact_ones() {
 /// The big presets (symmetry-reduced flip-slice-twist tables, six reads per position)
 /// against the small one (corner and 6-edge tables): the same optimal length for every
 /// scramble, in both metrics. Their tables are too big to build in CI: build them with
-/// `cubedb-gen rubik-large rubik-huge rubik-2g rubik-5g rubik-8g`, then run
+/// `cubedb-gen rubik-1g rubik-large rubik-huge rubik-2g rubik-5g rubik-8g`, then run
 /// `CUBEDB_DATA=DIR cargo test --release -- --ignored big_presets` (`CUBEDB_PRESETS="2g
 /// 5g"` to check only some).
 #[test]
@@ -662,7 +662,7 @@ fn big_presets_agree_with_the_small_one() {
     use cubedb::puzzles::rubik::optimal::pdb::spec;
     use cubedb::puzzles::rubik::{Pdbs, Preset};
     let store = TableStore::locate(None);
-    let presets = std::env::var("CUBEDB_PRESETS").unwrap_or("large huge 2g 5g 8g".into());
+    let presets = std::env::var("CUBEDB_PRESETS").unwrap_or("1g large huge 2g 5g 8g".into());
     let mut checked = 0;
     for preset in presets.split_whitespace() {
         let preset = <Preset as clap::ValueEnum>::from_str(preset, true).expect("a preset name");

@@ -119,8 +119,8 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Engine::Table)]
     pub engine: Engine,
 
-    /// Pattern-database preset: bigger ones make deep solves faster (200m 430 MB, 2g
-    /// 5.0 GB, 8g 15 GB for both metrics; only the metric asked for is loaded, and
+    /// Pattern-database preset: bigger ones make deep solves faster (200m 430 MB, 1g
+    /// 2.5 GB, 2g 5.0 GB, 8g 15 GB for both metrics; only the metric asked for is loaded, and
     /// built if missing) [default: the fastest preset already built, else 200m, built
     /// in about 30 s].
     #[arg(long, value_enum)]

@@ -8,7 +8,8 @@
 //! - flip-slice-twist: symmetry classes of edge flips and E-slice slots, times corner
 //!   twists and E-slice order (3.38 G entries, see [`crate::puzzles::rubik::coord::flipslice`]);
 //! - flip-slice-twist-layers: the same with the corner layers instead of the slice order
-//!   (9.86 G entries), and with the parity of the slice order too (19.7 G entries);
+//!   (9.86 G entries), and with the parity of the slice order too (19.7 G entries), or
+//!   with the layers up to exchanging U and D (4.93 G entries);
 //! - flip-slice-twist-edge-layers: the same with the slots of the U-layer edges instead
 //!   of the corner layers (9.86 G entries).
 //!
@@ -87,6 +88,10 @@ pub enum Pattern {
     /// Edge flips, E-slice slots, corner twists, and the pairing and parity of the
     /// E-slice edges, by class: 845 M entries, the `200m` preset's table.
     FlipSliceTwistPairingParity,
+    /// Edge flips, E-slice slots, corner twists and the two sets of corner slots the
+    /// U-layer and D-layer corners fill (not which is which), by class: 4.93 G entries,
+    /// half of `2g`'s, the `1g` preset's table.
+    FlipSliceTwistLayersSplit,
 }
 
 /// Falling factorial `n (n-1) ... (n-k+1)`.
@@ -112,6 +117,7 @@ impl Pattern {
             Pattern::FlipSliceTwistLayersPairing => Some(Refinement::LayersPairing),
             Pattern::FlipSliceTwistBare => Some(Refinement::Bare),
             Pattern::FlipSliceTwistPairingParity => Some(Refinement::PairingParity),
+            Pattern::FlipSliceTwistLayersSplit => Some(Refinement::LayersSplit),
             _ => None,
         }
     }
@@ -151,6 +157,9 @@ impl Pattern {
             Pattern::FlipSliceTwistBare => format!("rubik-pdb-{m}-flipslice-twist-bare-sym16"),
             Pattern::FlipSliceTwistPairingParity => {
                 format!("rubik-pdb-{m}-flipslice-twist-pairing-parity-sym16")
+            }
+            Pattern::FlipSliceTwistLayersSplit => {
+                format!("rubik-pdb-{m}-flipslice-twist-layers-split-sym16")
             }
         }
     }
@@ -425,6 +434,9 @@ pub fn spec(
                 Refinement::PairingParity => {
                     params.push(("slice-pairing".into(), 3));
                     params.push(("slice-parity".into(), 2));
+                }
+                Refinement::LayersSplit => {
+                    params.push(("corner-layer-splits".into(), refinement.count() as u64))
                 }
             }
         }

@@ -20,6 +20,11 @@ pub enum Preset {
     TwoHundredMb,
     /// Corners + two 7-edge tables per metric (555 MB).
     Medium,
+    /// The `2g` projection with the corner layers up to exchanging U and D, in 2-bit
+    /// entries around a base (1.24 GB per metric): half of `2g`'s entries, within the
+    /// 1.95 GB of cube48opt's sixth table.
+    #[value(name = "1g")]
+    OneGb,
     /// The flip-slice-twist table reduced by symmetry, read along all three axes on the
     /// position and its inverse (1.7 GB per metric). Adding the corner and 7-edge tables
     /// to it changed neither node counts nor times measurably, so they are left out.
@@ -53,6 +58,7 @@ impl Preset {
             Preset::FiveGb,
             Preset::Huge,
             Preset::TwoGb,
+            Preset::OneGb,
             Preset::Large,
             Preset::TwoHundredMb,
             Preset::Medium,
@@ -77,6 +83,7 @@ impl Preset {
                 vec![(Pattern::FlipSliceTwistPairingParity, Encoding::BaseLines)]
             }
             Preset::Medium => nibbles(vec![Pattern::Corners, edges(0, 7), edges(5, 7)]),
+            Preset::OneGb => vec![(Pattern::FlipSliceTwistLayersSplit, Encoding::BaseLines)],
             Preset::Large => nibbles(vec![Pattern::FlipSliceTwist]),
             Preset::Huge => nibbles(vec![Pattern::FlipSliceTwistLayers]),
             Preset::TwoGb => vec![(Pattern::FlipSliceTwistLayers, Encoding::BaseLines)],
@@ -91,6 +98,7 @@ impl Preset {
             Preset::Small => "rubik",
             Preset::TwoHundredMb => "rubik-200m",
             Preset::Medium => "rubik-medium",
+            Preset::OneGb => "rubik-1g",
             Preset::Large => "rubik-large",
             Preset::Huge => "rubik-huge",
             Preset::TwoGb => "rubik-2g",
@@ -105,6 +113,7 @@ impl Preset {
             Preset::Small => "small",
             Preset::TwoHundredMb => "200m",
             Preset::Medium => "medium",
+            Preset::OneGb => "1g",
             Preset::Large => "large",
             Preset::Huge => "huge",
             Preset::TwoGb => "2g",
@@ -123,6 +132,7 @@ impl Preset {
             Preset::Small => (30, 1_000_000_000, None),
             Preset::TwoHundredMb => (pick(21, 13), 280_000_000, Some(pick_f(21.6, 13.5))),
             Preset::Medium => (300, 2_000_000_000, None),
+            Preset::OneGb => (pick(103, 91), 1_640_000_000, Some(pick_f(3.99, 4.32))),
             Preset::Large => (pick(224, 171), 6_600_000_000, Some(pick_f(44.0, 28.0))),
             Preset::Huge => (630, 17_400_000_000, Some(pick_f(6.54, 5.70))),
             Preset::TwoGb => (pick(214, 120), 3_110_000_000, Some(pick_f(3.33, 4.56))),
@@ -145,10 +155,11 @@ impl Preset {
     }
 
     /// Every preset, smallest first.
-    pub const ALL: [Preset; 8] = [
+    pub const ALL: [Preset; 9] = [
         Preset::Small,
         Preset::TwoHundredMb,
         Preset::Medium,
+        Preset::OneGb,
         Preset::Large,
         Preset::TwoGb,
         Preset::Huge,
@@ -225,7 +236,8 @@ impl Pdbs {
 }
 
 /// The `cubedb-gen` targets of the presets, both metrics each: `rubik` (small),
-/// `rubik-medium`, `rubik-large`, `rubik-huge`, `rubik-2g`, `rubik-5g` and `rubik-8g`.
+/// `rubik-medium`, `rubik-1g`, `rubik-large`, `rubik-huge`, `rubik-2g`, `rubik-5g` and
+/// `rubik-8g`.
 pub fn groups() -> Vec<TableGroup> {
     let group = |preset: Preset, about: &'static str| TableGroup {
         members: [Metric::Qtm, Metric::Htm]
@@ -257,6 +269,17 @@ pub fn groups() -> Vec<TableGroup> {
             ..group(
                 Preset::Medium,
                 "Rubik's cube, medium preset: corner + two 7-edge pattern databases, QTM and HTM",
+            )
+        },
+        TableGroup {
+            by_default: false,
+            measured_cost: Some(BuildCost {
+                seconds_on_two_cores: 103,
+                peak_bytes: 1_640_000_000,
+            }),
+            ..group(
+                Preset::OneGb,
+                "Rubik's cube, 1g preset: flip-slice-twist with the corner layers up to exchanging U and D, in 2-bit entries around a base, 1.24 GB per metric, QTM and HTM",
             )
         },
         TableGroup {

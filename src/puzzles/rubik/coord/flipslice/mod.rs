@@ -31,6 +31,10 @@
 //! U-D axis relabel the slice edges by symmetries of their square, which keep diagonals
 //! together (`docs/rubik-optimal.md`, "The E-slice pairing").
 //!
+//! The corner layers up to exchanging U and D, the *split* of the eight corner slots
+//! into the U-layer corners' four and the D-layer corners' four, not which is which,
+//! take 35 values: half of `2g`'s entries (`1g`).
+//!
 //! Without the corner layers, the pairing and the parity together (the slice order
 //! modulo the Klein four-group, normal in S4, so carried by moves and symmetries alike)
 //! make the `200m` table: 845 M entries, what a first use builds.
@@ -110,6 +114,11 @@ pub enum Refinement {
     /// subgroup of S4 inside both the pairing's and the parity's): the `200m` table, one
     /// fiftieth of `8g`'s entries.
     PairingParity,
+    /// The corner layers up to exchanging U and D (35 values): which two sets of four
+    /// corner slots the U-layer and the D-layer corners fill, not which is which. Moves
+    /// and symmetries carry the two sets as they carry the layers, and U and D turns
+    /// made first keep both: a coset coordinate at half the layers' size (`1g`).
+    LayersSplit,
 }
 
 impl Refinement {
@@ -124,6 +133,7 @@ impl Refinement {
             Refinement::LayersPairing => CORNER_LAYERS * PAIRINGS,
             Refinement::Bare => 1,
             Refinement::PairingParity => PAIRINGS * 2,
+            Refinement::LayersSplit => CORNER_LAYERS / 2,
         }
     }
 
@@ -324,6 +334,7 @@ pub fn finish_indices(
         Refinement::LayersPairing => finish_in(Refinement::LayersPairing, raw, entries, out),
         Refinement::Bare => finish_in(Refinement::Bare, raw, entries, out),
         Refinement::PairingParity => finish_in(Refinement::PairingParity, raw, entries, out),
+        Refinement::LayersSplit => finish_in(Refinement::LayersSplit, raw, entries, out),
     }
 }
 
@@ -635,7 +646,8 @@ fn fine_parts(
 ) -> (usize, usize, usize) {
     match refinement {
         Refinement::SliceOrder => (fine, 0, 0),
-        Refinement::CornerLayers => (0, fine, 0),
+        // Of the two layers values of a split, the one below half (see `Tables::fine`).
+        Refinement::CornerLayers | Refinement::LayersSplit => (0, fine, 0),
         Refinement::LayersParity | Refinement::LayersPairing => {
             let quotient = t.quotient(refinement).expect("a quotient of the order");
             let classes = quotient.classes;
@@ -663,7 +675,7 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::search::{layered_bfs, RankedSpace};
 
-    const REFINEMENTS: [Refinement; 7] = [
+    const REFINEMENTS: [Refinement; 8] = [
         Refinement::SliceOrder,
         Refinement::CornerLayers,
         Refinement::LayersParity,
@@ -671,6 +683,7 @@ mod tests {
         Refinement::LayersPairing,
         Refinement::Bare,
         Refinement::PairingParity,
+        Refinement::LayersSplit,
     ];
 
     /// The five raw coordinates `each_index` takes, read from a cube.

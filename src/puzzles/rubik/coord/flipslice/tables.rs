@@ -486,7 +486,9 @@ impl Tables {
         let layers_image = || self.layers_conj[layers * UD_SYMMETRY_COUNT + s] as usize;
         match refinement {
             Refinement::SliceOrder => [slice_image(), twist, layers, up_edges],
-            Refinement::CornerLayers => [slice, twist, layers_image(), up_edges],
+            Refinement::CornerLayers | Refinement::LayersSplit => {
+                [slice, twist, layers_image(), up_edges]
+            }
             Refinement::LayersParity | Refinement::LayersPairing => {
                 [slice_image(), twist, layers_image(), up_edges]
             }
@@ -568,6 +570,9 @@ impl Tables {
                 let order = slice % SLICE_ORDERS;
                 self.pairing.class(order) * 2 + self.parity.class(order)
             }
+            // Layers are ranked in the order of their masks, so the complement of the
+            // mask ranked `l` (the same two sets the other way round) is ranked 69 - l.
+            Refinement::LayersSplit => layers.min(CORNER_LAYERS - 1 - layers),
         }
     }
 
