@@ -21,7 +21,7 @@ pub enum Preset {
     /// Corners + two 7-edge tables per metric (555 MB).
     Medium,
     /// The `2g` projection with the corner layers up to exchanging U and D, in 2-bit
-    /// entries around a base (1.24 GB per metric): half of `2g`'s entries, within the
+    /// entries around a base (1.25 GB per metric): half of `2g`'s entries, within the
     /// 1.95 GB of cube48opt's sixth table.
     #[value(name = "1g")]
     OneGb,
@@ -279,7 +279,7 @@ pub fn groups() -> Vec<TableGroup> {
             }),
             ..group(
                 Preset::OneGb,
-                "Rubik's cube, 1g preset: flip-slice-twist with the corner layers up to exchanging U and D, in 2-bit entries around a base, 1.24 GB per metric, QTM and HTM",
+                "Rubik's cube, 1g preset: flip-slice-twist with the corner layers up to exchanging U and D, in 2-bit entries around a base, 1.25 GB per metric, QTM and HTM",
             )
         },
         TableGroup {
