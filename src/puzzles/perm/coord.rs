@@ -52,6 +52,17 @@ impl Scratch {
 /// Lehmer rank of a permutation of `0..n`.
 pub fn rank_perm(p: &[u8]) -> u64 {
     let n = p.len();
+    // Distinct values below 64: each digit counts the later ones below it in a mask
+    // (one popcount), weighted by the factorial of the places after it.
+    if n <= 64 && p.iter().all(|&x| x < 64) {
+        let (mut later, mut rank, mut weight) = (0u64, 0u64, 1u64);
+        for (k, &x) in p.iter().rev().enumerate() {
+            rank += (later & ((1u64 << x) - 1)).count_ones() as u64 * weight;
+            later |= 1u64 << x;
+            weight = weight.wrapping_mul(k as u64 + 1);
+        }
+        return rank;
+    }
     let mut rank = 0u64;
     for i in 0..n {
         let smaller = p[i + 1..].iter().filter(|&&x| x < p[i]).count() as u64;
@@ -62,14 +73,29 @@ pub fn rank_perm(p: &[u8]) -> u64 {
 
 /// The permutation of `0..n` with Lehmer rank `rank`.
 pub fn unrank_perm(mut rank: u64, n: usize) -> Vec<u8> {
-    let mut digits = vec![0usize; n];
+    let mut digits = vec![0u8; n];
     for i in (0..n).rev() {
         let radix = (n - i) as u64;
-        digits[i] = (rank % radix) as usize;
+        digits[i] = (rank % radix) as u8;
         rank /= radix;
     }
+    // Each digit picks among the values not yet placed, smallest first: from a mask of
+    // them when they fit one (the digits turned into the values in place).
+    if (1..=64).contains(&n) {
+        let mut left = u64::MAX >> (64 - n);
+        for d in digits.iter_mut() {
+            let mut pick = left;
+            for _ in 0..*d {
+                pick &= pick - 1;
+            }
+            let value = pick.trailing_zeros();
+            left &= !(1u64 << value);
+            *d = value as u8;
+        }
+        return digits;
+    }
     let mut pool: Vec<u8> = (0..n as u8).collect();
-    digits.iter().map(|&d| pool.remove(d)).collect()
+    digits.iter().map(|&d| pool.remove(d as usize)).collect()
 }
 
 /// Number of arrangements of a multiset with these class counts, saturating at
@@ -566,12 +592,14 @@ impl Places {
 
     fn decode(&self, value: u64, parity_of_solved: u8) -> Vec<u8> {
         if self.halved {
-            let even = unrank_perm(value * 2, self.counts.len());
-            if parity(&even) == parity_of_solved {
-                even
-            } else {
-                unrank_perm(value * 2 + 1, self.counts.len())
+            // Ranks `2v` and `2v + 1` differ by a swap of the last two values, and so in
+            // parity.
+            let n = self.counts.len();
+            let mut perm = unrank_perm(value * 2, n);
+            if n >= 2 && parity(&perm) != parity_of_solved {
+                perm.swap(n - 2, n - 1);
             }
+            perm
         } else if self.counts.iter().all(|&c| c == 1) {
             unrank_perm(value, self.counts.len())
         } else if self.narrow {
@@ -2130,6 +2158,39 @@ mod tests {
     }
 
     use super::*;
+
+    /// Lehmer ranks by their definition (each digit: the later values below it), and
+    /// Lehmer order is the lexicographic order of permutations.
+    #[test]
+    fn permutation_ranks_follow_their_definition() {
+        fn by_definition(p: &[u8]) -> u64 {
+            (0..p.len()).fold(0u64, |rank, i| {
+                let below = p[i + 1..].iter().filter(|&&x| x < p[i]).count() as u64;
+                rank * (p.len() - i) as u64 + below
+            })
+        }
+        let mut previous = Vec::new();
+        for r in 0..5040 {
+            let p = unrank_perm(r, 7);
+            assert!(p > previous, "rank {r} not in lexicographic order");
+            assert_eq!(by_definition(&p), r);
+            assert_eq!(rank_perm(&p), r);
+            previous = p;
+        }
+        let mut rng = crate::rng::SplitMix64::new(5);
+        for n in [1, 9, 12, 20] {
+            let count = (1..=n as u64).product::<u64>();
+            for _ in 0..1000 {
+                let r = rng.next_u64() % count;
+                let p = unrank_perm(r, n);
+                let mut sorted = p.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..n as u8).collect::<Vec<_>>());
+                assert_eq!(by_definition(&p), r);
+                assert_eq!(rank_perm(&p), r);
+            }
+        }
+    }
 
     #[test]
     fn rankings_round_trip() {

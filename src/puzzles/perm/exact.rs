@@ -50,16 +50,18 @@ pub fn exact_projection_with(
     known: Option<Groups>,
     tables: bool,
 ) -> Result<(Projection, Groups), CoordError> {
-    exact_projection_with_rows(puzzle, known, tables, Vec::new())
+    exact_projection_with_rows(puzzle, known, tables, Vec::new(), &mut TrackedCache::new())
 }
 
 /// [`exact_projection_with`], the enumerated coordinates' move tables taken from `rows`
-/// (one per group of `known`, in order) where they fit.
+/// (one per group of `known`, in order) where they fit, and the tracked pieces' from
+/// `cache` where made before (a caller that makes the projection twice makes them once).
 pub fn exact_projection_with_rows(
     puzzle: &PermPuzzle,
     known: Option<Groups>,
     tables: bool,
     rows: Vec<MoveRows>,
+    tracked_cache: &mut TrackedCache,
 ) -> Result<(Projection, Groups), CoordError> {
     let facts = set_facts(puzzle);
     let active: Vec<usize> = (0..puzzle.sets.len())
@@ -183,7 +185,6 @@ pub fn exact_projection_with_rows(
         .into_iter()
         .map(|(_, r)| Coord::Reachable(r))
         .collect();
-    let mut tracked_cache = TrackedCache::new();
     for &s in active.iter().filter(|s| !enumerated.contains(s)) {
         let fact = &facts[s];
         let def = &puzzle.sets[s];
@@ -192,13 +193,7 @@ pub fn exact_projection_with_rows(
                 tracked_labels(&puzzle.solved.orbits[s].perm, &puzzle.solved.orbits[s].ori)
             {
                 let omod = if fact.twisted { def.omod as u64 } else { 1 };
-                coords.push(Coord::tracked(
-                    puzzle,
-                    s,
-                    &labels,
-                    omod,
-                    &mut tracked_cache,
-                )?);
+                coords.push(Coord::tracked(puzzle, s, &labels, omod, tracked_cache)?);
                 continue;
             }
             return Err(CoordError(format!(

@@ -10,7 +10,9 @@ use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
 use super::tie::{self, Tie};
 use super::view::{Matching, Sides};
-use crate::puzzles::perm::coord::{set_bits, Coord, CoordError, MoveRows, Projection, Reachable};
+use crate::puzzles::perm::coord::{
+    set_bits, Coord, CoordError, MoveRows, Projection, Reachable, TrackedCache,
+};
 use crate::puzzles::perm::element::Element;
 use crate::puzzles::perm::exact::{
     exact_projection_with, exact_projection_with_rows, groups_from_bytes, groups_to_bytes,
@@ -343,7 +345,15 @@ impl PhaseTables {
         };
         // Coordinates this build would not make (a side file from another version): named,
         // then enumerated and the table built again, never trusted.
-        let (encoder, known, stale) = match exact_projection_with(ranked, known.clone(), false) {
+        // The tracked pieces' move tables, made once for both projections below.
+        let mut tracked = TrackedCache::new();
+        let (encoder, known, stale) = match exact_projection_with_rows(
+            ranked,
+            known.clone(),
+            false,
+            Vec::new(),
+            &mut tracked,
+        ) {
             Ok((encoder, _)) => (encoder, known, false),
             Err(_) if known.is_some() => match exact_projection_with(ranked, None, false) {
                 Ok((encoder, _)) => {
@@ -387,8 +397,13 @@ impl PhaseTables {
             })
         });
         let had_rows = kept_rows.is_some();
-        let (projection, groups) =
-            exact_projection_with_rows(ranked, known, true, kept_rows.unwrap_or_default())?;
+        let (projection, groups) = exact_projection_with_rows(
+            ranked,
+            known,
+            true,
+            kept_rows.unwrap_or_default(),
+            &mut tracked,
+        )?;
         if let (false, Some(file)) = (had_rows, &rows_file) {
             file.keep(progress, &projection.move_rows());
         }
