@@ -2832,8 +2832,10 @@ struct RunOutcome {
 /// The runs of `candidates` that can reach `total`, searched side by side (rayon) for
 /// their first solution there: the earliest run (in order) that has one, with that
 /// solution, or `None`; and the nodes searched (`Err` with them: the search was stopped).
-/// A run halts as soon as one before it has found a solution, so the answer is the one
-/// the search in order would find first.
+/// Every thread takes the next run in order whenever it is free, and a run halts as
+/// soon as one before it has found a solution, so the answer is the one the search in
+/// order would find first, and both cores work on the earliest runs (where that
+/// solution mostly is: the runs come nearest first), not one of them on the last half.
 fn first_solutions(
     candidates: &[Candidate],
     runs: &mut [(usize, PhaseRun<'_>, usize)],
@@ -2842,29 +2844,47 @@ fn first_solutions(
 ) -> Result<(Option<FirstSolution>, u64), u64> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
     let earliest = std::sync::Arc::new(AtomicUsize::new(usize::MAX));
-    let outcomes: Vec<RunOutcome> = runs
-        .par_iter_mut()
-        .enumerate()
-        .filter(|(_, (i, _, distance))| candidates[*i].cost + *distance <= total)
-        .map(|(place, (i, run, _))| {
-            let own = total - candidates[*i].cost;
+    let next = AtomicUsize::new(0);
+    // Each run is taken by one thread only: its lock is never waited for.
+    let taken: Vec<Mutex<&mut (usize, PhaseRun<'_>, usize)>> =
+        runs.iter_mut().map(Mutex::new).collect();
+    let outcomes = Mutex::new(Vec::new());
+    (0..rayon::current_num_threads())
+        .into_par_iter()
+        .for_each(|_| loop {
+            let place = next.fetch_add(1, Ordering::Relaxed);
+            if place >= taken.len() || earliest.load(Ordering::Relaxed) < place {
+                break;
+            }
+            let mut guard = taken[place].lock().unwrap_or_else(|e| e.into_inner());
+            let (i, run, distance) = &mut **guard;
+            let cost = candidates[*i].cost;
+            if cost + *distance > total {
+                continue;
+            }
             run.overtaken_by = Some((place, earliest.clone()));
             let mut first = None;
-            let result = run.solutions(own, &mut |path: &[usize]| {
+            let result = run.solutions(total - cost, &mut |path: &[usize]| {
                 first = Some(path.to_vec());
                 earliest.fetch_min(place, Ordering::Relaxed);
                 false
             });
             run.overtaken_by = None;
-            RunOutcome {
+            let outcome = RunOutcome {
                 place,
                 result,
                 first,
                 nodes: std::mem::take(&mut run.nodes),
-            }
-        })
-        .collect();
+            };
+            outcomes
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(outcome);
+        });
+    let mut outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    outcomes.sort_unstable_by_key(|o| o.place);
     let searched = outcomes.iter().map(|o| o.nodes).sum();
     if stop.reached() || outcomes.iter().any(|o| o.result == Err(Halt::Stopped)) {
         return Err(searched);
