@@ -49,53 +49,43 @@ impl Scratch {
     }
 }
 
-/// Lehmer rank of a permutation of `0..n`.
+/// Lehmer rank of a permutation of `0..n` (`n` at most 20: the rank fits 64 bits).
+/// Each digit counts the later values below it, read from a mask of them (one
+/// popcount), and weighs the factorial of the places after it.
 pub fn rank_perm(p: &[u8]) -> u64 {
-    let n = p.len();
-    // Distinct values below 64: each digit counts the later ones below it in a mask
-    // (one popcount), weighted by the factorial of the places after it.
-    if n <= 64 && p.iter().all(|&x| x < 64) {
-        let (mut later, mut rank, mut weight) = (0u64, 0u64, 1u64);
-        for (k, &x) in p.iter().rev().enumerate() {
-            rank += (later & ((1u64 << x) - 1)).count_ones() as u64 * weight;
-            later |= 1u64 << x;
-            weight = weight.wrapping_mul(k as u64 + 1);
-        }
-        return rank;
-    }
-    let mut rank = 0u64;
-    for i in 0..n {
-        let smaller = p[i + 1..].iter().filter(|&&x| x < p[i]).count() as u64;
-        rank = rank * (n - i) as u64 + smaller;
+    debug_assert!(p.len() <= 20 && p.iter().all(|&x| usize::from(x) < p.len()));
+    let (mut later, mut rank, mut weight) = (0u64, 0u64, 1u64);
+    for (k, &x) in p.iter().rev().enumerate() {
+        rank += (later & ((1u64 << x) - 1)).count_ones() as u64 * weight;
+        later |= 1u64 << x;
+        weight = weight.wrapping_mul(k as u64 + 1);
     }
     rank
 }
 
-/// The permutation of `0..n` with Lehmer rank `rank`.
+/// The permutation of `0..n` with Lehmer rank `rank` (`n` at most 20, as
+/// [`rank_perm`]).
 pub fn unrank_perm(mut rank: u64, n: usize) -> Vec<u8> {
+    debug_assert!(n <= 20);
     let mut digits = vec![0u8; n];
     for i in (0..n).rev() {
         let radix = (n - i) as u64;
         digits[i] = (rank % radix) as u8;
         rank /= radix;
     }
-    // Each digit picks among the values not yet placed, smallest first: from a mask of
-    // them when they fit one (the digits turned into the values in place).
-    if (1..=64).contains(&n) {
-        let mut left = u64::MAX >> (64 - n);
-        for d in digits.iter_mut() {
-            let mut pick = left;
-            for _ in 0..*d {
-                pick &= pick - 1;
-            }
-            let value = pick.trailing_zeros();
-            left &= !(1u64 << value);
-            *d = value as u8;
+    // Each digit picks among the values not yet placed, smallest first, from a mask of
+    // them (the digits turned into the values in place).
+    let mut left = (1u64 << n) - 1;
+    for d in digits.iter_mut() {
+        let mut pick = left;
+        for _ in 0..*d {
+            pick &= pick - 1;
         }
-        return digits;
+        let value = pick.trailing_zeros();
+        left &= !(1u64 << value);
+        *d = value as u8;
     }
-    let mut pool: Vec<u8> = (0..n as u8).collect();
-    digits.iter().map(|&d| pool.remove(d as usize)).collect()
+    digits
 }
 
 /// Number of arrangements of a multiset with these class counts, saturating at
