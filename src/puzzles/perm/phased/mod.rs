@@ -2850,40 +2850,39 @@ fn first_solutions(
     // Each run is taken by one thread only: its lock is never waited for.
     let taken: Vec<Mutex<&mut (usize, PhaseRun<'_>, usize)>> =
         runs.iter_mut().map(Mutex::new).collect();
-    let outcomes = Mutex::new(Vec::new());
-    (0..rayon::current_num_threads())
+    // Each thread's outcomes, then all of them in the runs' order.
+    let mut outcomes: Vec<RunOutcome> = (0..rayon::current_num_threads())
         .into_par_iter()
-        .for_each(|_| loop {
-            let place = next.fetch_add(1, Ordering::Relaxed);
-            if place >= taken.len() || earliest.load(Ordering::Relaxed) < place {
-                break;
+        .flat_map_iter(|_| {
+            let mut own = Vec::new();
+            loop {
+                let place = next.fetch_add(1, Ordering::Relaxed);
+                if place >= taken.len() || earliest.load(Ordering::Relaxed) < place {
+                    break own;
+                }
+                let mut guard = taken[place].lock().unwrap_or_else(|e| e.into_inner());
+                let (i, run, distance) = &mut **guard;
+                let cost = candidates[*i].cost;
+                if cost + *distance > total {
+                    continue;
+                }
+                run.overtaken_by = Some((place, earliest.clone()));
+                let mut first = None;
+                let result = run.solutions(total - cost, &mut |path: &[usize]| {
+                    first = Some(path.to_vec());
+                    earliest.fetch_min(place, Ordering::Relaxed);
+                    false
+                });
+                run.overtaken_by = None;
+                own.push(RunOutcome {
+                    place,
+                    result,
+                    first,
+                    nodes: std::mem::take(&mut run.nodes),
+                });
             }
-            let mut guard = taken[place].lock().unwrap_or_else(|e| e.into_inner());
-            let (i, run, distance) = &mut **guard;
-            let cost = candidates[*i].cost;
-            if cost + *distance > total {
-                continue;
-            }
-            run.overtaken_by = Some((place, earliest.clone()));
-            let mut first = None;
-            let result = run.solutions(total - cost, &mut |path: &[usize]| {
-                first = Some(path.to_vec());
-                earliest.fetch_min(place, Ordering::Relaxed);
-                false
-            });
-            run.overtaken_by = None;
-            let outcome = RunOutcome {
-                place,
-                result,
-                first,
-                nodes: std::mem::take(&mut run.nodes),
-            };
-            outcomes
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(outcome);
-        });
-    let mut outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+        })
+        .collect();
     outcomes.sort_unstable_by_key(|o| o.place);
     let searched = outcomes.iter().map(|o| o.nodes).sum();
     if stop.reached() || outcomes.iter().any(|o| o.result == Err(Halt::Stopped)) {

@@ -355,17 +355,19 @@ impl PhaseTables {
             &mut tracked,
         ) {
             Ok((encoder, _)) => (encoder, known, false),
-            Err(_) if known.is_some() => match exact_projection_with(ranked, None, false) {
-                Ok((encoder, _)) => {
-                    progress.note(format!(
-                        "{}: coordinates this version does not make; building phase {name}'s \
+            Err(_) if known.is_some() => {
+                match exact_projection_with_rows(ranked, None, false, Vec::new(), &mut tracked) {
+                    Ok((encoder, _)) => {
+                        progress.note(format!(
+                            "{}: coordinates this version does not make; building phase {name}'s \
                          table again",
-                        side_path.display()
-                    ));
-                    (encoder, None, true)
+                            side_path.display()
+                        ));
+                        (encoder, None, true)
+                    }
+                    Err(_) => return Ok(None),
                 }
-                Err(_) => return Ok(None),
-            },
+            }
             Err(_) => return Ok(None),
         };
         let fits = |size: u64| size <= EXACT_RANKS && size.div_ceil(4) <= budget;
