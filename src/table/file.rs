@@ -376,44 +376,36 @@ fn payload_offset(header_len: usize) -> usize {
 }
 
 /// Tables bigger than this are dropped from the page cache after they are written and
-/// read back in one sequential pass ([`reload_for_large_folios`]).
-const RELOAD_ABOVE: u64 = 256 << 20;
+/// read back ([`reload_for_large_folios`]); a smaller one holds few whole 2 MiB pieces.
+pub(super) const RELOAD_ABOVE: u64 = 8 << 20;
 
-/// Drops a just-written file from the page cache and reads it back sequentially
+/// Drops a just-written file from the page cache and reads it back
 /// ([`reload_into_page_cache`]).
 ///
-/// Pages cached by the build's writes are partly small (4 KiB) folios, which a mapping
-/// then maps with 4 KiB page-table entries; read back by readahead they come in large
-/// folios, mapped with 2 MiB entries (far fewer TLB misses in random lookups). Measured
-/// on the 5 GB table of the `5g` preset straight after its build: 3.2 of its 5.0 GB
-/// mapped with 2 MiB entries and 130 ns per search node; after this, 4.8 GB and 109 ns.
-/// Best effort: a failure leaves the cache as it was, which is still correct. Linux
-/// only: elsewhere there are no large folios to gain.
+/// Pages cached by the build's writes are small (4 KiB) folios, which a mapping then
+/// maps with 4 KiB page-table entries; read back in 2 MiB folios they are mapped with
+/// 2 MiB entries (far fewer TLB misses in random lookups). Measured on the 5 GB table of
+/// the `5g` preset straight after its build: 3.2 of its 5.0 GB mapped with 2 MiB entries
+/// and 130 ns per search node; read back, 4.8 GB and 109 ns. Best effort: a failure
+/// leaves the cache as it was, which is still correct. Linux only: elsewhere there are
+/// no large folios to gain.
 fn reload_for_large_folios(path: &Path) {
     if cfg!(target_os = "linux") {
         let _ = reload_into_page_cache(path);
     }
 }
 
-/// Drops the file at `path` from the page cache (on Linux) and reads it back in one
-/// sequential pass, returning the bytes read: the whole file is then cached, in the large
-/// folios readahead makes, whatever pieces of it were cached before and however (`cubedb-gen
-/// warm`; `docs/rubik-optimal.md`, "Large folios"). Pages that a running process has
-/// mapped stay as they are: the kernel drops only pages nobody maps.
+/// Drops the file at `path` from the page cache (on Linux) and reads it back through a
+/// mapping that asks for 2 MiB folios, returning its length: the whole file is then
+/// cached, in 2 MiB folios wherever the kernel has them to give, whatever pieces of it
+/// were cached before and however (`cubedb-gen warm`; `docs/rubik-optimal.md`, "Large
+/// folios"). Pages that a running process has mapped stay as they are: the kernel drops
+/// only pages nobody maps.
 pub fn reload_into_page_cache(path: &Path) -> io::Result<u64> {
-    let mut file = File::open(path)?;
+    let file = File::open(path)?;
     #[cfg(target_os = "linux")]
     rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed)?;
-    let mut buffer = vec![0u8; 4 << 20];
-    let mut read = 0u64;
-    loop {
-        match io::Read::read(&mut file, &mut buffer) {
-            Ok(0) => return Ok(read),
-            Ok(n) => read += n as u64,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
+    super::mmap::read_back_in_huge_folios(&file)
 }
 
 /// Writes a table atomically: a temporary file in the same folder, synced, then renamed over

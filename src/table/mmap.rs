@@ -33,19 +33,13 @@ pub(crate) fn map_read_only(file: &File) -> io::Result<Mmap> {
 
 /// [`map_read_only`], locking the mapping in memory if `lock`.
 fn map_with(file: &File, lock: bool) -> io::Result<Mmap> {
-    report_bus_errors();
-    let len = file.metadata()?.len();
-    let mut options = memmap2::MmapOptions::new();
-    if len <= POPULATE_UP_TO {
-        options.populate();
+    let map = map_file(file)?;
+    if map.len() as u64 <= POPULATE_UP_TO {
+        read_in_huge_folios(&map);
+    } else {
+        // Read at random by the search, but maybe hashed whole first: readahead stays.
+        prefer_huge_folios(&map);
     }
-    // SAFETY: a mapping is undefined behaviour only if the file changes underneath it. cubedb
-    // never modifies a table file in place: tables are written to a temporary file and renamed
-    // over the old name, which leaves existing mappings of the old inode untouched. The mapping
-    // is read-only and lives inside `Table`, which hands out only shared borrows of it. A file
-    // truncated by someone else raises SIGBUS on access, which `report_bus_errors` turns into
-    // a message and exit code 1 before any byte of it is used.
-    let map = unsafe { options.map(file) }?;
     if lock {
         map.lock().map_err(|e| {
             io::Error::new(
@@ -53,12 +47,72 @@ fn map_with(file: &File, lock: bool) -> io::Result<Mmap> {
                 format!(
                     "cannot lock its {:.1} MB in memory ({e}): raise the memlock limit \
                      (ulimit -l) or open the tables unlocked",
-                    len as f64 / 1e6
+                    map.len() as f64 / 1e6
                 ),
             )
         })?;
     }
     Ok(map)
+}
+
+/// Reads `file`, just dropped from the page cache, back in through a mapping that asks
+/// for 2 MiB folios ([`prefer_huge_folios`]), and returns its length: every later mapping
+/// of it then gets 2 MiB page-table entries wherever a whole aligned 2 MiB of it is
+/// cached ([`super::file::reload_into_page_cache`]).
+pub(crate) fn read_back_in_huge_folios(file: &File) -> io::Result<u64> {
+    let map = map_file(file)?;
+    read_in_huge_folios(&map);
+    Ok(map.len() as u64)
+}
+
+/// The one mapping call.
+fn map_file(file: &File) -> io::Result<Mmap> {
+    report_bus_errors();
+    // SAFETY: a mapping is undefined behaviour only if the file changes underneath it. cubedb
+    // never modifies a table file in place: tables are written to a temporary file and renamed
+    // over the old name, which leaves existing mappings of the old inode untouched. The mapping
+    // is read-only and lives inside `Table` (or only inside the function that made it), which
+    // hands out only shared borrows of it. A file truncated by someone else raises SIGBUS on
+    // access, which `report_bus_errors` turns into a message and exit code 1 before any byte
+    // of it is used.
+    unsafe { memmap2::MmapOptions::new().map(file) }
+}
+
+/// Asks Linux to read the pages of `map` not yet cached in whole 2 MiB folios as they
+/// fault (`MADV_HUGEPAGE`), which it then maps with one 2 MiB entry each. Best effort:
+/// elsewhere, or with transparent huge pages off, nothing changes.
+fn prefer_huge_folios(map: &Mmap) {
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    #[cfg(not(target_os = "linux"))]
+    let _ = map;
+}
+
+/// Faults every page of `map` in, those not yet cached read in whole 2 MiB folios and
+/// nothing else around them (`MADV_HUGEPAGE` with `MADV_RANDOM`, then populated), and
+/// fills its page tables. Readahead's own mix of folio sizes left the FTO's 106 MB tie
+/// tables 60% mapped with 2 MiB entries (read back after their build, none), its search
+/// 7-9% slower (`docs/phases.md`, "Mapped, not copied"); with no readahead to overlap,
+/// a hash through such a mapping would be slower, so only mappings populated at once
+/// get `MADV_RANDOM`. Pages already cached keep their folios.
+fn read_in_huge_folios(map: &Mmap) {
+    prefer_huge_folios(map);
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::Random);
+    populate(map);
+}
+
+/// Faults every page of `map` in and fills its page tables (`MADV_POPULATE_READ`; where
+/// that is missing, a read of every 4 KiB).
+fn populate(map: &Mmap) {
+    #[cfg(target_os = "linux")]
+    if map.advise(memmap2::Advice::PopulateRead).is_ok() {
+        return;
+    }
+    let touched = map
+        .chunks(4096)
+        .fold(0u8, |sum, page| sum.wrapping_add(page[0]));
+    std::hint::black_box(touched);
 }
 
 /// Installs (once) a SIGBUS handler that names the likely cause and exits with code 1.

@@ -317,3 +317,23 @@ fn truncated_mapping_fails_with_a_message() {
     assert_eq!(output.status.code(), Some(1), "{err}");
     assert!(err.contains("truncated or rewritten in place"), "{err}");
 }
+
+/// A table over the size that `write_table` reads back into the page cache (in 2 MiB
+/// folios, through a mapping) keeps its bytes and checksum, and reading it back again
+/// (`cubedb-gen warm`) gives its whole length.
+#[test]
+fn a_table_read_back_into_the_page_cache_keeps_its_bytes() {
+    let dir = temp_dir("read-back");
+    let mut big = spec();
+    // Over both limits: read back when written, and mapped when opened.
+    big.entries = file::RELOAD_ABOVE.max(READ_LIMIT) + 3 * 4096 + 17;
+    big.params = vec![("n".into(), big.entries)];
+    let payload: Vec<u8> = (0..big.entries).map(|i| (i * 7 % 253) as u8).collect();
+    let path = dir.join(big.file_name());
+    write_table(&path, &big, &payload, vec![]).unwrap();
+    let len = fs::metadata(&path).unwrap().len();
+    assert_eq!(reload_into_page_cache(&path).unwrap(), len);
+    let table = Table::open_checked(&path, &big, Verify::Full).unwrap();
+    assert!(table.is_mapped());
+    assert_eq!(table.payload(), &payload[..]);
+}
