@@ -91,10 +91,10 @@ fn prefer_huge_folios(map: &Mmap) {
 /// Faults every page of `map` in, those not yet cached read in whole 2 MiB folios and
 /// nothing else around them (`MADV_HUGEPAGE` with `MADV_RANDOM`, then populated), and
 /// fills its page tables. Readahead's own mix of folio sizes left the FTO's 106 MB tie
-/// tables 60% mapped with 2 MiB entries (read back after their build, none), its search
-/// 7-9% slower (`docs/phases.md`, "Mapped, not copied"); with no readahead to overlap,
-/// a hash through such a mapping would be slower, so only mappings populated at once
-/// get `MADV_RANDOM`. Pages already cached keep their folios.
+/// tables 60% mapped with 2 MiB entries after a page-out, and none after their build,
+/// its search 7-9% slower (`docs/phases.md`, "Mapped, not copied"). With no readahead
+/// to overlap, a hash through such a mapping would be slower, so only mappings populated
+/// at once get `MADV_RANDOM`. Pages already cached keep their folios.
 fn read_in_huge_folios(map: &Mmap) {
     prefer_huge_folios(map);
     #[cfg(target_os = "linux")]
@@ -102,17 +102,19 @@ fn read_in_huge_folios(map: &Mmap) {
     populate(map);
 }
 
-/// Faults every page of `map` in and fills its page tables (`MADV_POPULATE_READ`; where
-/// that is missing, a read of every 4 KiB).
+/// Faults every page of `map` in and fills its page tables (`MADV_POPULATE_READ`; before
+/// Linux 5.14, a read of every 4 KiB, as `MAP_POPULATE` would). Elsewhere nothing: pages
+/// fault as they are read.
 fn populate(map: &Mmap) {
     #[cfg(target_os = "linux")]
-    if map.advise(memmap2::Advice::PopulateRead).is_ok() {
-        return;
+    if map.advise(memmap2::Advice::PopulateRead).is_err() {
+        let touched = map
+            .chunks(4096)
+            .fold(0u8, |sum, page| sum.wrapping_add(page[0]));
+        std::hint::black_box(touched);
     }
-    let touched = map
-        .chunks(4096)
-        .fold(0u8, |sum, page| sum.wrapping_add(page[0]));
-    std::hint::black_box(touched);
+    #[cfg(not(target_os = "linux"))]
+    let _ = map;
 }
 
 /// Installs (once) a SIGBUS handler that names the likely cause and exits with code 1.
