@@ -511,18 +511,14 @@ pub fn build_one(
     }
 }
 
-/// Tables up to this size are read into huge pages as they are opened; bigger ones are
-/// read through their file mapping.
-const COPY_AT_OPEN: u64 = 256 << 20;
-
 /// An opened pattern database.
 ///
-/// Lookups are random reads all over the table. A table of up to [`COPY_AT_OPEN`] bytes is
-/// read into anonymous memory advised to use huge pages (far fewer TLB misses than 4 KiB
-/// pages). A bigger one is read through its file mapping: on this machine's virtual
-/// machine, copying the 4.9 GB huge table took 5-7 s (first touch of fresh memory is
-/// slow under a hypervisor) for a search only about 10% faster, so a process whose
-/// tables are in the page cache starts at once instead (`docs/rubik-optimal.md`).
+/// Lookups are random reads all over the table, read through its file mapping, whose
+/// pages come in 2 MiB folios mapped with 2 MiB entries (`table::mmap`): as few TLB
+/// misses as a copy in huge pages, without the copy. On this machine's virtual machine
+/// the first touch of fresh memory is slow: copying the 215 MB `200m` table cost a
+/// process 1.0-1.2 s at open, mapped it opens in 0.05 s at the same speed per node
+/// (`docs/rubik-optimal.md`, "Start-up").
 #[derive(Debug)]
 pub struct Pdb {
     pattern: Pattern,
@@ -606,11 +602,7 @@ impl TableFamily for Pdb {
         (pattern, encoding, metric, group): PdbParams,
     ) -> Result<Self, TableError> {
         let spec = spec(pattern, encoding, metric, group);
-        let table = if spec.payload_len() <= COPY_AT_OPEN {
-            store.open_in_huge_pages(&spec)?
-        } else {
-            store.open(&spec)?
-        };
+        let table = store.open(&spec)?;
         let base = match encoding {
             Encoding::Nibbles => None,
             Encoding::BaseLines => Some(
