@@ -2,8 +2,7 @@
 
 Each partition of cubes is solved by ``cubedb.solve_many`` inside a worker process; the
 tables come from the worker's data folder (``$CUBEDB_DATA`` or its cache folder) and are
-memory-mapped, shared by every worker process on a host (this module sets
-``CUBEDB_SHARE_TABLES=1`` in the workers). Build them once per host beforehand
+memory-mapped, shared by every worker process on a host. Build them once per host beforehand
 (``cubedb-gen rubik-twophase``, or put them on a shared filesystem), or the first task on
 each host builds them.
 
@@ -47,9 +46,8 @@ _LOCAL_PREFIX = re.compile(r"^cube \d+: ")
 
 
 def _prepare_worker() -> None:
-    """Share the tables between worker processes, and give the library as many threads
-    as the worker runs tasks at once (the worker's processes share the cores)."""
-    os.environ.setdefault("CUBEDB_SHARE_TABLES", "1")
+    """Give the library as many threads as the worker runs tasks at once (the worker's
+    processes share the cores)."""
     if "RAYON_NUM_THREADS" not in os.environ:
         try:
             from distributed import get_worker

@@ -2,7 +2,7 @@
 //! decode, the checksums, reading small tables and mapping big ones, and the atomic write.
 
 use super::header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
-use super::{mmap, seal, Resident, TableError, TableSpec};
+use super::{mmap, seal, TableError, TableSpec};
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -18,8 +18,6 @@ enum TableBytes {
     Owned(Vec<u8>),
     /// Mapped read-only (big tables).
     Mapped(Mmap),
-    /// Read into huge pages ([`Table::open_in_huge_pages`]).
-    Resident(Resident),
 }
 
 impl std::ops::Deref for TableBytes {
@@ -28,7 +26,6 @@ impl std::ops::Deref for TableBytes {
         match self {
             TableBytes::Owned(bytes) => bytes,
             TableBytes::Mapped(map) => map,
-            TableBytes::Resident(copy) => copy.bytes(),
         }
     }
 }
@@ -114,15 +111,6 @@ fn open_regular(path: &Path, group: &'static str) -> Result<(File, fs::Metadata)
     Ok((file, meta))
 }
 
-/// Where an opened table's bytes are held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Hold {
-    /// Small tables read into memory, big ones mapped.
-    ReadOrMap,
-    /// Read into huge pages (mapped as [`Hold::ReadOrMap`] if the memory cannot be had).
-    HugePages,
-}
-
 /// How much [`Table::open_checked`] hashes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verify {
@@ -145,22 +133,6 @@ impl Table {
     /// Nothing in the payload is looked at before magic, header checksum, version,
     /// identity and length have been checked.
     pub fn open_checked(path: &Path, spec: &TableSpec, verify: Verify) -> Result<Self, TableError> {
-        Self::open_holding(path, spec, verify, Hold::ReadOrMap)
-    }
-
-    /// [`Table::open`], reading the file into memory advised to use huge pages, for tables
-    /// read at random (each 4 KiB page a TLB miss otherwise). The file is read, not
-    /// copied from a mapping, so its pages never count twice in resident memory.
-    pub fn open_in_huge_pages(path: &Path, spec: &TableSpec) -> Result<Self, TableError> {
-        Self::open_holding(path, spec, Verify::TrustSeal, Hold::HugePages)
-    }
-
-    fn open_holding(
-        path: &Path,
-        spec: &TableSpec,
-        verify: Verify,
-        hold: Hold,
-    ) -> Result<Self, TableError> {
         let group = spec.group;
         let io_err = |action, error| TableError::Io {
             path: path.to_path_buf(),
@@ -168,17 +140,7 @@ impl Table {
             error,
         };
         let (file, meta) = open_regular(path, group)?;
-        let in_huge_pages = match hold {
-            Hold::HugePages => usize::try_from(meta.len())
-                .ok()
-                .and_then(|len| Resident::read_from(&file, len).transpose())
-                .transpose()
-                .map_err(|e| io_err("cannot read", e))?,
-            Hold::ReadOrMap => None,
-        };
-        let bytes = if let Some(copy) = in_huge_pages {
-            TableBytes::Resident(copy)
-        } else if meta.len() <= READ_LIMIT {
+        let bytes = if meta.len() <= READ_LIMIT {
             use std::io::Read;
             let mut bytes = Vec::with_capacity(meta.len() as usize);
             (&file)
@@ -252,8 +214,7 @@ impl Table {
         &self.bytes[self.payload_offset..]
     }
 
-    /// Whether the table is mapped (big) rather than read into memory (small, or into
-    /// huge pages).
+    /// Whether the table is mapped (big) rather than read into memory (small).
     pub fn is_mapped(&self) -> bool {
         matches!(self.bytes, TableBytes::Mapped(_))
     }

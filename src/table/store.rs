@@ -14,17 +14,6 @@ pub fn data_dir_from_env() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// Environment variable: set (to anything but empty or `0`), tables that would be read
-/// into private huge pages are mapped from the page cache instead, so that every process
-/// on a host shares one copy (worker pools, a cluster's workers). Searches are somewhat
-/// slower (4 KiB pages: about 20% for two-phase here).
-pub const SHARE_ENV: &str = "CUBEDB_SHARE_TABLES";
-
-/// Whether [`SHARE_ENV`] asks for shared mappings.
-pub fn sharing_tables() -> bool {
-    std::env::var_os(SHARE_ENV).is_some_and(|v| !v.is_empty() && v != "0")
-}
-
 /// A folder of table files.
 #[derive(Debug, Clone)]
 pub struct TableStore {
@@ -91,17 +80,6 @@ impl TableStore {
     pub fn open(&self, spec: &TableSpec) -> Result<Table, TableError> {
         self.check_dir()?;
         Table::open(&self.path_of(spec), spec)
-    }
-
-    /// [`TableStore::open`], reading the table into huge pages ([`Table::open_in_huge_pages`]),
-    /// unless [`SHARE_ENV`] asks for tables shared between processes.
-    pub fn open_in_huge_pages(&self, spec: &TableSpec) -> Result<Table, TableError> {
-        self.check_dir()?;
-        if sharing_tables() {
-            Table::open(&self.path_of(spec), spec)
-        } else {
-            Table::open_in_huge_pages(&self.path_of(spec), spec)
-        }
     }
 
     /// [`TableStore::open`], hashing the payload even if a seal says it was verified.

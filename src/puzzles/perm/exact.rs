@@ -985,8 +985,7 @@ impl ExactTable {
                 progress,
             )?,
         };
-        // Mapped from the page cache, not copied: see `table::Resident` for when a copy
-        // in huge pages pays.
+        // Mapped from the page cache, not copied (see `table::Resident`).
         let table = store.open(&spec)?;
         let histogram = table.header().histogram.clone();
         let inverse = inverse_moves(puzzle);
