@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Files up to this size get their page tables filled as they are mapped: a verified
 /// table was once touched by its checksum anyway, and one that a seal spares the hash
 /// would otherwise take its page faults one by one during the queries.
-pub const POPULATE_UP_TO: u64 = 256 << 20;
+const POPULATE_UP_TO: u64 = 256 << 20;
 
 /// Set by [`lock_mapped_tables`]: lock every table mapped from then on.
 static LOCK_MAPPED: AtomicBool = AtomicBool::new(false);

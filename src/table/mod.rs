@@ -34,7 +34,7 @@ pub use file::{
     READ_LIMIT,
 };
 pub use header::{TableHeader, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN};
-pub use mmap::{lock_mapped_tables, prefetch, prefetch_to_l2, POPULATE_UP_TO};
+pub use mmap::{lock_mapped_tables, prefetch, prefetch_to_l2};
 pub use resident::Resident;
 pub use spec::{intern, TableSpec};
 pub use store::{data_dir_from_env, TableStore, DATA_ENV};

@@ -2846,22 +2846,21 @@ fn first_solutions(
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let earliest = std::sync::Arc::new(AtomicUsize::new(usize::MAX));
-    let next = AtomicUsize::new(0);
-    // Each run is taken by one thread only: its lock is never waited for.
-    let taken: Vec<Mutex<&mut (usize, PhaseRun<'_>, usize)>> =
-        runs.iter_mut().map(Mutex::new).collect();
+    // The runs in order, each taken by the next free thread.
+    let queue = Mutex::new(runs.iter_mut().enumerate());
     // Each thread's outcomes, then all of them in the runs' order.
     let mut outcomes: Vec<RunOutcome> = (0..rayon::current_num_threads())
         .into_par_iter()
         .flat_map_iter(|_| {
             let mut own = Vec::new();
             loop {
-                let place = next.fetch_add(1, Ordering::Relaxed);
-                if place >= taken.len() || earliest.load(Ordering::Relaxed) < place {
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((place, (i, run, distance))) = next else {
+                    break own;
+                };
+                if earliest.load(Ordering::Relaxed) < place {
                     break own;
                 }
-                let mut guard = taken[place].lock().unwrap_or_else(|e| e.into_inner());
-                let (i, run, distance) = &mut **guard;
                 let cost = candidates[*i].cost;
                 if cost + *distance > total {
                     continue;
