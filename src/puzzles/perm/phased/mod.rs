@@ -2188,8 +2188,9 @@ impl PhasedSolver {
                 (false, 0) => phase.keep.min(QUICK_KEEP),
                 (false, _) => phase.keep.saturating_mul(widen),
             };
-            // Each candidate's search and its distance to this phase's target.
-            let mut runs: Vec<(usize, PhaseRun<'_>, usize)> = Vec::new();
+            // Each candidate's search and its distance to this phase's target (boxed: the
+            // runs are sorted at every total, thousands of them below their first moves).
+            let mut runs: Vec<(usize, Box<PhaseRun<'_>>, usize)> = Vec::new();
             for (i, c) in candidates.iter_mut().enumerate() {
                 // Worked out when the candidate was made (the previous phase scored it).
                 let start = match c.start.take() {
@@ -2206,7 +2207,7 @@ impl PhasedSolver {
                     }
                 };
                 let (run, distance) = PhaseRun::new(&moves, start, &c.full, stop);
-                runs.push((i, run, distance));
+                runs.push((i, Box::new(run), distance));
             }
             runs.sort_by_key(|(i, _, d)| (candidates[*i].cost + d, *i));
             let Some(cheapest) = runs.first().map(|(i, _, d)| candidates[*i].cost + d) else {
@@ -2286,7 +2287,7 @@ impl PhasedSolver {
                         .into_iter()
                         .flat_map(|(i, run, distance)| {
                             super::coord::set_bits(tables.ranked.follows[root])
-                                .map(|m| (i, run.below(m), distance))
+                                .map(|m| (i, Box::new(run.below(m)), distance))
                                 .collect::<Vec<_>>()
                         })
                         .collect();
@@ -2838,7 +2839,7 @@ struct RunOutcome {
 /// solution mostly is: the runs come nearest first), not one of them on the last half.
 fn first_solutions(
     candidates: &[Candidate],
-    runs: &mut [(usize, PhaseRun<'_>, usize)],
+    runs: &mut [(usize, Box<PhaseRun<'_>>, usize)],
     total: usize,
     stop: &Stop,
 ) -> Result<(Option<FirstSolution>, u64), u64> {

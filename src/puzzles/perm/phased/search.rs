@@ -70,10 +70,10 @@ const CLOSENESS: [f64; 40] = {
     weights
 };
 
-/// One run of a phase's search from one state.
-pub struct PhaseRun<'a> {
-    moves: &'a PhaseMoves<'a>,
-    width: usize,
+/// A search's buffers, which grow with its depth: per depth, the node's values and
+/// distances, its children's and their table indices, and the path.
+#[derive(Default)]
+struct Buffers {
     /// Coordinate values per depth.
     stack: Vec<u64>,
     /// Per depth, every child's coordinate values (worked out, and their database
@@ -82,22 +82,41 @@ pub struct PhaseRun<'a> {
     /// Per depth, every child's index in each matching's table (worked out for the
     /// prefetch, read after).
     ranks: Vec<u64>,
-    /// How many matchings the phase follows.
-    matchings: usize,
     /// A node's children's entries in a far exact table (read right after the prefetch).
     indices: Vec<u64>,
-    /// Whether the exact table is far ([`PhaseTables::exact_is_far`]).
-    far: bool,
     /// Exact distance per depth (exact tables).
     distance: Vec<usize>,
     /// Each matching's distance per depth (exact within its table's depth, else one
     /// more): `matchings` values a depth.
     pairs: Vec<usize>,
-    /// The pattern state at the start (for the final check with pattern databases).
-    start: Element,
+    path: Vec<usize>,
+}
+
+thread_local! {
+    /// Buffers lent to runs below a first move while they search: such runs are many
+    /// (ten a candidate on the FTO) and each searches briefly at each total, so they
+    /// hold only their start's values between searches and borrow the rest here,
+    /// rather than each growing and letting go of its own every time.
+    static SPARE_BUFFERS: std::cell::RefCell<Vec<Buffers>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// One run of a phase's search from one state.
+pub struct PhaseRun<'a> {
+    moves: &'a PhaseMoves<'a>,
+    width: usize,
+    /// The search's buffers; between a run below a first move's searches, only its
+    /// start's values, distance and matchings' distances.
+    buffers: Buffers,
+    /// How many matchings the phase follows.
+    matchings: usize,
+    /// Whether the exact table is far ([`PhaseTables::exact_is_far`]).
+    far: bool,
+    /// The pattern state at the start (for the final check with pattern databases),
+    /// shared by the runs below its first moves.
+    start: std::sync::Arc<Element>,
     /// Full states per depth (only with `Illegal` rules).
     full: Vec<Element>,
-    path: Vec<usize>,
     /// The moves costing nothing (a bit per move): the only ones taken with no cost left.
     free: u128,
     /// Nodes generated.
@@ -140,21 +159,20 @@ impl<'a> PhaseRun<'a> {
         let run = Self {
             moves,
             width,
-            stack,
-            children: Vec::new(),
-            ranks: Vec::new(),
+            buffers: Buffers {
+                stack,
+                distance: vec![start.pattern],
+                pairs: start.pairs,
+                ..Buffers::default()
+            },
             matchings: moves.tables.matchings.len(),
-            indices: Vec::new(),
             far: moves.tables.exact_is_far(),
-            distance: vec![start.pattern],
-            pairs: start.pairs,
-            start: start.inner,
+            start: std::sync::Arc::new(start.inner),
             full: if moves.legality.is_some() {
                 vec![full.clone()]
             } else {
                 Vec::new()
             },
-            path: Vec::new(),
             free: (moves.costs.iter().enumerate())
                 .filter(|&(_, &c)| c == 0)
                 .fold(0, |mask, (m, _)| mask | 1 << m),
@@ -174,17 +192,16 @@ impl<'a> PhaseRun<'a> {
         Self {
             moves: self.moves,
             width: self.width,
-            stack: self.stack[..self.width].to_vec(),
-            children: Vec::new(),
-            ranks: Vec::new(),
+            buffers: Buffers {
+                stack: self.buffers.stack[..self.width].to_vec(),
+                distance: self.buffers.distance[..1].to_vec(),
+                pairs: self.buffers.pairs[..self.matchings].to_vec(),
+                ..Buffers::default()
+            },
             matchings: self.matchings,
-            indices: Vec::new(),
             far: self.far,
-            distance: self.distance[..1].to_vec(),
-            pairs: self.pairs[..self.matchings].to_vec(),
             start: self.start.clone(),
             full: self.full.iter().take(1).cloned().collect(),
-            path: Vec::new(),
             free: self.free,
             nodes: 0,
             closeness: self.closeness,
@@ -202,25 +219,36 @@ impl<'a> PhaseRun<'a> {
         cost: usize,
         visit: &mut dyn FnMut(&[usize]) -> bool,
     ) -> Result<(), Halt> {
-        self.path.clear();
-        self.stack.truncate(self.width);
-        self.distance.truncate(1);
-        self.pairs.truncate(self.matchings);
+        // A run below one first move is one of many kept between totals (ten a
+        // candidate on the FTO): it searches in buffers lent by its thread, its start
+        // copied in, and keeps only its start.
+        let lent = self.first_move.is_some();
+        let mut own = Buffers::default();
+        if lent {
+            let mut spare = SPARE_BUFFERS
+                .with(|spare| spare.borrow_mut().pop())
+                .unwrap_or_default();
+            spare.stack.clear();
+            spare
+                .stack
+                .extend_from_slice(&self.buffers.stack[..self.width]);
+            spare.distance.clear();
+            spare.distance.push(self.buffers.distance[0]);
+            spare.pairs.clear();
+            spare
+                .pairs
+                .extend_from_slice(&self.buffers.pairs[..self.matchings]);
+            own = std::mem::replace(&mut self.buffers, spare);
+        }
+        self.buffers.path.clear();
+        self.buffers.stack.truncate(self.width);
+        self.buffers.distance.truncate(1);
+        self.buffers.pairs.truncate(self.matchings);
         let first = self.moves.tables.ranked.moves.len();
         let result = self.dfs(cost, first, visit);
-        // A run below one first move is one of many kept between totals (ten a
-        // candidate on the FTO): its buffers, which grow with the depth, are let go.
-        if self.first_move.is_some() {
-            self.stack.truncate(self.width);
-            self.stack.shrink_to_fit();
-            self.children = Vec::new();
-            self.ranks = Vec::new();
-            self.indices = Vec::new();
-            self.distance.truncate(1);
-            self.distance.shrink_to_fit();
-            self.pairs.truncate(self.matchings);
-            self.pairs.shrink_to_fit();
-            self.path = Vec::new();
+        if lent {
+            let spare = std::mem::replace(&mut self.buffers, own);
+            SPARE_BUFFERS.with(|pool| pool.borrow_mut().push(spare));
             self.full.truncate(1);
             self.full.shrink_to_fit();
         }
@@ -234,27 +262,30 @@ impl<'a> PhaseRun<'a> {
         visit: &mut dyn FnMut(&[usize]) -> bool,
     ) -> Result<(), Halt> {
         let tables = self.moves.tables;
-        let depth = self.path.len();
+        let depth = self.buffers.path.len();
         let exact = tables.is_exact();
         self.closeness += CLOSENESS[left.min(CLOSENESS.len() - 1)];
         let mut spare = 0u128;
         if left == 0 {
             let nm = self.matchings;
-            let paired = self.pairs[depth * nm..][..nm].iter().all(|&d| d == 0);
+            let paired = self.buffers.pairs[depth * nm..][..nm]
+                .iter()
+                .all(|&d| d == 0);
             let done = paired
                 && if exact {
                     // With moves that cost nothing, cost 0 is also a step or two away.
-                    self.distance[depth] == 0
+                    self.buffers.distance[depth] == 0
                         && (tables.costs.is_empty()
-                            || tables.at_target(&self.stack[depth * self.width..][..self.width]))
+                            || tables
+                                .at_target(&self.buffers.stack[depth * self.width..][..self.width]))
                 } else {
-                    let values = &self.stack[depth * self.width..][..self.width];
+                    let values = &self.buffers.stack[depth * self.width..][..self.width];
                     tables.pdb_bound(values) == 0 && tables.at_solved_values(values) && {
-                        let end = tables.ranked.apply_path(&self.start, &self.path);
+                        let end = tables.ranked.apply_path(&self.start, &self.buffers.path);
                         tables.is_target(&end)
                     }
                 };
-            if done && !visit(&self.path) {
+            if done && !visit(&self.buffers.path) {
                 return Err(Halt::Enough);
             }
             spare = self.moves.spare_at_zero;
@@ -281,7 +312,8 @@ impl<'a> PhaseRun<'a> {
         }
         if left > 0 {
             if let Some(steps) = self.moves.steps {
-                let rank = tables.exact_rank(&self.stack[depth * self.width..][..self.width]);
+                let rank =
+                    tables.exact_rank(&self.buffers.stack[depth * self.width..][..self.width]);
                 if let Some(list) = steps.after(last, rank) {
                     return self.steps(list, left, visit);
                 }
@@ -299,20 +331,20 @@ impl<'a> PhaseRun<'a> {
         // Moves into a state the definition forbids, told by the coordinate that keeps
         // the rules: never made.
         if let Some((at, coord)) = self.moves.guard {
-            taken &= !coord.forbidden_moves(self.stack[depth * width + at], moves);
+            taken &= !coord.forbidden_moves(self.buffers.stack[depth * width + at], moves);
         }
         // Every child first, its database entries asked for: the reads below then overlap.
         let block = moves * width;
-        self.children.resize((depth + 1) * block, 0);
-        let here = &self.stack[depth * width..][..width];
-        let kids = &mut self.children[depth * block..][..block];
+        self.buffers.children.resize((depth + 1) * block, 0);
+        let here = &self.buffers.stack[depth * width..][..width];
+        let kids = &mut self.buffers.children[depth * block..][..block];
         // Children an exact table already cuts (it is small and read at once) get no
         // prefetch: the other tables' reads are the slow ones, and asking for lines that
         // are never read only delays those that are. Their distances are kept for below.
-        let d = self.distance[depth];
+        let d = self.buffers.distance[depth];
         let nm = self.matchings;
-        self.ranks.resize((depth + 1) * moves * nm, 0);
-        let ranks = &mut self.ranks[depth * moves * nm..][..moves * nm];
+        self.buffers.ranks.resize((depth + 1) * moves * nm, 0);
+        let ranks = &mut self.buffers.ranks[depth * moves * nm..][..moves * nm];
         let mut near = [0u16; 128];
         let mut alive = 0u128;
         // Over an exact table every child is made first, each coordinate's kind told
@@ -325,10 +357,10 @@ impl<'a> PhaseRun<'a> {
         // A table far bigger than the caches: every child's entry asked for first.
         let far = self.far;
         if far {
-            self.indices.resize(moves, 0);
+            self.buffers.indices.resize(moves, 0);
             for m in bits(taken) {
-                self.indices[m] = tables.exact_index(&kids[m * width..][..width]);
-                tables.prefetch_exact(self.indices[m]);
+                self.buffers.indices[m] = tables.exact_index(&kids[m * width..][..width]);
+                tables.prefetch_exact(self.buffers.indices[m]);
             }
         }
         for m in bits(taken) {
@@ -339,7 +371,7 @@ impl<'a> PhaseRun<'a> {
             let cost = self.moves.costs[m] as usize;
             if exact {
                 let value = if far {
-                    tables.exact_value_at(self.indices[m])
+                    tables.exact_value_at(self.buffers.indices[m])
                 } else {
                     tables.exact_value(kid)
                 };
@@ -352,7 +384,7 @@ impl<'a> PhaseRun<'a> {
             tables.prefetch(kid, &mut ranks[m * nm..][..nm]);
             tables.prefetch_kinds(kid);
         }
-        self.stack.resize((depth + 2) * width, 0);
+        self.buffers.stack.resize((depth + 2) * width, 0);
         for m in bits(taken) {
             self.nodes += 1;
             if alive >> m & 1 == 0 {
@@ -360,9 +392,9 @@ impl<'a> PhaseRun<'a> {
             }
             let cost = self.moves.costs[m] as usize;
             let rest = left - cost;
-            self.stack[(depth + 1) * width..][..width]
-                .copy_from_slice(&self.children[depth * block + m * width..][..width]);
-            let next = &self.stack[(depth + 1) * width..][..width];
+            self.buffers.stack[(depth + 1) * width..][..width]
+                .copy_from_slice(&self.buffers.children[depth * block + m * width..][..width]);
+            let next = &self.buffers.stack[(depth + 1) * width..][..width];
             let next_distance = if exact {
                 near[m] as usize
             } else {
@@ -386,8 +418,8 @@ impl<'a> PhaseRun<'a> {
             let mut next_pairs = [0usize; MOST_MATCHINGS];
             let mut far = false;
             for (i, matching) in tables.matchings.iter().enumerate() {
-                let value = matching.value_at(self.ranks[(depth * moves + m) * nm + i]);
-                let d = matching.step_distance(self.pairs[depth * nm + i], value);
+                let value = matching.value_at(self.buffers.ranks[(depth * moves + m) * nm + i]);
+                let d = matching.step_distance(self.buffers.pairs[depth * nm + i], value);
                 far |= d > rest;
                 next_pairs[i] = d;
             }
@@ -406,13 +438,13 @@ impl<'a> PhaseRun<'a> {
                     continue;
                 }
             }
-            self.distance.truncate(depth + 1);
-            self.distance.push(next_distance);
-            self.pairs.truncate((depth + 1) * nm);
-            self.pairs.extend_from_slice(&next_pairs[..nm]);
-            self.path.push(m);
+            self.buffers.distance.truncate(depth + 1);
+            self.buffers.distance.push(next_distance);
+            self.buffers.pairs.truncate((depth + 1) * nm);
+            self.buffers.pairs.extend_from_slice(&next_pairs[..nm]);
+            self.buffers.path.push(m);
             let result = self.dfs(rest, m, visit);
-            self.path.pop();
+            self.buffers.path.pop();
             result?;
         }
         Ok(())
@@ -426,9 +458,9 @@ impl<'a> PhaseRun<'a> {
         left: usize,
         visit: &mut dyn FnMut(&[usize]) -> bool,
     ) -> Result<(), Halt> {
-        let depth = self.path.len();
+        let depth = self.buffers.path.len();
         let width = self.width;
-        let d = self.distance[depth];
+        let d = self.buffers.distance[depth];
         let tables = self.moves.tables;
         for step in list {
             self.nodes += 1;
@@ -440,17 +472,20 @@ impl<'a> PhaseRun<'a> {
                 continue;
             };
             let to = depth + step.move_count();
-            self.stack.resize((to + 1) * width, 0);
-            tables.exact_values(step.rank as u64, &mut self.stack[to * width..][..width]);
+            self.buffers.stack.resize((to + 1) * width, 0);
+            tables.exact_values(
+                step.rank as u64,
+                &mut self.buffers.stack[to * width..][..width],
+            );
             // Free moves keep the distance; no matching beside a listed table.
-            self.distance.truncate(depth + 1);
-            self.distance.resize(to, d);
-            self.distance.push(next_distance);
-            self.pairs.truncate((depth + 1) * self.matchings);
-            self.pairs.resize((to + 1) * self.matchings, 0);
-            self.path.extend(step.moves());
+            self.buffers.distance.truncate(depth + 1);
+            self.buffers.distance.resize(to, d);
+            self.buffers.distance.push(next_distance);
+            self.buffers.pairs.truncate((depth + 1) * self.matchings);
+            self.buffers.pairs.resize((to + 1) * self.matchings, 0);
+            self.buffers.path.extend(step.moves());
             let result = self.dfs(left - 1, step.last(), visit);
-            self.path.truncate(depth);
+            self.buffers.path.truncate(depth);
             result?;
         }
         Ok(())
