@@ -18,6 +18,15 @@
 //! colours of three pieces and six blanks on 12 slots), with a move table and each
 //! arrangement's distance to the nearest where the fixed slots hold their kinds. Made at
 //! open, in milliseconds: nothing is written.
+//!
+//! The same table serves a set of distinct pieces that the later phases' moves keep to
+//! an orbit of slots and to fewer arrangements there than its pieces have
+//! (`Plan::order_goals`): the goal is then any one of those arrangements, the
+//! orbit's pieces each a kind of its own. The FTO's middle phase moves three edges among
+//! their own three slots by 3-cycles, so only their even orders can end solved: its first
+//! phase, whose target sees those three edges' slots but not their order, had two thirds
+//! of its solutions refused (the edges in an odd order), now cut where the moves left
+//! cannot put them in an even one.
 
 use super::coset::CosetTable;
 use super::tie::TieTable;
@@ -32,13 +41,26 @@ const MOST_ARRANGEMENTS: usize = 1 << 20;
 const NEVER: u8 = u8::MAX;
 
 /// What a phase must leave in a set: per slot no later phase moves, the label solved there
-/// when the phase's target does not already ask for it.
+/// when the phase's target does not already ask for it; or the pieces of an orbit of the
+/// later phases' moves in one of the arrangements those moves reach.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KindsGoal {
     /// The set.
     pub set: usize,
-    /// The slots and the label each must hold.
-    pub slots: Vec<(usize, u8)>,
+    /// The ways to meet the goal (one for fixed slots): in any one, its slots must hold
+    /// its labels' kinds. Every way names the same labels.
+    pub ways: Vec<Vec<(usize, u8)>>,
+}
+
+impl KindsGoal {
+    /// Whether the kinds `kinds` (per slot) meet one of the goal's ways, each label read
+    /// as its kind by `kind_of_label`.
+    fn holds(&self, kinds: &[u8], kind_of_label: &[u8]) -> bool {
+        self.ways.iter().any(|way| {
+            way.iter()
+                .all(|&(slot, label)| kinds.get(slot) == Some(&kind_of_label[label as usize]))
+        })
+    }
 }
 
 /// The kinds table of one set, for one phase's moves.
@@ -63,7 +85,7 @@ impl KindsTable {
         let solved = &puzzle.solved.orbits.get(set)?.perm;
         let mut kind_of_label = vec![0u8; 256];
         let mut kinds = 0u8;
-        for &(_, label) in &goal.slots {
+        for &(_, label) in goal.ways.iter().flatten() {
             if kind_of_label[label as usize] == 0 {
                 kinds += 1;
                 kind_of_label[label as usize] = kinds;
@@ -90,14 +112,15 @@ impl KindsTable {
         }
         // From every arrangement whose fixed slots hold their kinds, backwards: an
         // arrangement is one move further than the nearest a move takes it to.
-        let holds = |a: &[u8]| {
-            goal.slots
-                .iter()
-                .all(|&(slot, label)| a.get(slot) == Some(&kind_of_label[label as usize]))
-        };
         let mut distance: Vec<u8> = arrangements
             .iter()
-            .map(|a| if holds(a) { 0 } else { NEVER })
+            .map(|a| {
+                if goal.holds(a, &kind_of_label) {
+                    0
+                } else {
+                    NEVER
+                }
+            })
             .collect();
         for depth in 0..NEVER - 1 {
             let mut grew = false;
@@ -299,7 +322,8 @@ mod tests {
         for goal in &goals {
             let labels = &puzzle.solved.orbits[goal.set].perm;
             let classes = &plan.phases[0].view.classes[goal.set];
-            for &(slot, label) in &goal.slots {
+            assert_eq!(goal.ways.len(), 1, "fixed slots: one way");
+            for &(slot, label) in &goal.ways[0] {
                 assert!(later
                     .iter()
                     .all(|e| e.orbits[goal.set].perm[slot] as usize == slot));
@@ -312,7 +336,7 @@ mod tests {
         }
         // CENTER's first three slots hold a colour of their own class: no goal there.
         assert!(
-            goals[0].slots.iter().all(|&(slot, _)| slot > 2),
+            goals[0].ways[0].iter().all(|&(slot, _)| slot > 2),
             "{goals:?}"
         );
         assert!(plan.kinds_goals(&puzzle, 1).is_empty());
@@ -362,13 +386,72 @@ mod tests {
                 state = state.then(moves[m], &puzzle.sets);
                 value = table.child(value, m);
                 assert_eq!(table.encode(&state), Some(value));
-                let holds = goal.slots.iter().all(|&(slot, label)| {
-                    table.kind_of_label[state.orbits[goal.set].perm[slot] as usize]
-                        == table.kind_of_label[label as usize]
+                let holds = goal.ways.iter().any(|way| {
+                    way.iter().all(|&(slot, label)| {
+                        table.kind_of_label[state.orbits[goal.set].perm[slot] as usize]
+                            == table.kind_of_label[label as usize]
+                    })
                 });
                 assert_eq!(table.bound(value) == 0, holds);
             }
         }
+    }
+
+    /// The FTO's middle phase turns its three edges of `EDGE.1` among their own slots by
+    /// 3-cycles (and so does the last): the first phase gets those edges' three even
+    /// orders as its one order goal, and its table reads 0 exactly where the three sit
+    /// there in such an order. The middle phase gets none (its coset table sees them).
+    #[test]
+    fn an_orbit_the_later_moves_keep_to_even_orders_is_a_goal() {
+        let puzzle = shipped_puzzle("fto.tws", PuzzleMetric::Htm);
+        let plan = shipped_plan(&puzzle, "fto.plan");
+        let goals = plan.kinds_goals(&puzzle, 0);
+        let orders: Vec<&KindsGoal> = goals.iter().filter(|g| g.ways.len() > 1).collect();
+        assert_eq!(orders.len(), 1, "{goals:?}");
+        let goal = orders[0];
+        assert_eq!(puzzle.sets[goal.set].name, "EDGE");
+        assert_eq!(goal.ways.len(), 3, "three of the 3! orders");
+        let solved = &puzzle.solved.orbits[goal.set].perm;
+        let slots: Vec<usize> = goal.ways[0].iter().map(|&(slot, _)| slot).collect();
+        let rank = |label: u8| {
+            slots
+                .iter()
+                .position(|&i| solved[i] == label)
+                .expect("home")
+        };
+        for way in &goal.ways {
+            assert_eq!(way.iter().map(|&(slot, _)| slot).collect::<Vec<_>>(), slots);
+            let order: Vec<u8> = way.iter().map(|&(_, label)| rank(label) as u8).collect();
+            assert_eq!(crate::puzzles::perm::element::parity(&order), 0, "{way:?}");
+        }
+        assert!(plan
+            .kinds_goals(&puzzle, 1)
+            .iter()
+            .all(|g| g.ways.len() == 1));
+        let moves = plan.phase_elements(0);
+        let table = KindsTable::new(&puzzle, goal, &moves).expect("1,320 arrangements");
+        assert_eq!(table.size(), 12 * 11 * 10);
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let mut state = puzzle.solved.clone();
+        let mut value = table.encode(&state).expect("solved");
+        let (mut even, mut odd) = (0, 0);
+        for _ in 0..3000 {
+            let m = rng.below(moves.len() as u64) as usize;
+            state = state.then(moves[m], &puzzle.sets);
+            value = table.child(value, m);
+            assert_eq!(table.encode(&state), Some(value));
+            let perm = &state.orbits[goal.set].perm;
+            let here: Vec<u8> = slots.iter().map(|&i| perm[i]).collect();
+            let home = here.iter().all(|&l| slots.iter().any(|&i| solved[i] == l));
+            let in_order = home && {
+                let order: Vec<u8> = here.iter().map(|&l| rank(l) as u8).collect();
+                crate::puzzles::perm::element::parity(&order) == 0
+            };
+            assert_eq!(table.bound(value) == 0, in_order);
+            even += usize::from(in_order);
+            odd += usize::from(home && !in_order);
+        }
+        assert!(even > 0 && odd > 0, "both orders met: {even} / {odd}");
     }
 
     /// The solved state's arrangement of a table's kinds.

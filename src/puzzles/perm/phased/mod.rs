@@ -50,6 +50,10 @@ pub const DEFAULT_KEEP: usize = 200;
 /// that has found none goes on to [`LAST_SLACK`]).
 const SLACK: usize = 6;
 
+/// Most slots of an orbit whose reachable orders a kinds goal follows (its table numbers
+/// the orbit's pieces in order among the set's slots: 665,280 for six of twelve).
+const ORDERED_ORBIT: usize = 6;
+
 /// The same for the last phase, which needs one solution only, and for any phase that has
 /// found nothing within [`SLACK`]: far enough that a bound well below the true distance (a
 /// pattern database's, the FTO's middle phase's) still finds one in the first pass, where
@@ -285,7 +289,80 @@ impl Plan {
                 })
                 .collect();
             if !slots.is_empty() {
-                goals.push(kinds::KindsGoal { set: s, slots });
+                goals.push(kinds::KindsGoal {
+                    set: s,
+                    ways: vec![slots],
+                });
+            }
+        }
+        goals.extend(self.order_goals(puzzle, k));
+        goals
+    }
+
+    /// For phase `k` (see [`Plan::kinds_goals`]): per set of distinct, unoriented pieces,
+    /// each orbit of the next phase's moves of at most [`ORDERED_ORBIT`] slots that every
+    /// later move keeps, whose pieces those moves bring to fewer arrangements than they
+    /// have: the state can end solved only with the orbit's pieces in one of those (the
+    /// FTO's middle phase turns three edges among their own slots by 3-cycles: their even
+    /// orders). Not for the phase before the last when the last phase's coset tables
+    /// follow its sets (they see such orders, and more).
+    fn order_goals(&self, puzzle: &PermPuzzle, k: usize) -> Vec<kinds::KindsGoal> {
+        if k + 1 >= self.phases.len() || self.has_last_phase_tables(k) {
+            return Vec::new();
+        }
+        let later: Vec<&Element> = (k + 1..self.phases.len())
+            .flat_map(|j| self.phase_elements(j))
+            .collect();
+        let orbits = slot_orbits(&puzzle.sets, &self.phase_elements(k + 1));
+        let mut goals = Vec::new();
+        for (s, def) in puzzle.sets.iter().enumerate() {
+            if def.omod != 1 || def.size < 2 || !distinct(puzzle, s) {
+                continue;
+            }
+            let mut roots: Vec<usize> = orbits[s].clone();
+            roots.sort_unstable();
+            roots.dedup();
+            for root in roots {
+                let slots: Vec<usize> = (0..def.size).filter(|&i| orbits[s][i] == root).collect();
+                let kept = later.iter().all(|e| {
+                    slots
+                        .iter()
+                        .all(|&i| orbits[s][e.orbits[s].perm[i] as usize] == root)
+                });
+                if slots.len() < 2 || slots.len() > ORDERED_ORBIT || !kept {
+                    continue;
+                }
+                // The orbit's arrangements the later moves reach from solved.
+                let solved: Vec<u8> = slots
+                    .iter()
+                    .map(|&i| puzzle.solved.orbits[s].perm[i])
+                    .collect();
+                let mut reached = std::collections::HashSet::from([solved.clone()]);
+                let mut frontier = vec![solved];
+                while let Some(here) = frontier.pop() {
+                    for e in &later {
+                        let next: Vec<u8> = slots
+                            .iter()
+                            .map(|&i| {
+                                let from = e.orbits[s].perm[i] as usize;
+                                here[slots.iter().position(|&j| j == from).unwrap_or(0)]
+                            })
+                            .collect();
+                        if reached.insert(next.clone()) {
+                            frontier.push(next);
+                        }
+                    }
+                }
+                let all: usize = (1..=slots.len()).product();
+                if reached.len() == all {
+                    continue;
+                }
+                let mut ways: Vec<Vec<(usize, u8)>> = reached
+                    .into_iter()
+                    .map(|labels| slots.iter().copied().zip(labels).collect())
+                    .collect();
+                ways.sort_unstable();
+                goals.push(kinds::KindsGoal { set: s, ways });
             }
         }
         goals
