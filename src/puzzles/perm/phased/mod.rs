@@ -332,7 +332,12 @@ impl Plan {
                 if slots.len() < 2 || slots.len() > ORDERED_ORBIT || !kept {
                     continue;
                 }
-                // The orbit's arrangements the later moves reach from solved.
+                // The orbit's arrangements the later moves reach from solved (each slot's
+                // place in the orbit, to read a move's source there).
+                let mut place = vec![0usize; def.size];
+                for (p, &i) in slots.iter().enumerate() {
+                    place[i] = p;
+                }
                 let solved: Vec<u8> = slots
                     .iter()
                     .map(|&i| puzzle.solved.orbits[s].perm[i])
@@ -343,10 +348,7 @@ impl Plan {
                     for e in &later {
                         let next: Vec<u8> = slots
                             .iter()
-                            .map(|&i| {
-                                let from = e.orbits[s].perm[i] as usize;
-                                here[slots.iter().position(|&j| j == from).unwrap_or(0)]
-                            })
+                            .map(|&i| here[place[e.orbits[s].perm[i] as usize]])
                             .collect();
                         if reached.insert(next.clone()) {
                             frontier.push(next);
