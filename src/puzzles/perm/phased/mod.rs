@@ -332,36 +332,44 @@ impl Plan {
                 if slots.len() < 2 || slots.len() > ORDERED_ORBIT || !kept {
                     continue;
                 }
-                // The orbit's arrangements the later moves reach from solved (each slot's
-                // place in the orbit, to read a move's source there).
+                // The orbit's arrangements the later moves reach from solved, numbered as
+                // the tie tables number theirs: a label a byte, by place in the orbit
+                // (each slot's place, to read a move's source there).
                 let mut place = vec![0usize; def.size];
                 for (p, &i) in slots.iter().enumerate() {
                     place[i] = p;
                 }
-                let solved: Vec<u8> = slots
-                    .iter()
-                    .map(|&i| puzzle.solved.orbits[s].perm[i])
-                    .collect();
-                let mut reached = std::collections::HashSet::from([solved.clone()]);
-                let mut frontier = vec![solved];
-                while let Some(here) = frontier.pop() {
-                    for e in &later {
-                        let next: Vec<u8> = slots
-                            .iter()
-                            .map(|&i| here[place[e.orbits[s].perm[i] as usize]])
-                            .collect();
-                        if reached.insert(next.clone()) {
-                            frontier.push(next);
-                        }
-                    }
-                }
+                let label_at = |key: u64, p: usize| (key >> (8 * p)) as u8;
+                let key_of = |labels: Vec<u8>| {
+                    (labels.iter().enumerate())
+                        .fold(0u64, |key, (p, &l)| key | u64::from(l) << (8 * p))
+                };
+                let solved = key_of(
+                    slots
+                        .iter()
+                        .map(|&i| puzzle.solved.orbits[s].perm[i])
+                        .collect(),
+                );
+                let step = |key: u64, m: usize| {
+                    let source = |&i: &usize| place[later[m].orbits[s].perm[i] as usize];
+                    key_of(slots.iter().map(|i| label_at(key, source(i))).collect())
+                };
                 let all: usize = (1..=slots.len()).product();
+                let Some((reached, _)) = tie::numbered([solved], later.len(), step, all) else {
+                    continue;
+                };
                 if reached.len() == all {
                     continue;
                 }
                 let mut ways: Vec<Vec<(usize, u8)>> = reached
-                    .into_iter()
-                    .map(|labels| slots.iter().copied().zip(labels).collect())
+                    .keys()
+                    .map(|&key| {
+                        slots
+                            .iter()
+                            .enumerate()
+                            .map(|(p, &i)| (i, label_at(key, p)))
+                            .collect()
+                    })
                     .collect();
                 ways.sort_unstable();
                 goals.push(kinds::KindsGoal { set: s, ways });

@@ -35,7 +35,7 @@ pub const EXACT_RANKS: u64 = 1 << 32;
 const FIRST_USE_BYTES: u64 = 256 << 20;
 
 /// An exact table bigger than this has each node's children asked for before any is
-/// read, so that the reads overlap: the 3x3x3's first phase (554 MB, in huge pages)
+/// read, so that the reads overlap: the 3x3x3's first phase (554 MB, in 2 MiB pages)
 /// went from 5 to 11 million nodes a second. Smaller ones are mostly in the caches
 /// (Square-1's 51 MB class table was 4% slower so read).
 const FAR_TABLE_BYTES: u64 = 56 << 20;
