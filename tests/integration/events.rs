@@ -3,7 +3,7 @@
 //! `cubedb puzzle scramble` for the built-in definitions, the 3x3x3 cube drawn from the
 //! seed), keep the WCA's minimum distances, and bad input is refused once, exit 2.
 
-use crate::common::{cubedb, shared_data_dir, stderr, stdout};
+use crate::common::{build_lock, cubedb, shared_data_dir, stderr, stdout};
 use cubedb::events::notation::check;
 use cubedb::events::nxn::{parse_turns, without_back_wide_turns, CubeN};
 use cubedb::events::random_moves::format_turns;
@@ -16,6 +16,7 @@ use cubedb::puzzles::rubik::model::notation::parse_moves;
 use cubedb::rng::SplitMix64;
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 fn definition(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -25,9 +26,35 @@ fn definition(name: &str) -> String {
         .to_string()
 }
 
+/// The shared data folder, once the tables a `cubedb` command on `what` (an event, or
+/// `puzzle` and a definition) builds are there: the first such command of a run is made
+/// under the build lock, so tests side by side never build one puzzle's tables in two
+/// processes at once (the Square-1 plan's take 45 s of CPU, the 4x4x4's 18 s).
+fn data_with_tables_of(what: &[&str]) -> String {
+    static BUILT: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
+    let data = shared_data_dir().display().to_string();
+    let _guard = build_lock();
+    let mut built = BUILT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if built.insert(what.join(" ")) {
+        let mut args = what.to_vec();
+        if args[0] == "puzzle" {
+            args.insert(1, "scramble");
+        } else {
+            args.insert(0, "scramble");
+        }
+        args.extend_from_slice(&["--count", "1", "--seed", "1", "--data", &data, "-q"]);
+        let out = cubedb(&args, "");
+        assert!(out.status.success(), "{what:?}: {}", stderr(&out));
+    }
+    data
+}
+
 /// `count` scrambles of `event` (seed 11) from the command line, one string each.
 fn scrambles(event: &str, count: usize, extra: &[&str]) -> Vec<String> {
-    let data = shared_data_dir().display().to_string();
+    let data = data_with_tables_of(&[event]);
     let count_text = count.to_string();
     let mut args = vec![
         "scramble",
@@ -53,7 +80,7 @@ fn scrambles(event: &str, count: usize, extra: &[&str]) -> Vec<String> {
 
 /// The same draws from `cubedb puzzle scramble` on the definition.
 fn puzzle_scrambles(file: &str, count: usize) -> Vec<String> {
-    let data = shared_data_dir().display().to_string();
+    let data = data_with_tables_of(&["puzzle", &definition(file)]);
     let count_text = count.to_string();
     let out = cubedb(
         &[
@@ -76,7 +103,7 @@ fn puzzle_scrambles(file: &str, count: usize) -> Vec<String> {
 
 /// Optimal solution lengths of `scrambles` on a definition (exact table).
 fn optimal_lengths(file: &str, scrambles: &[String]) -> Vec<usize> {
-    let data = shared_data_dir().display().to_string();
+    let data = data_with_tables_of(&["puzzle", &definition(file)]);
     let out = cubedb(
         &["puzzle", "solve", &definition(file), "--data", &data, "-q"],
         &scrambles.join("\n"),
@@ -230,8 +257,8 @@ fn seeds_reproduce_and_formats_agree() {
 
 #[test]
 fn pictures_are_the_nets_of_the_scrambled_cubes() {
-    let data = shared_data_dir().display().to_string();
     for event in ["222", "444bf", "777"] {
+        let data = data_with_tables_of(&[event]);
         let out = cubedb(
             &[
                 "scramble", event, "--count", "3", "--seed", "11", "--format", "svg", "--data",
@@ -263,6 +290,7 @@ fn pictures_are_the_nets_of_the_scrambled_cubes() {
         } else {
             "2"
         };
+        let data = data_with_tables_of(&[event.id()]);
         let out = cubedb(
             &[
                 "scramble",

@@ -546,7 +546,7 @@ fn square_one_respects_its_shape_rules() {
     let dir = fresh_dir("perm-square-one");
     let store = TableStore::new(&dir);
     let puzzle = load("square-1.tws", PuzzleMetric::Htm);
-    let solver = open_solver(&puzzle, &store, 512);
+    let solver = open_solver(&puzzle, &store, 32);
     assert!(solver.exact().is_none());
     // Shortest legal distance, by trying every legal sequence.
     fn legal_distance(puzzle: &PermPuzzle, state: &Element, limit: usize) -> Option<usize> {

@@ -65,9 +65,49 @@ fn try_open(
     PhasedSolver::open(puzzle, plan, &TableSite::new(&store, "test", 1024, &hidden))
 }
 
+/// A fresh folder named `tag` for a test that damages files in its folder, holding copies
+/// of the big tables `plan` uses (its files named `puzzle-NAME-...` with one of `kinds` in
+/// the name), which the plan builds once in the folder the tests share: such a test then
+/// builds only the small tables and what it damages, not a minute of big ones again.
+fn fresh_dir_with_big_tables(
+    tag: &str,
+    puzzle: &PermPuzzle,
+    plan: &str,
+    name: &str,
+    kinds: &[&str],
+) -> PathBuf {
+    let shared = super::common::shared_data_dir();
+    {
+        let _guard = super::common::build_lock();
+        open(puzzle, &definition(plan), &shared);
+    }
+    let dir = fresh_dir(tag);
+    let prefix = format!("puzzle-{name}-");
+    let mut copied = 0;
+    for entry in std::fs::read_dir(&shared).expect("the shared folder") {
+        let path = entry.expect("an entry").path();
+        let file = path.file_name().expect("a name").to_string_lossy();
+        if file.starts_with(&prefix)
+            && file.ends_with(".cdb")
+            && kinds.iter().any(|kind| file.contains(kind))
+        {
+            std::fs::copy(&path, dir.join(file.as_ref())).expect("a copy");
+            copied += 1;
+        }
+    }
+    assert!(
+        copied > 0,
+        "no {kinds:?} table of {name} in {}",
+        shared.display()
+    );
+    dir
+}
+
 /// The FTO with its shipped plan, tables in the folder the tests share.
 fn shipped_fto() -> (PermPuzzle, PhasedSolver) {
     let puzzle = load("fto.tws");
+    // One test builds the tables; the others wait for them rather than build them too.
+    let _guard = super::common::build_lock();
     let phased = open(
         &puzzle,
         &definition("fto.plan"),
@@ -678,8 +718,14 @@ fn walk_legally(puzzle: &PermPuzzle, state: &Element, text: &str) -> Element {
 /// bench/square-1.sh); then the command line on the same tables (built once).
 #[test]
 fn square_one_plan_solves_random_legal_states() {
-    let dir = fresh_dir("phased-square-1");
     let puzzle = load("square-1.tws");
+    let dir = fresh_dir_with_big_tables(
+        "phased-square-1",
+        &puzzle,
+        "square-1.plan",
+        "square-1",
+        &["-classes-depths"],
+    );
     let phased = open(&puzzle, &definition("square-1.plan"), &dir);
     let mut rng = SplitMix64::new(61);
     let count = 60;
@@ -1280,8 +1326,9 @@ fn rotations_must_turn_the_whole_puzzle() {
 /// turns of it searched), each solution applied here.
 #[test]
 fn the_fto_plan_ties_its_centres_to_the_corners() {
-    let dir = fresh_dir("phased-fto-classes");
     let puzzle = load("fto.tws");
+    let dir =
+        fresh_dir_with_big_tables("phased-fto-classes", &puzzle, "fto.plan", "fto", &["-tie-"]);
     let _first = open(&puzzle, &definition("fto.plan"), &dir);
     let kept: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
         .expect("the data folder")
