@@ -41,6 +41,7 @@ use search::{Halt, PhaseMoves, PhaseRun};
 use std::collections::HashMap;
 use steps::FreeSteps;
 use tables::{PhaseTables, StartNode};
+use tie::NumberSet;
 use view::{twist_free_gauge, View};
 
 /// How many solutions of a phase the next one tries, when the plan does not say.
@@ -1628,8 +1629,8 @@ struct Candidate {
 struct HandedOn<T = Candidate> {
     keep: usize,
     kept: Vec<(usize, T)>,
-    reached: std::collections::HashSet<Element>,
-    started: std::collections::HashSet<Vec<u64>>,
+    reached: NumberSet<Element>,
+    started: NumberSet<Vec<u64>>,
     /// Solutions passed over for reaching a state already handed on.
     repeated: usize,
 }
@@ -1650,8 +1651,8 @@ impl<T: Reaches> HandedOn<T> {
         Self {
             keep,
             kept: Vec::new(),
-            reached: std::collections::HashSet::new(),
-            started: std::collections::HashSet::new(),
+            reached: NumberSet::default(),
+            started: NumberSet::default(),
             repeated: 0,
         }
     }
@@ -2309,12 +2310,25 @@ impl PhasedSolver {
             // the state, and it is not unreachable for them): the estimate is its total
             // plus the next phase's distance.
             let following = self.plan.phases.get(k + 1).zip(self.tables.get(k + 1));
-            let estimate = |full: &Element, total: usize| -> Option<(usize, Option<StartNode>)> {
+            // The next phase's start from a state a solution reaches, its score (`total`
+            // and the start's bound), each state's view and coordinates worked out once:
+            // `Err(true)` when its class was handed on already (passed over before its
+            // distance is walked), `Err(false)` when the next phase cannot start there.
+            let next_start = |handed: &mut HandedOn<Candidate>,
+                              full: &Element,
+                              total: usize|
+             -> Result<(usize, Option<StartNode>), bool> {
                 let Some((phase, tables)) = following else {
-                    return Some((total, None));
+                    return Ok((total, None));
                 };
-                let start = tables.start(&phase.view.apply(full, sets)?, full)?;
-                Some((total + start.bound(), Some(start)))
+                let view = phase.view.apply(full, sets).ok_or(false)?;
+                let mut values = vec![0u64; tables.width];
+                let inner = tables.encode(&view, full, &mut values).ok_or(false)?;
+                if tables.starts_by_class() && handed.started_already(&tables.start_key(&values)) {
+                    return Err(true);
+                }
+                let start = tables.start_of(values, inner).ok_or(false)?;
+                Ok((total + start.bound(), Some(start)))
             };
             // The state a solution reaches, built in place (no allocation per move).
             let mut scratch = candidates[runs[0].0].full.clone();
@@ -2444,19 +2458,15 @@ impl PhasedSolver {
                         }
                         // A start of a class handed on already: passed over before its
                         // distance is walked (and before anything is copied).
-                        let class_handed_on =
-                            |handed: &mut HandedOn<Candidate>, reached: &Element| {
-                                following
-                                    .filter(|(_, t)| t.starts_by_class())
-                                    .and_then(|(phase, tables)| {
-                                        let view = phase.view.apply(reached, sets)?;
-                                        tables.start_key_at(&view, reached)
-                                    })
-                                    .is_some_and(|key| handed.started_already(&key))
-                            };
-                        if c.twins.is_empty() && class_handed_on(&mut handed, reached) {
-                            rejected += 1;
-                            return true;
+                        let mut first = None;
+                        if c.twins.is_empty() {
+                            match next_start(&mut handed, reached, total) {
+                                Err(true) => {
+                                    rejected += 1;
+                                    return true;
+                                }
+                                next => first = Some(next),
+                            }
                         }
                         let full = reached.clone();
                         let mut walk = |from: &Element| {
@@ -2473,17 +2483,13 @@ impl PhasedSolver {
                         // the next phase.
                         let mut groups: Vec<(usize, Option<StartNode>, Element, Vec<Element>)> =
                             Vec::new();
-                        for (t, reached) in std::iter::once(full)
-                            .chain(c.twins.iter().map(&mut walk))
-                            .enumerate()
-                        {
+                        for reached in std::iter::once(full).chain(c.twins.iter().map(&mut walk)) {
                             // (Without twins the first was looked at above.)
-                            if (t > 0 || !c.twins.is_empty())
-                                && class_handed_on(&mut handed, &reached)
-                            {
-                                continue;
-                            }
-                            let Some((score, start)) = estimate(&reached, total) else {
+                            let next = match first.take() {
+                                Some(next) => next,
+                                None => next_start(&mut handed, &reached, total),
+                            };
+                            let Ok((score, start)) = next else {
                                 continue;
                             };
                             let twin_of = start.as_ref().and_then(|s| {

@@ -614,6 +614,12 @@ impl PhaseTables {
     pub fn start(&self, view: &Element, full: &Element) -> Option<StartNode> {
         let mut values = vec![0u64; self.width];
         let inner = self.encode(view, full, &mut values)?;
+        self.start_of(values, inner)
+    }
+
+    /// [`PhaseTables::start`] from what [`PhaseTables::encode`] made of the state (its
+    /// coordinate values and its state in the inner puzzle): the distances walked.
+    pub fn start_of(&self, values: Vec<u64>, inner: Element) -> Option<StartNode> {
         let pattern = self.exact_distance(&values)?;
         let first = self.width - self.matchings.len();
         let pairs = self
@@ -671,18 +677,7 @@ impl PhaseTables {
     pub fn start_key_at(&self, view: &Element, full: &Element) -> Option<Vec<u64>> {
         let mut values = vec![0u64; self.width];
         self.encode(view, full, &mut values)?;
-        // The class in place of the exact coordinates' values (see `start_key`).
-        if let Heuristic::Exact {
-            projection,
-            quotient: Some(q),
-            ..
-        } = &self.heuristic
-        {
-            let width = projection.radix.len();
-            values[width - 1] = q.index(&values[..width]);
-            values.drain(..width - 1);
-        }
-        Some(values)
+        Some(self.start_key(&values))
     }
 
     /// The projections whose values a node carries, in order.

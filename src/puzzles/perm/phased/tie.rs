@@ -30,6 +30,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// [`PackedHasher`].
 pub(super) type NumberMap<K, V> = HashMap<K, V, BuildHasherDefault<PackedHasher>>;
 
+/// A set of numbers (states, coordinate values), hashed by [`PackedHasher`].
+pub(super) type NumberSet<K> = std::collections::HashSet<K, BuildHasherDefault<PackedHasher>>;
+
 /// A map keyed by packed arrangements.
 pub(super) type PackedMap<V> = NumberMap<u128, V>;
 
