@@ -26,11 +26,11 @@ fn definition(name: &str) -> String {
         .to_string()
 }
 
-/// The shared data folder, once the tables a `cubedb` command on `what` (an event, or
-/// `puzzle` and a definition) builds are there: the first such command of a run is made
+/// The shared data folder, once the tables the `cubedb` command `command` (without its
+/// count, seed and folder) builds are there: the first such command of a run is made
 /// under the build lock, so tests side by side never build one puzzle's tables in two
 /// processes at once (the Square-1 plan's take 45 s of CPU, the 4x4x4's 18 s).
-fn data_with_tables_of(what: &[&str]) -> String {
+fn data_with_tables_of(command: &[&str]) -> String {
     static BUILT: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
     let data = shared_data_dir().display().to_string();
     let _guard = build_lock();
@@ -38,23 +38,18 @@ fn data_with_tables_of(what: &[&str]) -> String {
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if built.insert(what.join(" ")) {
-        let mut args = what.to_vec();
-        if args[0] == "puzzle" {
-            args.insert(1, "scramble");
-        } else {
-            args.insert(0, "scramble");
-        }
+    if built.insert(command.join(" ")) {
+        let mut args = command.to_vec();
         args.extend_from_slice(&["--count", "1", "--seed", "1", "--data", &data, "-q"]);
         let out = cubedb(&args, "");
-        assert!(out.status.success(), "{what:?}: {}", stderr(&out));
+        assert!(out.status.success(), "{command:?}: {}", stderr(&out));
     }
     data
 }
 
 /// `count` scrambles of `event` (seed 11) from the command line, one string each.
 fn scrambles(event: &str, count: usize, extra: &[&str]) -> Vec<String> {
-    let data = data_with_tables_of(&[event]);
+    let data = data_with_tables_of(&["scramble", event]);
     let count_text = count.to_string();
     let mut args = vec![
         "scramble",
@@ -80,7 +75,7 @@ fn scrambles(event: &str, count: usize, extra: &[&str]) -> Vec<String> {
 
 /// The same draws from `cubedb puzzle scramble` on the definition.
 fn puzzle_scrambles(file: &str, count: usize) -> Vec<String> {
-    let data = data_with_tables_of(&["puzzle", &definition(file)]);
+    let data = data_with_tables_of(&["puzzle", "scramble", &definition(file)]);
     let count_text = count.to_string();
     let out = cubedb(
         &[
@@ -103,7 +98,7 @@ fn puzzle_scrambles(file: &str, count: usize) -> Vec<String> {
 
 /// Optimal solution lengths of `scrambles` on a definition (exact table).
 fn optimal_lengths(file: &str, scrambles: &[String]) -> Vec<usize> {
-    let data = data_with_tables_of(&["puzzle", &definition(file)]);
+    let data = data_with_tables_of(&["puzzle", "scramble", &definition(file)]);
     let out = cubedb(
         &["puzzle", "solve", &definition(file), "--data", &data, "-q"],
         &scrambles.join("\n"),
@@ -258,7 +253,7 @@ fn seeds_reproduce_and_formats_agree() {
 #[test]
 fn pictures_are_the_nets_of_the_scrambled_cubes() {
     for event in ["222", "444bf", "777"] {
-        let data = data_with_tables_of(&[event]);
+        let data = data_with_tables_of(&["scramble", event]);
         let out = cubedb(
             &[
                 "scramble", event, "--count", "3", "--seed", "11", "--format", "svg", "--data",
@@ -290,7 +285,7 @@ fn pictures_are_the_nets_of_the_scrambled_cubes() {
         } else {
             "2"
         };
-        let data = data_with_tables_of(&[event.id()]);
+        let data = data_with_tables_of(&["scramble", event.id()]);
         let out = cubedb(
             &[
                 "scramble",
