@@ -1635,6 +1635,18 @@ struct HandedOn<T = Candidate> {
     repeated: usize,
 }
 
+/// What the next phase makes of a state a phase's solution reaches.
+enum NextStart {
+    /// Its start, scored by the solution's total and the start's bound (no start when
+    /// the phase is the last).
+    Scored(usize, Option<StartNode>),
+    /// A start of its class was handed on already: passed over before its distance is
+    /// walked.
+    ClassHandedOn,
+    /// The next phase cannot start there.
+    Unreachable,
+}
+
 /// What [`HandedOn`] needs of a candidate: the state it reaches.
 trait Reaches {
     fn state(&self) -> &Element;
@@ -2310,25 +2322,30 @@ impl PhasedSolver {
             // the state, and it is not unreachable for them): the estimate is its total
             // plus the next phase's distance.
             let following = self.plan.phases.get(k + 1).zip(self.tables.get(k + 1));
-            // The next phase's start from a state a solution reaches, its score (`total`
-            // and the start's bound), each state's view and coordinates worked out once:
-            // `Err(true)` when its class was handed on already (passed over before its
-            // distance is walked), `Err(false)` when the next phase cannot start there.
+            // The next phase's start from a state a solution reaches (at `total`), the
+            // state's view and coordinates worked out once for both the check of classes
+            // handed on and the start.
             let next_start = |handed: &mut HandedOn<Candidate>,
                               full: &Element,
                               total: usize|
-             -> Result<(usize, Option<StartNode>), bool> {
+             -> NextStart {
                 let Some((phase, tables)) = following else {
-                    return Ok((total, None));
+                    return NextStart::Scored(total, None);
                 };
-                let view = phase.view.apply(full, sets).ok_or(false)?;
+                let Some(view) = phase.view.apply(full, sets) else {
+                    return NextStart::Unreachable;
+                };
                 let mut values = vec![0u64; tables.width];
-                let inner = tables.encode(&view, full, &mut values).ok_or(false)?;
+                let Some(inner) = tables.encode(&view, full, &mut values) else {
+                    return NextStart::Unreachable;
+                };
                 if tables.starts_by_class() && handed.started_already(&tables.start_key(&values)) {
-                    return Err(true);
+                    return NextStart::ClassHandedOn;
                 }
-                let start = tables.start_of(values, inner).ok_or(false)?;
-                Ok((total + start.bound(), Some(start)))
+                match tables.start_of(values, inner) {
+                    Some(start) => NextStart::Scored(total + start.bound(), Some(start)),
+                    None => NextStart::Unreachable,
+                }
             };
             // The state a solution reaches, built in place (no allocation per move).
             let mut scratch = candidates[runs[0].0].full.clone();
@@ -2461,7 +2478,7 @@ impl PhasedSolver {
                         let mut first = None;
                         if c.twins.is_empty() {
                             match next_start(&mut handed, reached, total) {
-                                Err(true) => {
+                                NextStart::ClassHandedOn => {
                                     rejected += 1;
                                     return true;
                                 }
@@ -2489,7 +2506,7 @@ impl PhasedSolver {
                                 Some(next) => next,
                                 None => next_start(&mut handed, &reached, total),
                             };
-                            let Ok((score, start)) = next else {
+                            let NextStart::Scored(score, start) = next else {
                                 continue;
                             };
                             let twin_of = start.as_ref().and_then(|s| {
