@@ -1309,7 +1309,9 @@ impl Coord {
 
     /// [`Coord::apply`] for every move of `taken` (a bit per move), each value handed to
     /// `write` with its move: the kind of coordinate is told apart once a node rather
-    /// than once a child, which the searches' children-first loops pay for otherwise.
+    /// than once a child, which the searches' children-first loops pay for otherwise. A
+    /// coordinate with a move table hands on its whole row, the moves not taken too: a
+    /// straight copy costs less than picking the moves out (the 4x4x4's solves 5%).
     #[inline(always)]
     pub fn apply_each(
         &self,
@@ -1319,16 +1321,18 @@ impl Coord {
         mut write: impl FnMut(usize, u64),
     ) {
         let row = value as usize * moves;
+        #[inline(always)]
+        fn copy(row: &[u32], write: &mut impl FnMut(usize, u64)) {
+            for (m, &v) in row.iter().enumerate() {
+                write(m, u64::from(v));
+            }
+        }
         match self {
-            Coord::Reachable(r) => {
-                set_bits(taken).for_each(|m| write(m, u64::from(r.table[row + m])))
-            }
-            Coord::Twist(t) => set_bits(taken).for_each(|m| write(m, u64::from(t.table[row + m]))),
-            Coord::TwistPart(t) => {
-                set_bits(taken).for_each(|m| write(m, u64::from(t.table[row + m])))
-            }
+            Coord::Reachable(r) => copy(&r.table[row..][..moves], &mut write),
+            Coord::Twist(t) => copy(&t.table[row..][..moves], &mut write),
+            Coord::TwistPart(t) => copy(&t.table[row..][..moves], &mut write),
             Coord::Places(p) => match p.table.get() {
-                Some(table) => set_bits(taken).for_each(|m| write(m, u64::from(table[row + m]))),
+                Some(table) => copy(&table[row..][..moves], &mut write),
                 None => {
                     set_bits(taken).for_each(|m| write(m, p.apply_without_table(value, m, moves)))
                 }

@@ -15,6 +15,8 @@ pub mod coset;
 pub mod cube3;
 pub mod kinds;
 pub mod matching;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
+mod nibbles;
 pub mod quotient;
 pub mod rotation;
 pub mod search;

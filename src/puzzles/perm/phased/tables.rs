@@ -956,7 +956,8 @@ impl PhaseTables {
     }
 
     /// [`Self::child`] for every phase move of `taken` (a bit per move), move `m`'s values
-    /// in `kids[m * width..][..width]`, each coordinate's kind told apart once.
+    /// in `kids[m * width..][..width]`, each coordinate's kind told apart once (columns
+    /// with a move table are written for every move: `kids` has room for all).
     #[inline]
     pub fn children(&self, here: &[u64], taken: u128, kids: &mut [u64]) {
         let moves = self.ranked.moves.len();
