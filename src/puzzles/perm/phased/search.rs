@@ -367,19 +367,20 @@ impl<'a> PhaseRun<'a> {
             if !exact {
                 tables.child(here, m, &mut kids[m * width..][..width]);
             }
-            let kid = &kids[m * width..][..width];
             let cost = self.moves.costs[m] as usize;
             if exact {
                 let value = if far {
                     tables.exact_value_at(self.buffers.indices[m])
                 } else {
-                    tables.exact_value(kid)
+                    tables.exact_value(&kids[m * width..][..width])
                 };
                 match exact_step(value, d, cost, left - cost) {
                     Some(distance) => near[m] = distance as u16,
                     None => continue,
                 }
+                tables.finish_child(here, m, &mut kids[m * width..][..width]);
             }
+            let kid = &kids[m * width..][..width];
             alive |= 1 << m;
             tables.prefetch(kid, &mut ranks[m * nm..][..nm]);
             tables.prefetch_kinds(kid);
