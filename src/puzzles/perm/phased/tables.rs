@@ -939,20 +939,8 @@ impl PhaseTables {
             }
             at += projection.coords.len();
         }
-        if let Some(straddle) = &self.straddle {
-            for j in at..at + straddle.width() {
-                next[j] = straddle.child(here[j], m);
-            }
-            at += straddle.width();
-        }
-        for kinds in &self.kinds {
-            next[at] = kinds.child(here[at], m);
-            at += 1;
-        }
-        for matching in &self.matchings {
-            next[at] = matching.child(here[at], m);
-            at += 1;
-        }
+        debug_assert_eq!(at, self.straddle_at);
+        self.finish_child(here, m, next);
     }
 
     /// The projections' values of [`Self::child`] for every phase move of `taken` (a
