@@ -672,14 +672,6 @@ impl PhaseTables {
         )
     }
 
-    /// [`PhaseTables::start_key`] of the start at the view `view` of the full state
-    /// `full` (`None`: the phase cannot start there).
-    pub fn start_key_at(&self, view: &Element, full: &Element) -> Option<Vec<u64>> {
-        let mut values = vec![0u64; self.width];
-        self.encode(view, full, &mut values)?;
-        Some(self.start_key(&values))
-    }
-
     /// The projections whose values a node carries, in order.
     pub fn projections(&self) -> Vec<&Projection> {
         match &self.heuristic {
