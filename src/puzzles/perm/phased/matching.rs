@@ -926,3 +926,217 @@ mod tests {
         }
     }
 }
+
+/// An experiment, run by hand (ignored): how much a table over the matching and the U-D
+/// centres would cut the 4x4x4's pairs phase, before such a table is built (see
+/// docs/phases.md, "Not yet done"). `NEAR` (default 8) is how far its breadth-first
+/// search goes (9: 107 M states, 3.9 GB), `STARTS` and `WALK` how many random starts and
+/// how many moves of the phase make each.
+#[cfg(test)]
+mod centres_beside_the_matching {
+    use super::*;
+    use crate::progress::Progress;
+    use std::collections::HashMap;
+
+    /// IDA* over the matching and the three pairs of centre faces (each as a mask of
+    /// which four of its eight slots hold the first colour).
+    struct Search<'a> {
+        steps: &'a [Step],
+        masks: &'a [[[u8; 8]; 3]],
+        face: &'a [usize],
+        table: &'a MatchingTable,
+        centres: &'a [u8],
+        combined: Option<(&'a HashMap<u64, u8>, usize)>,
+        nodes: u64,
+    }
+
+    fn move_mask(c: u8, m: &[u8; 8]) -> u8 {
+        (0..8).fold(0u8, |acc, s| acc | ((c >> m[s]) & 1) << s)
+    }
+
+    fn centres_index(c: [u8; 3]) -> usize {
+        (c[0] as usize * 256 + c[1] as usize) * 256 + c[2] as usize
+    }
+
+    impl Search<'_> {
+        fn bound(&self, t: u64, d: usize, c: [u8; 3]) -> usize {
+            let mut h = d.max(self.centres[centres_index(c)] as usize);
+            if let Some((map, depth)) = self.combined {
+                let k = t << 8 | u64::from(c[0]);
+                h = h.max(map.get(&k).map_or(depth + 1, |&v| v as usize));
+            }
+            h
+        }
+
+        fn dfs(&mut self, t: u64, d: usize, c: [u8; 3], left: usize, last: usize) -> bool {
+            if left == 0 {
+                return t == identity_packed(12) && c == [0x0F; 3];
+            }
+            for m in 0..self.steps.len() {
+                if last < self.face.len() && self.face[m] == self.face[last] {
+                    continue;
+                }
+                self.nodes += 1;
+                let t2 = self.steps[m].apply_by_places(t, 12);
+                let d2 = self.table.step_distance(d, self.table.value(t2));
+                let c2 = [0, 1, 2].map(|g| move_mask(c[g], &self.masks[m][g]));
+                if self.bound(t2, d2, c2) > left - 1 {
+                    continue;
+                }
+                if self.dfs(t2, d2, c2, left - 1, m) {
+                    return true;
+                }
+            }
+            false
+        }
+    }
+
+    /// How many nodes the 4x4x4's pairs phase (to every pair whole and every centre
+    /// solved) takes from random starts of its group, bounded by the matching's table
+    /// and the centres' exact distance, and then also by the distance over the matching
+    /// and the U-D centres where it is within a few moves (a breadth-first search kept
+    /// in memory): `CUBEDB_DATA` names a folder with the matching table (else it is
+    /// built). Both find the same lengths; the second never bounds above them.
+    #[test]
+    #[ignore]
+    fn a_bound_over_the_matching_and_the_centres_cuts_the_pairs_phase() {
+        let (puzzle, plan, at) = crate::puzzles::perm::phased::shipped_4x4x4_pairing();
+        let matching = plan.phases[at].view.matching.as_ref().expect("matching");
+        let sides = Sides::within(&puzzle, matching);
+        let moves = plan.phase_elements(at);
+        let dir = std::env::var("CUBEDB_DATA")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|_| std::env::temp_dir().join("cubedb-pairs-bound"));
+        let (store, hidden) = (crate::table::TableStore::new(&dir), Progress::hidden());
+        let site = TableSite::new(&store, "4x4x4", 8192, &hidden);
+        let table = MatchingTable::load_or_build(&puzzle, &sides, &moves, &site).expect("table");
+        let steps = steps_of(&sides, &moves);
+        // Centres: slots 0-7 R-L, 8-15 U-D, 16-23 F-B; each group's first colour as a mask.
+        let center = puzzle
+            .sets
+            .iter()
+            .position(|s| s.name == "CENTER")
+            .expect("centres");
+        let groups = [8usize, 16, 0];
+        let masks: Vec<[[u8; 8]; 3]> = moves
+            .iter()
+            .map(|m| {
+                groups.map(|base| {
+                    let mut out = [0u8; 8];
+                    for (s, o) in out.iter_mut().enumerate() {
+                        let from = m.orbits[center].perm[base + s] as usize;
+                        assert!((base..base + 8).contains(&from), "centres keep their axis");
+                        *o = (from - base) as u8;
+                    }
+                    out
+                })
+            })
+            .collect();
+        let names: Vec<String> = plan.phases[at]
+            .moves
+            .iter()
+            .map(|&m| plan.moves[m].name.clone())
+            .collect();
+        let face: Vec<usize> = names
+            .iter()
+            .map(|n| {
+                let base = n.trim_end_matches(['2', '\'']);
+                names
+                    .iter()
+                    .position(|x| x.trim_end_matches(['2', '\'']) == base)
+                    .unwrap_or(0)
+            })
+            .collect();
+        // The centres' exact distances (three masks of four of eight).
+        let mut centres = vec![u8::MAX; 1 << 24];
+        let solved = [0x0Fu8; 3];
+        centres[centres_index(solved)] = 0;
+        let mut frontier = vec![solved];
+        let mut depth = 0u8;
+        while !frontier.is_empty() {
+            depth += 1;
+            let mut next = Vec::new();
+            for c in frontier {
+                for mm in &masks {
+                    let c2 = [0, 1, 2].map(|g| move_mask(c[g], &mm[g]));
+                    if centres[centres_index(c2)] == u8::MAX {
+                        centres[centres_index(c2)] = depth;
+                        next.push(c2);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        // The (matching, U-D centres) distances within `near` moves.
+        let near: usize = std::env::var("NEAR")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(8);
+        let mut combined: HashMap<u64, u8> = HashMap::new();
+        let start = identity_packed(12) << 8 | 0x0F;
+        combined.insert(start, 0);
+        let mut frontier = vec![start];
+        for d in 1..=near {
+            let mut next = Vec::new();
+            for key in frontier {
+                for (step, mm) in steps.iter().zip(&masks) {
+                    let k2 = step.apply_by_places(key >> 8, 12) << 8
+                        | u64::from(move_mask((key & 0xFF) as u8, &mm[0]));
+                    if let std::collections::hash_map::Entry::Vacant(e) = combined.entry(k2) {
+                        e.insert(d as u8);
+                        next.push(k2);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        crate::output::note(format_args!(
+            "{} (matching, U-D centres) states within {near}",
+            combined.len()
+        ));
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let starts: usize = std::env::var("STARTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(5);
+        let walk: usize = std::env::var("WALK")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(60);
+        for trial in 0..starts {
+            let (mut t, mut c) = (identity_packed(12), solved);
+            for _ in 0..walk {
+                let m = rng.below(steps.len() as u64) as usize;
+                t = steps[m].apply_by_places(t, 12);
+                c = [0, 1, 2].map(|g| move_mask(c[g], &masks[m][g]));
+            }
+            let d = table.distance(t);
+            let mut found = Vec::new();
+            for with in [false, true] {
+                let mut search = Search {
+                    steps: &steps,
+                    masks: &masks,
+                    face: &face,
+                    table: &table,
+                    centres: &centres,
+                    combined: with.then_some((&combined, near)),
+                    nodes: 0,
+                };
+                let first = search.bound(t, d, c);
+                let began = std::time::Instant::now();
+                let length = (first..30)
+                    .find(|&bound| search.dfs(t, d, c, bound, usize::MAX))
+                    .expect("solved");
+                crate::output::note(format_args!(
+                    "start {trial}: bound {first}, length {length}, {} nodes, {:.2} s{}",
+                    search.nodes,
+                    began.elapsed().as_secs_f64(),
+                    if with { " (with the centres)" } else { "" }
+                ));
+                found.push((first, length));
+            }
+            assert_eq!(found[0].1, found[1].1, "the same length");
+            assert!(found[1].0 >= found[0].0 && found[1].0 <= found[1].1);
+        }
+    }
+}
