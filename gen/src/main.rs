@@ -104,6 +104,10 @@ struct PuzzleArgs {
     /// Build the puzzle's tables again (each replaces the old one atomically).
     #[arg(long)]
     force: bool,
+    /// Also build the large tables the plan names (`Large`: the 4x4x4's pairs with its U
+    /// and D centres, 4.2 GB), which solves then read in place of the smaller ones.
+    #[arg(long)]
+    large: bool,
 }
 
 /// `--memory`: the library's range, in its words.
@@ -234,7 +238,9 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
     let progress = Progress::stderr(quiet);
     // --force builds every table again; each replaces the old one by a rename, so
     // readers and other builders never find a table missing.
-    let site = TableSite::new(store, &source, args.memory, &progress).rebuilding(args.force);
+    let site = TableSite::new(store, &source, args.memory, &progress)
+        .rebuilding(args.force)
+        .building_large(args.large);
     let solver = PuzzleSolver::open_with_plan(&puzzle, plan, &site, engine)?;
     let mut out = cubedb::output::stdout()?;
     match &solver {

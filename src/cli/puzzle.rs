@@ -799,6 +799,14 @@ fn info(args: &FileArgs) -> Result<()> {
                     m.a.len()
                 ));
             }
+            if let Some(large) = &phase.large {
+                extra.push(format!(
+                    "with `cubedb-gen puzzle --large`, the pairs with {} slots of set {} \
+                     beside them in one table",
+                    large.slots.len(),
+                    puzzle.sets[large.set].name
+                ));
+            }
             if let Some(c) = &phase.view.collapse {
                 extra.push(format!(
                     "set {} collapsed into {} pairs",

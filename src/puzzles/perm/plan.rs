@@ -134,6 +134,10 @@ pub struct PhaseSpec {
     /// `Join N`: each pattern database over a whole set of distinct pieces also follows
     /// N pieces of the next such set, where that fits the size cap.
     pub join: Option<usize>,
+    /// `Large SET SLOT...`: the slots (numbered from 1) of a set whose kinds the phase's
+    /// matching table sees beside the pairs when built large (`cubedb-gen puzzle
+    /// --large`), with the line.
+    pub large: Option<(usize, String, Vec<String>)>,
     /// Moves whose cost is not 1: name, cost (0 or 1), line.
     pub costs: Vec<(String, u8, usize)>,
     /// `Upto NAME...`: states these moves reach from the target count as the target too
@@ -360,6 +364,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
     let mut target: Option<(usize, TargetSpec)> = None;
     let mut keep = None;
     let mut join = None;
+    let mut large = None;
     let mut stream = None;
     let mut inverse = None;
     let mut costs = Vec::new();
@@ -424,6 +429,19 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
             "Inverse" if tokens.len() == 1 => inverse = Some(line),
             "Inverse" => return Err(error(line, "Inverse takes nothing after it")),
             "Join" => join = Some(whole_number(&tokens, line, MAX_JOIN)?),
+            "Large" => {
+                if large.is_some() {
+                    return Err(error(line, "Large is given twice in this phase"));
+                }
+                if tokens.len() < 3 {
+                    return Err(error(
+                        line,
+                        "Large takes a set and at least one of its slots",
+                    ));
+                }
+                let slots = tokens[2..].iter().map(|t| t.to_string()).collect();
+                large = Some((line, tokens[1].to_string(), slots));
+            }
             "Cost" => {
                 if tokens.len() < 3 || tokens.len() % 2 == 0 {
                     return Err(error(
@@ -454,7 +472,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                     line,
                     format!(
                         "unexpected {} in phase {name}: expected Moves, Target, Upto, Keep, Join, \
-                         Cost, Through, Stream, Inverse or End",
+                         Large, Cost, Through, Stream, Inverse or End",
                         crate::text::quote(other)
                     ),
                 ))
@@ -468,6 +486,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
         target: target.ok_or_else(|| error(start, format!("phase {name} has no Target line")))?,
         keep,
         join,
+        large,
         costs,
         upto,
         through,

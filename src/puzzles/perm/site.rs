@@ -38,6 +38,9 @@ pub struct TableSite<'a> {
     pub progress: &'a Progress,
     /// Build every table again, each replacing the old one by a rename.
     pub rebuild: bool,
+    /// Build the large tables a plan names (`Large`) when missing; without it they are
+    /// read when present, and the smaller tables serve when not.
+    pub large: bool,
 }
 
 impl<'a> TableSite<'a> {
@@ -54,12 +57,18 @@ impl<'a> TableSite<'a> {
             budget_mb,
             progress,
             rebuild: false,
+            large: false,
         }
     }
 
     /// The same site, building every table again when `rebuild`.
     pub fn rebuilding(self, rebuild: bool) -> Self {
         Self { rebuild, ..self }
+    }
+
+    /// The same site, building the plans' large tables when `large`.
+    pub fn building_large(self, large: bool) -> Self {
+        Self { large, ..self }
     }
 
     /// The budget in bytes.

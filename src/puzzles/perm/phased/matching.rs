@@ -42,7 +42,7 @@ use crate::search::bfs::{mod3_bfs_bytes, mod3_bfs_observed, Mod3Observer, Ranked
 use crate::table::{packed, Table};
 use std::sync::atomic::AtomicU8;
 
-use super::view::Sides;
+use super::view::{Beside, Sides};
 
 /// Lehmer rank of a permutation of `0..n` (`n` at most 16) packed 4 bits a value: for
 /// twelve values or fewer all places at once where the build allows
@@ -331,6 +331,121 @@ fn keeps_parity(steps: &[Step], n: usize) -> bool {
 /// Most states the search from the identity settles before it stops deepening.
 const SETTLED_LIMIT: u64 = 40_000_000;
 
+/// Most slots a large table sees beside a matching (their arrangement numbered in 16
+/// bits).
+pub const MOST_BESIDE: usize = 16;
+
+/// Most pairs of a matching with slots beside: a node's value holds the pairs in its
+/// low 48 bits and the slots' number above them.
+pub const MOST_PAIRS_BESIDE: usize = 12;
+
+/// Where a node's value holds the number of its slots beside.
+const BESIDE_SHIFT: u32 = 48;
+
+/// The pairs' part of a node's value.
+const PAIRS: u64 = (1 << BESIDE_SHIFT) - 1;
+
+/// The arrangement of two kinds in a matching's [`Beside`] slots, numbered: which slots
+/// hold the kind the first slot holds solved (a bit per slot), among the masks with as
+/// many bits as the solved one (the 4x4x4's U and D centres: 70).
+#[derive(Debug, Clone)]
+struct BesideCoord {
+    set: usize,
+    slots: Vec<usize>,
+    /// The kind counted.
+    kind: u8,
+    /// Per mask of the slots, its number (`u16::MAX`: another count of bits).
+    number: Vec<u16>,
+    /// How many numbers.
+    count: u64,
+    /// The solved arrangement's number.
+    solved: u64,
+    /// Per move, per number, the number after the move.
+    moves: Vec<Vec<u16>>,
+}
+
+impl BesideCoord {
+    fn new(puzzle: &PermPuzzle, beside: &Beside, moves: &[&Element]) -> Self {
+        let (set, slots) = (beside.set, beside.slots.clone());
+        let solved_labels = &puzzle.solved.orbits[set].perm;
+        let kind = solved_labels[slots[0]];
+        let mask_of = |labels: &[u8]| -> usize {
+            (slots.iter().enumerate())
+                .filter(|&(_, &x)| labels[x] == kind)
+                .fold(0, |mask, (i, _)| mask | 1 << i)
+        };
+        // Per move, per slot `i`, the place among the slots of the one it receives from
+        // (the moves keep the slots: checked where the plan is read).
+        let sources: Vec<Vec<usize>> = moves
+            .iter()
+            .map(|m| {
+                (slots.iter())
+                    .map(|&x| {
+                        let source = m.orbits[set].perm[x] as usize;
+                        slots.iter().position(|&y| y == source).unwrap_or(0)
+                    })
+                    .collect()
+            })
+            .collect();
+        let solved_mask = mask_of(solved_labels);
+        Self::from_sources(set, slots, kind, solved_mask, &sources)
+    }
+
+    /// The coordinate of `slots` of `set`, the kind `kind` solved in `solved_mask`,
+    /// under moves given by where each slot receives from (places among the slots).
+    fn from_sources(
+        set: usize,
+        slots: Vec<usize>,
+        kind: u8,
+        solved_mask: usize,
+        sources: &[Vec<usize>],
+    ) -> Self {
+        let ones = solved_mask.count_ones();
+        let mut number = vec![u16::MAX; 1 << slots.len()];
+        let mut masks = Vec::new();
+        for (mask, n) in number.iter_mut().enumerate() {
+            if mask.count_ones() == ones {
+                *n = masks.len() as u16;
+                masks.push(mask);
+            }
+        }
+        let moves = sources
+            .iter()
+            .map(|from| {
+                masks
+                    .iter()
+                    .map(|&mask| {
+                        let after = (from.iter().enumerate())
+                            .filter(|&(_, &j)| mask >> j & 1 == 1)
+                            .fold(0, |acc, (i, _)| acc | 1 << i);
+                        number[after]
+                    })
+                    .collect()
+            })
+            .collect();
+        Self {
+            set,
+            kind,
+            count: masks.len() as u64,
+            solved: u64::from(number[solved_mask]),
+            number,
+            moves,
+            slots,
+        }
+    }
+
+    /// The number of a full state's arrangement; `None` when the slots hold another
+    /// count of the kind.
+    fn encode(&self, state: &Element) -> Option<u64> {
+        let labels = &state.orbits[self.set].perm;
+        let mask = (self.slots.iter().enumerate())
+            .filter(|&(_, &x)| labels[x] == self.kind)
+            .fold(0, |mask, (i, _)| mask | 1 << i);
+        let n = self.number[mask];
+        (n != u16::MAX).then_some(u64::from(n))
+    }
+}
+
 /// A matching's moves and table.
 pub struct MatchingTable {
     sides: Sides,
@@ -338,6 +453,8 @@ pub struct MatchingTable {
     steps: Vec<Step>,
     ranking: Ranking,
     table: Table,
+    /// The slots its large table sees beside the pairs, when that table is the one read.
+    beside: Option<BesideCoord>,
     /// The depth the search completed: values beyond it read as `depth + 1`.
     pub depth: usize,
 }
@@ -358,6 +475,75 @@ impl RankedSpace for Space<'_> {
         for step in self.steps {
             visit(self.ranking.index(step.apply(t, self.ranking.n)));
         }
+    }
+}
+
+/// A matching's permutations with the arrangement of its slots beside them, for the
+/// breadth-first search of its large table: rank `index * count + number`. The ranks
+/// of one permutation lie together, and their neighbours by a move too, so a run of
+/// them works out the permutation's neighbours once and claims bytes side by side.
+struct BesideSpace<'a> {
+    ranking: &'a Ranking,
+    steps: &'a [Step],
+    beside: &'a BesideCoord,
+}
+
+impl BesideSpace<'_> {
+    /// The first rank of the neighbour by move `m` of the permutation at `index`.
+    #[inline]
+    fn neighbour_base(&self, t: u64, m: usize) -> u64 {
+        self.ranking.index(self.steps[m].apply(t, self.ranking.n)) * self.beside.count
+    }
+
+    /// The neighbour's number, by move `m`, of a rank's number.
+    #[inline]
+    fn number_after(&self, rank: u64, m: usize) -> u64 {
+        u64::from(self.beside.moves[m][(rank % self.beside.count) as usize])
+    }
+}
+
+impl RankedSpace for BesideSpace<'_> {
+    fn size(&self) -> u64 {
+        self.ranking.size() * self.beside.count
+    }
+
+    fn for_each_neighbour(&self, rank: u64, visit: impl FnMut(u64)) {
+        self.for_each_neighbour_of_sorted(&[rank], visit);
+    }
+
+    fn for_each_neighbour_of_sorted(&self, ranks: &[u64], mut visit: impl FnMut(u64)) {
+        let count = self.beside.count;
+        for run in ranks.chunk_by(|x, y| x / count == y / count) {
+            let t = self.ranking.unindex(run[0] / count);
+            for m in 0..self.steps.len() {
+                let base = self.neighbour_base(t, m);
+                for &rank in run {
+                    visit(base + self.number_after(rank, m));
+                }
+            }
+        }
+    }
+
+    fn move_count(&self) -> usize {
+        self.steps.len()
+    }
+
+    fn neighbours_by_move(&self, rank: u64) -> impl Fn(usize) -> u64 + '_ {
+        let t = self.ranking.unindex(rank / self.beside.count);
+        move |m| self.neighbour_base(t, m) + self.number_after(rank, m)
+    }
+
+    fn neighbours_by_move_of_sorted(&self, ranks: &[u64], m: usize, out: &mut [u64]) -> bool {
+        let count = self.beside.count;
+        let mut at = 0;
+        for run in ranks.chunk_by(|x, y| x / count == y / count) {
+            let base = self.neighbour_base(self.ranking.unindex(run[0] / count), m);
+            for &rank in run {
+                out[at] = base + self.number_after(rank, m);
+                at += 1;
+            }
+        }
+        true
     }
 }
 
@@ -384,18 +570,39 @@ impl Mod3Observer for Budget {
 struct Layout {
     steps: Vec<Step>,
     ranking: Ranking,
+    /// The slots beside the pairs, for a large table.
+    beside: Option<BesideCoord>,
     spec: crate::table::TableSpec,
 }
 
 impl Layout {
-    fn new(puzzle: &PermPuzzle, sides: &Sides, moves: &[&Element], source: &str) -> Self {
+    /// The table a site reads for `sides`: the large one (slots beside the pairs) when
+    /// the plan names one and the site has it or builds it, else the matching's own.
+    fn chosen(puzzle: &PermPuzzle, sides: &Sides, moves: &[&Element], site: &TableSite) -> Self {
+        if let Some(beside) = &sides.beside {
+            let coord = BesideCoord::new(puzzle, beside, moves);
+            let large = Self::new(puzzle, sides, moves, site.source, Some(coord));
+            if site.large || site.store.exists(&large.spec) {
+                return large;
+            }
+        }
+        Self::new(puzzle, sides, moves, site.source, None)
+    }
+
+    fn new(
+        puzzle: &PermPuzzle,
+        sides: &Sides,
+        moves: &[&Element],
+        source: &str,
+        beside: Option<BesideCoord>,
+    ) -> Self {
         let n = sides.a.len();
         let steps = steps_of(sides, moves);
         // Only even permutations are reached when the moves keep the parity: the table
         // holds those alone, half the bytes (for the 4x4x4, 60 MB instead of 120, more
         // of it in the caches at every read).
         let ranking = Ranking::new(n, keeps_parity(&steps, n), classes_of(&steps, n));
-        let size = ranking.size();
+        let size = ranking.size() * beside.as_ref().map_or(1, |b| b.count);
         // Named by the moves' slot lists (the same names as tables built before the steps
         // were packed), and the classes when there are several.
         let lists: Vec<(Vec<u8>, Vec<u8>)> = steps
@@ -407,30 +614,40 @@ impl Layout {
         } else {
             format!("|classes{:?}", ranking.classes)
         };
+        let with_slots = beside.as_ref().map_or(String::new(), |b| {
+            format!("|beside {} {:?} {:?}", b.set, b.slots, b.moves)
+        });
         let hash = xxhash_rust::xxh3::xxh3_64(
             format!(
-                "{}|matching|{lists:?}{}{classes}",
+                "{}|matching|{lists:?}{}{classes}{with_slots}",
                 puzzle.hash,
                 if ranking.halved { "|even" } else { "" }
             )
             .as_bytes(),
         );
+        let mut params = vec![
+            ("pairs".into(), n as u64),
+            ("moves".into(), steps.len() as u64),
+        ];
+        params.extend(beside.as_ref().map(|b| ("beside".into(), b.count)));
         let spec = crate::puzzles::perm::exact::keyed_spec(
             puzzle,
             source,
-            "matching",
+            if beside.is_some() {
+                "matching-large"
+            } else {
+                "matching"
+            },
             hash,
             "matching-mod3",
-            vec![
-                ("pairs".into(), n as u64),
-                ("moves".into(), steps.len() as u64),
-            ],
+            params,
             size,
             2,
         );
         Self {
             steps,
             ranking,
+            beside,
             spec,
         }
     }
@@ -441,10 +658,18 @@ impl Layout {
         if !site.rebuild && site.store.exists(&self.spec) {
             return Ok(());
         }
-        Ok(site.within_budget(
-            || format!("the table of {} pairs of {}", self.ranking.n, puzzle.name),
-            mod3_bfs_bytes(self.ranking.size()),
-        )?)
+        Ok(site.within_budget(|| self.what(puzzle), mod3_bfs_bytes(self.spec.entries))?)
+    }
+
+    /// The table, as notes name it.
+    fn what(&self, puzzle: &PermPuzzle) -> String {
+        let beside = self.beside.as_ref().map_or(String::new(), |b| {
+            format!(" with {} slots beside", b.slots.len())
+        });
+        format!(
+            "the table of {} pairs of {}{beside}",
+            self.ranking.n, puzzle.name
+        )
     }
 }
 
@@ -458,7 +683,7 @@ impl MatchingTable {
         moves: &[&Element],
         site: &TableSite,
     ) -> Result<(), ExactError> {
-        Layout::new(puzzle, sides, moves, site.source).within_budget(puzzle, site)
+        Layout::chosen(puzzle, sides, moves, site).within_budget(puzzle, site)
     }
 
     /// The table of the matching `sides` under the moves `moves` (full puzzle elements),
@@ -470,34 +695,53 @@ impl MatchingTable {
         moves: &[&Element],
         site: &TableSite,
     ) -> Result<Self, ExactError> {
-        let (store, source, progress, rebuild) =
-            (site.store, site.source, site.progress, site.rebuild);
-        let layout = Layout::new(puzzle, sides, moves, source);
+        let (store, progress, rebuild) = (site.store, site.progress, site.rebuild);
+        let layout = Layout::chosen(puzzle, sides, moves, site);
         layout.within_budget(puzzle, site)?;
+        let what = layout.what(puzzle);
         let Layout {
             steps,
             ranking,
+            beside,
             spec,
         } = layout;
         let n = sides.a.len();
-        let size = ranking.size();
-        if rebuild || !store.exists(&spec) {
+        let size = spec.entries;
+        // A large table present is read as it is; it is built again only when asked for.
+        let build = match beside {
+            Some(_) => site.large && (rebuild || !store.exists(&spec)),
+            None => rebuild || !store.exists(&spec),
+        };
+        if build {
             store.check_writable()?;
             progress.note(format!(
-                "building the table of {n} pairs of {} ({size} entries, {:.1} MB) ...",
-                puzzle.name,
+                "building {what} ({size} entries, {:.1} MB) ...",
                 size.div_ceil(4) as f64 / 1e6
             ));
-            let space = Space {
-                ranking: &ranking,
-                steps: &steps,
-            };
             let identity = ranking.index(identity_packed(n));
-            let mut budget = Budget {
-                limit: SETTLED_LIMIT,
-                depth: 0,
+            let result = match &beside {
+                None => {
+                    let space = Space {
+                        ranking: &ranking,
+                        steps: &steps,
+                    };
+                    let mut budget = Budget {
+                        limit: SETTLED_LIMIT,
+                        depth: 0,
+                    };
+                    mod3_bfs_observed(&space, &[identity], progress, "pairs BFS", &mut budget)
+                }
+                // A large table is built for its reach: every layer searched.
+                Some(beside) => {
+                    let space = BesideSpace {
+                        ranking: &ranking,
+                        steps: &steps,
+                        beside,
+                    };
+                    let source = identity * beside.count + beside.solved;
+                    mod3_bfs_observed(&space, &[source], progress, "pairs BFS", &mut ())
+                }
             };
-            let result = mod3_bfs_observed(&space, &[identity], progress, "pairs BFS", &mut budget);
             store.write(&spec, &result.crumbs, result.histogram)?;
         }
         // Read at random, one entry a search node, and bigger than the caches (the
@@ -511,6 +755,7 @@ impl MatchingTable {
             steps,
             ranking,
             table,
+            beside,
             depth,
         })
     }
@@ -540,20 +785,50 @@ impl MatchingTable {
         if self.ranking.halved && packed_parity(t, n) == 1 || !self.ranking.holds(t) {
             return None;
         }
-        Some(t)
+        match &self.beside {
+            None => Some(t),
+            Some(beside) => Some(t | beside.encode(state)? << BESIDE_SHIFT),
+        }
+    }
+
+    /// The node value of the target: every pair whole (and the slots beside solved).
+    fn target(&self) -> u64 {
+        let beside = self.beside.as_ref().map_or(0, |b| b.solved);
+        identity_packed(self.ranking.n) | beside << BESIDE_SHIFT
+    }
+
+    /// The table's index of a node value.
+    #[inline]
+    fn index(&self, t: u64) -> u64 {
+        match &self.beside {
+            None => self.ranking.index(t),
+            Some(beside) => self.ranking.index(t & PAIRS) * beside.count + (t >> BESIDE_SHIFT),
+        }
+    }
+
+    /// Whether the table read is the large one, with slots beside the pairs.
+    pub fn is_large(&self) -> bool {
+        self.beside.is_some()
     }
 
     /// The packed permutation after move `m`.
     #[inline]
     pub fn child(&self, t: u64, m: usize) -> u64 {
-        self.steps[m].apply(t, self.ranking.n)
+        let pairs = self.steps[m].apply(t, self.ranking.n);
+        match &self.beside {
+            None => pairs,
+            Some(beside) => {
+                let number = beside.moves[m][(t >> BESIDE_SHIFT) as usize];
+                pairs | u64::from(number) << BESIDE_SHIFT
+            }
+        }
     }
 
     /// The table's value for a packed permutation: the distance modulo 3, or 3 beyond
     /// the searched depth.
     #[inline]
     pub fn value(&self, t: u64) -> u8 {
-        let index = self.ranking.index(t);
+        let index = self.index(t);
         packed::Crumbs::new(self.table.payload()).get(index as usize)
     }
 
@@ -561,7 +836,7 @@ impl MatchingTable {
     /// [`MatchingTable::value_at`]); returns its index.
     #[inline]
     pub fn prefetch(&self, t: u64) -> u64 {
-        let index = self.ranking.index(t);
+        let index = self.index(t);
         crate::table::prefetch(self.table.payload(), (index / 4) as usize);
         index
     }
@@ -589,10 +864,10 @@ impl MatchingTable {
         if value == 3 {
             return self.depth + 1;
         }
-        let identity = identity_packed(self.ranking.n);
+        let target = self.target();
         let mut here = t;
         let mut distance = 0;
-        while here != identity && distance <= self.depth {
+        while here != target && distance <= self.depth {
             let want = (value + 2) % 3;
             let Some(next) = (0..self.steps.len())
                 .map(|m| self.child(here, m))
@@ -864,6 +1139,99 @@ mod tests {
         }
     }
 
+    /// A large table (the pairs with slots beside) holds the distances a plain search
+    /// of both together finds, pushed and pulled alike: random moves (each with its
+    /// inverse) on seven pairs and on six slots holding three pieces of a kind.
+    #[test]
+    fn a_large_table_holds_the_distances_a_plain_search_finds() {
+        use std::collections::HashMap;
+        let (n, slots) = (7usize, 6usize);
+        let size: u64 = (1..=n as u64).product();
+        let mut rng = crate::rng::SplitMix64::new(9);
+        let mut steps = Vec::new();
+        let mut sources = Vec::new();
+        while steps.len() < 6 {
+            let a = crate::puzzles::perm::coord::unrank_perm(rng.below(size), n);
+            let b = crate::puzzles::perm::coord::unrank_perm(rng.below(size), n);
+            let from = crate::puzzles::perm::coord::unrank_perm(rng.below(720), slots);
+            let (mut step, mut back) = (
+                Step {
+                    a: [0; 16],
+                    b_inverse: [0; 16],
+                },
+                Step {
+                    a: [0; 16],
+                    b_inverse: [0; 16],
+                },
+            );
+            for j in 0..n {
+                step.a[j] = a[j];
+                step.b_inverse[b[j] as usize] = j as u8;
+                back.a[a[j] as usize] = j as u8;
+                back.b_inverse[j] = b[j];
+            }
+            let mut back_from = vec![0usize; slots];
+            for (i, &j) in from.iter().enumerate() {
+                back_from[j as usize] = i;
+            }
+            steps.extend([step, back]);
+            sources.push(from.iter().map(|&j| j as usize).collect::<Vec<_>>());
+            sources.push(back_from);
+        }
+        let halved = keeps_parity(&steps, n);
+        let ranking = Ranking::new(n, halved, vec![(0..n as u8).collect()]);
+        let beside = BesideCoord::from_sources(0, (0..slots).collect(), 1, 0b000111, &sources);
+        assert_eq!(beside.count, 20);
+        let space = BesideSpace {
+            ranking: &ranking,
+            steps: &steps,
+            beside: &beside,
+        };
+        let identity = identity_packed(n);
+        let source = index_packed(identity, n, halved) * beside.count + beside.solved;
+        let result = mod3_bfs_observed(&space, &[source], &Progress::hidden(), "test", &mut ());
+        let crumbs = packed::Crumbs::new(&result.crumbs);
+        // The plain search: a permutation and a mask of the slots.
+        let number_of = |mask: usize| u64::from(beside.number[mask]);
+        let mut depth = HashMap::from([((identity, 0b000111usize), 0usize)]);
+        let mut layer = vec![(identity, 0b000111usize)];
+        while !layer.is_empty() {
+            let mut next = Vec::new();
+            for &(t, mask) in &layer {
+                for (step, from) in steps.iter().zip(&sources) {
+                    let moved = (0..slots)
+                        .filter(|&i| mask >> from[i] & 1 == 1)
+                        .fold(0, |acc, i| acc | 1 << i);
+                    let child = (step.apply(t, n), moved);
+                    if !depth.contains_key(&child) {
+                        depth.insert(child, depth[&(t, mask)] + 1);
+                        next.push(child);
+                    }
+                }
+            }
+            layer = next;
+        }
+        let mut checked = 0;
+        for rank in 0..size {
+            let t = unrank_packed(rank, n);
+            if halved && packed_parity(t, n) == 1 {
+                continue;
+            }
+            for mask in (0..1usize << slots).filter(|m| m.count_ones() == 3) {
+                let index = index_packed(t, n, halved) * beside.count + number_of(mask);
+                let want = depth.get(&(t, mask)).map_or(3, |&d| (d % 3) as u8);
+                assert_eq!(
+                    crumbs.get(index as usize),
+                    want,
+                    "rank {rank}, mask {mask:06b}"
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, space.size());
+        assert!(result.histogram.len() > 5, "a search of several layers");
+    }
+
     /// With the pairs in classes, indices number the class-keeping permutations one to
     /// one over the product of the classes' sizes, `unindex` inverts them, and the
     /// classes are the finest partition the steps keep.
@@ -936,18 +1304,30 @@ mod tests {
 mod centres_beside_the_matching {
     use super::*;
     use crate::progress::Progress;
-    use std::collections::HashMap;
 
-    /// IDA* over the matching and the three pairs of centre faces (each as a mask of
-    /// which four of its eight slots hold the first colour).
+    /// IDA* of the 4x4x4's pairs phase (every pair whole, every centre solved) over the
+    /// matching's table and the three pairs of centre faces (each as a mask of which
+    /// four of its eight slots hold the first colour), and, when given, the large
+    /// table of the matching with the U and D centres.
     struct Search<'a> {
         steps: &'a [Step],
         masks: &'a [[[u8; 8]; 3]],
         face: &'a [usize],
         table: &'a MatchingTable,
         centres: &'a [u8],
-        combined: Option<(&'a HashMap<u64, u8>, usize)>,
+        large: Option<&'a MatchingTable>,
         nodes: u64,
+    }
+
+    /// A node: the matching and its distance, the centres, the large table's value and
+    /// distance.
+    #[derive(Clone, Copy)]
+    struct Node {
+        t: u64,
+        d: usize,
+        c: [u8; 3],
+        v: u64,
+        dl: usize,
     }
 
     fn move_mask(c: u8, m: &[u8; 8]) -> u8 {
@@ -959,31 +1339,40 @@ mod centres_beside_the_matching {
     }
 
     impl Search<'_> {
-        fn bound(&self, t: u64, d: usize, c: [u8; 3]) -> usize {
-            let mut h = d.max(self.centres[centres_index(c)] as usize);
-            if let Some((map, depth)) = self.combined {
-                let k = t << 8 | u64::from(c[0]);
-                h = h.max(map.get(&k).map_or(depth + 1, |&v| v as usize));
+        fn bound(&self, n: &Node) -> usize {
+            let h = n.d.max(self.centres[centres_index(n.c)] as usize);
+            if self.large.is_some() {
+                h.max(n.dl)
+            } else {
+                h
             }
-            h
         }
 
-        fn dfs(&mut self, t: u64, d: usize, c: [u8; 3], left: usize, last: usize) -> bool {
+        fn dfs(&mut self, n: Node, left: usize, last: usize) -> bool {
             if left == 0 {
-                return t == identity_packed(12) && c == [0x0F; 3];
+                return n.t == identity_packed(12) && n.c == [0x0F; 3];
             }
             for m in 0..self.steps.len() {
                 if last < self.face.len() && self.face[m] == self.face[last] {
                     continue;
                 }
                 self.nodes += 1;
-                let t2 = self.steps[m].apply_by_places(t, 12);
-                let d2 = self.table.step_distance(d, self.table.value(t2));
-                let c2 = [0, 1, 2].map(|g| move_mask(c[g], &self.masks[m][g]));
-                if self.bound(t2, d2, c2) > left - 1 {
+                let t = self.steps[m].apply_by_places(n.t, 12);
+                let mut next = Node {
+                    t,
+                    d: self.table.step_distance(n.d, self.table.value(t)),
+                    c: [0, 1, 2].map(|g| move_mask(n.c[g], &self.masks[m][g])),
+                    v: n.v,
+                    dl: n.dl,
+                };
+                if let Some(large) = self.large {
+                    next.v = large.child(n.v, m);
+                    next.dl = large.step_distance(n.dl, large.value(next.v));
+                }
+                if self.bound(&next) > left - 1 {
                     continue;
                 }
-                if self.dfs(t2, d2, c2, left - 1, m) {
+                if self.dfs(next, left - 1, m) {
                     return true;
                 }
             }
@@ -991,25 +1380,31 @@ mod centres_beside_the_matching {
         }
     }
 
-    /// How many nodes the 4x4x4's pairs phase (to every pair whole and every centre
-    /// solved) takes from random starts of its group, bounded by the matching's table
-    /// and the centres' exact distance, and then also by the distance over the matching
-    /// and the U-D centres where it is within a few moves (a breadth-first search kept
-    /// in memory): `CUBEDB_DATA` names a folder with the matching table (else it is
-    /// built). Both find the same lengths; the second never bounds above them.
+    /// The 4x4x4's pairs phase from random states of its group, searched over the
+    /// matching's table and the centres' exact distance, then also over the large table
+    /// (the matching with the U and D centres, `cubedb-gen puzzle puzzles/4x4x4.tws
+    /// --large --data DIR`, read from `CUBEDB_DATA`): both find the same lengths, the
+    /// large table's bound never exceeds them, and the nodes each takes are printed.
     #[test]
     #[ignore]
-    fn a_bound_over_the_matching_and_the_centres_cuts_the_pairs_phase() {
+    fn the_large_table_keeps_the_pairs_phase_lengths_with_fewer_nodes() {
         let (puzzle, plan, at) = crate::puzzles::perm::phased::shipped_4x4x4_pairing();
         let matching = plan.phases[at].view.matching.as_ref().expect("matching");
         let sides = Sides::within(&puzzle, matching);
         let moves = plan.phase_elements(at);
         let dir = std::env::var("CUBEDB_DATA")
             .map(std::path::PathBuf::from)
-            .unwrap_or_else(|_| std::env::temp_dir().join("cubedb-pairs-bound"));
+            .expect("CUBEDB_DATA names a folder with the 4x4x4's large table");
         let (store, hidden) = (crate::table::TableStore::new(&dir), Progress::hidden());
         let site = TableSite::new(&store, "4x4x4", 8192, &hidden);
         let table = MatchingTable::load_or_build(&puzzle, &sides, &moves, &site).expect("table");
+        let with_centres = Sides {
+            beside: plan.phases[at].large.clone(),
+            ..sides.clone()
+        };
+        let large =
+            MatchingTable::load_or_build(&puzzle, &with_centres, &moves, &site).expect("large");
+        assert!(large.is_large(), "no large table in {}", dir.display());
         let steps = steps_of(&sides, &moves);
         // Centres: slots 0-7 R-L, 8-15 U-D, 16-23 F-B; each group's first colour as a mask.
         let center = puzzle
@@ -1067,50 +1462,35 @@ mod centres_beside_the_matching {
             }
             frontier = next;
         }
-        // The (matching, U-D centres) distances within `near` moves.
-        let near: usize = std::env::var("NEAR")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(8);
-        let mut combined: HashMap<u64, u8> = HashMap::new();
-        let start = identity_packed(12) << 8 | 0x0F;
-        combined.insert(start, 0);
-        let mut frontier = vec![start];
-        for d in 1..=near {
-            let mut next = Vec::new();
-            for key in frontier {
-                for (step, mm) in steps.iter().zip(&masks) {
-                    let k2 = step.apply_by_places(key >> 8, 12) << 8
-                        | u64::from(move_mask((key & 0xFF) as u8, &mm[0]));
-                    if let std::collections::hash_map::Entry::Vacant(e) = combined.entry(k2) {
-                        e.insert(d as u8);
-                        next.push(k2);
-                    }
-                }
-            }
-            frontier = next;
-        }
-        crate::output::note(format_args!(
-            "{} (matching, U-D centres) states within {near}",
-            combined.len()
-        ));
+        let number = |name: &str, default: usize| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(default)
+        };
         let mut rng = crate::rng::SplitMix64::new(11);
-        let starts: usize = std::env::var("STARTS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(5);
-        let walk: usize = std::env::var("WALK")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(60);
-        for trial in 0..starts {
-            let (mut t, mut c) = (identity_packed(12), solved);
-            for _ in 0..walk {
-                let m = rng.below(steps.len() as u64) as usize;
-                t = steps[m].apply_by_places(t, 12);
-                c = [0, 1, 2].map(|g| move_mask(c[g], &masks[m][g]));
+        for trial in 0..number("STARTS", 5) {
+            let mut state = puzzle.solved.clone();
+            for _ in 0..number("WALK", 60) {
+                let m = rng.below(moves.len() as u64) as usize;
+                state = state.then(moves[m], &puzzle.sets);
             }
-            let d = table.distance(t);
+            let t = table.encode(&state).expect("a state of the phase's group");
+            let v = large.encode(&state).expect("a state of the phase's group");
+            let c = groups.map(|base| {
+                let labels = &state.orbits[center].perm;
+                (0..8).fold(0u8, |mask, s| {
+                    mask | u8::from(labels[base + s] == puzzle.solved.orbits[center].perm[base])
+                        << s
+                })
+            });
+            let start = Node {
+                t,
+                d: table.distance(t),
+                c,
+                v,
+                dl: large.distance(v),
+            };
             let mut found = Vec::new();
             for with in [false, true] {
                 let mut search = Search {
@@ -1119,19 +1499,19 @@ mod centres_beside_the_matching {
                     face: &face,
                     table: &table,
                     centres: &centres,
-                    combined: with.then_some((&combined, near)),
+                    large: with.then_some(&large),
                     nodes: 0,
                 };
-                let first = search.bound(t, d, c);
+                let first = search.bound(&start);
                 let began = std::time::Instant::now();
                 let length = (first..30)
-                    .find(|&bound| search.dfs(t, d, c, bound, usize::MAX))
+                    .find(|&bound| search.dfs(start, bound, usize::MAX))
                     .expect("solved");
                 crate::output::note(format_args!(
                     "start {trial}: bound {first}, length {length}, {} nodes, {:.2} s{}",
                     search.nodes,
                     began.elapsed().as_secs_f64(),
-                    if with { " (with the centres)" } else { "" }
+                    if with { " (with the large table)" } else { "" }
                 ));
                 found.push((first, length));
             }

@@ -131,6 +131,8 @@ pub struct Phase {
     pub upto: Vec<Element>,
     /// The line of the plan that starts it.
     pub line: usize,
+    /// `Large`: the slots its matching's large table sees beside the pairs.
+    pub large: Option<view::Beside>,
 }
 
 /// A plan compiled against a puzzle.
@@ -849,7 +851,15 @@ impl Plan {
             }
             let splittable =
                 splittable_sets(puzzle, phases.last(), &phase_elements, &view, &pattern);
+            let large = match &phase.large {
+                None => None,
+                Some((line, set, slots)) => Some(
+                    large_beside(puzzle, &view, &phase_elements, set, slots)
+                        .map_err(|problem| error(*line, problem))?,
+                ),
+            };
             phases.push(Phase {
+                large,
                 splittable,
                 upto,
                 name: phase.name.clone(),
@@ -1276,6 +1286,90 @@ fn subgroup_view(
     Ok(view)
 }
 
+/// The slots a `Large` line names (set `set`, slot numbers from 1), checked against the
+/// phase: it follows a matching, its moves keep the slots among themselves, the slots
+/// hold two kinds of piece solved and the target tells them apart.
+fn large_beside(
+    puzzle: &PermPuzzle,
+    view: &View,
+    moves: &[&Element],
+    set: &str,
+    slots: &[String],
+) -> Result<view::Beside, String> {
+    let pairs = view.matching.as_ref().map_or(0, |m| m.a.len());
+    if pairs == 0 {
+        return Err(
+            "Large needs a phase whose target pairs pieces its moves split \
+                    (a matching)"
+                .into(),
+        );
+    }
+    if pairs > matching::MOST_PAIRS_BESIDE {
+        return Err(format!(
+            "Large: the phase's matching has {pairs} pairs, at most {} with slots beside",
+            matching::MOST_PAIRS_BESIDE
+        ));
+    }
+    let s = (puzzle.sets.iter())
+        .position(|d| d.name == set)
+        .ok_or_else(|| format!("Large names {}, which is no set", crate::text::quote(set)))?;
+    let size = puzzle.sets[s].size;
+    let mut numbers = Vec::new();
+    for token in slots {
+        let slot = token
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=size).contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "Large: {} is not a slot of {set} (1 to {size})",
+                    crate::text::quote(token)
+                )
+            })?;
+        if numbers.contains(&(slot - 1)) {
+            return Err(format!("Large names slot {slot} twice"));
+        }
+        numbers.push(slot - 1);
+    }
+    if numbers.len() > matching::MOST_BESIDE {
+        return Err(format!(
+            "Large names {} slots: at most {}",
+            numbers.len(),
+            matching::MOST_BESIDE
+        ));
+    }
+    for m in moves {
+        if let Some(&slot) =
+            (numbers.iter()).find(|&&x| !numbers.contains(&(m.orbits[s].perm[x] as usize)))
+        {
+            return Err(format!(
+                "Large: the phase's moves bring a piece into slot {} of {set} from a slot not named",
+                slot + 1
+            ));
+        }
+    }
+    let mut kinds: Vec<u8> = numbers
+        .iter()
+        .map(|&x| puzzle.solved.orbits[s].perm[x])
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    if kinds.len() != 2 {
+        return Err(format!(
+            "Large: the slots must hold two kinds of piece when solved, not {}",
+            kinds.len()
+        ));
+    }
+    let class = |kind: u8| view.classes[s][kind as usize];
+    if class(kinds[0]) == class(kinds[1]) {
+        return Err("Large: the phase's target does not tell the slots' two kinds apart".into());
+    }
+    Ok(view::Beside {
+        set: s,
+        slots: numbers,
+    })
+}
+
 /// The matching of the pairs `blocks` of set `s` when the phase's moves split every pair
 /// between two sides (unions of their slot orbits) and keep each side: which slot of each
 /// pair is on side A, and the sets whose parity the target's moves tie to the pairs'.
@@ -1409,6 +1503,7 @@ fn anchored_sides(
             b_set: anchor_set,
             b: anchors.clone(),
             partner,
+            beside: None,
         }
     };
     Some(vec![side(&matching.a), side(&matching.b)])
@@ -1835,7 +1930,10 @@ impl PhasedSolver {
             let view = &plan.phases[k].view;
             view.matching
                 .iter()
-                .map(|m| view::Sides::within(puzzle, m))
+                .map(|m| view::Sides {
+                    beside: plan.phases[k].large.clone(),
+                    ..view::Sides::within(puzzle, m)
+                })
                 .chain(view.anchored.iter().cloned())
                 .collect()
         };
@@ -3100,6 +3198,54 @@ struct PassOutcome {
 mod tests {
     use super::*;
     use crate::puzzles::perm::element::Orbit;
+
+    /// The shipped 4x4x4 plan reads its `Large` line (the pairs phase's U and D
+    /// centres); a `Large` line that names slots the phase's moves do not keep together,
+    /// more than two kinds, no set, a slot out of range, or a phase with no matching is
+    /// refused at its line.
+    #[test]
+    fn large_lines_are_checked_against_their_phase() {
+        let puzzle = crate::puzzles::perm::shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/4x4x4.plan");
+        let text = std::fs::read_to_string(path).expect("shipped plan");
+        let plan = Plan::compile(&puzzle, &PlanSpec::parse(&text).expect("parses")).expect("plan");
+        let large = plan
+            .phases
+            .iter()
+            .find_map(|p| p.large.as_ref())
+            .expect("a Large line");
+        assert_eq!(large.slots, (8..16).collect::<Vec<_>>());
+        let shipped = "Large CENTER 9 10 11 12 13 14 15 16";
+        let line = 1 + text.lines().position(|l| l == shipped).expect("the line");
+        for (instead, problem) in [
+            ("Large CENTER 1 9", "slot 9 of CENTER from a slot not named"),
+            ("Large CENTER 9 10 11 12 13 14 15 16 17", "a slot not named"),
+            (
+                "Large CENTER 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16",
+                "not 4",
+            ),
+            ("Large CENTRE 9 10", "no set"),
+            ("Large CENTER 9 25", "1 to 24"),
+            ("Large CENTER 9 9", "slot 9 twice"),
+        ] {
+            let changed = text.replace(shipped, instead);
+            let error = Plan::compile(&puzzle, &PlanSpec::parse(&changed).expect("parses"))
+                .expect_err(instead);
+            assert_eq!(error.line, line, "{instead}: {}", error.problem);
+            assert!(
+                error.problem.contains(problem),
+                "{instead}: {}",
+                error.problem
+            );
+        }
+        // The centres phase pairs nothing.
+        let changed = text
+            .replace(shipped, "")
+            .replace("Keep 10\nEnd", &format!("Keep 10\n{shipped}\nEnd"));
+        let error = Plan::compile(&puzzle, &PlanSpec::parse(&changed).expect("parses"))
+            .expect_err("no matching");
+        assert!(error.problem.contains("a matching"), "{}", error.problem);
+    }
 
     struct Reached(Element, &'static str);
 

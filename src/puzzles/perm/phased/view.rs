@@ -120,6 +120,21 @@ pub struct Sides {
     /// Per label of the A set, the label of its partner in the B set (`u8::MAX`: a piece
     /// that belongs on no A slot, so a state with it there is not followed).
     pub partner: Vec<u8>,
+    /// Slots of another set the matching's large table sees beside the pairs, when the
+    /// plan names them (`Large`).
+    pub beside: Option<Beside>,
+}
+
+/// Slots whose kinds a matching's large table follows beside its pairs (the plan's
+/// `Large` line: the 4x4x4's U and D centres beside its twelve pairs), so that its bound
+/// sees both at once. The phase's moves keep the slots among themselves, which hold two
+/// kinds of piece solved, and its target solves them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Beside {
+    /// The set.
+    pub set: usize,
+    /// The slots (at most 16).
+    pub slots: Vec<usize>,
 }
 
 impl Sides {
@@ -139,6 +154,7 @@ impl Sides {
             b_set: set,
             b: matching.b.clone(),
             partner,
+            beside: None,
         }
     }
 }
