@@ -364,16 +364,18 @@ struct BesideCoord {
     moves: Vec<Vec<u16>>,
 }
 
+/// Which of `slots` hold `kind` (`labels` per slot), a bit per slot in their order.
+fn mask_of(slots: &[usize], labels: &[u8], kind: u8) -> usize {
+    (slots.iter().enumerate())
+        .filter(|&(_, &x)| labels[x] == kind)
+        .fold(0, |mask, (i, _)| mask | 1 << i)
+}
+
 impl BesideCoord {
     fn new(puzzle: &PermPuzzle, beside: &Beside, moves: &[&Element]) -> Self {
         let (set, slots) = (beside.set, beside.slots.clone());
         let solved_labels = &puzzle.solved.orbits[set].perm;
         let kind = solved_labels[slots[0]];
-        let mask_of = |labels: &[u8]| -> usize {
-            (slots.iter().enumerate())
-                .filter(|&(_, &x)| labels[x] == kind)
-                .fold(0, |mask, (i, _)| mask | 1 << i)
-        };
         // Per move, per slot `i`, the place among the slots of the one it receives from
         // (the moves keep the slots: checked where the plan is read).
         let sources: Vec<Vec<usize>> = moves
@@ -387,7 +389,7 @@ impl BesideCoord {
                     .collect()
             })
             .collect();
-        let solved_mask = mask_of(solved_labels);
+        let solved_mask = mask_of(&slots, solved_labels, kind);
         Self::from_sources(set, slots, kind, solved_mask, &sources)
     }
 
@@ -437,10 +439,7 @@ impl BesideCoord {
     /// The number of a full state's arrangement; `None` when the slots hold another
     /// count of the kind.
     fn encode(&self, state: &Element) -> Option<u64> {
-        let labels = &state.orbits[self.set].perm;
-        let mask = (self.slots.iter().enumerate())
-            .filter(|&(_, &x)| labels[x] == self.kind)
-            .fold(0, |mask, (i, _)| mask | 1 << i);
+        let mask = mask_of(&self.slots, &state.orbits[self.set].perm, self.kind);
         let n = self.number[mask];
         (n != u16::MAX).then_some(u64::from(n))
     }
@@ -655,10 +654,20 @@ impl Layout {
     /// Refuses a build (when the table is missing from the site, or it rebuilds) that
     /// needs more than the site's budget.
     fn within_budget(&self, puzzle: &PermPuzzle, site: &TableSite) -> Result<(), ExactError> {
-        if !site.rebuild && site.store.exists(&self.spec) {
+        if !self.builds(site) {
             return Ok(());
         }
         Ok(site.within_budget(|| self.what(puzzle), mod3_bfs_bytes(self.spec.entries))?)
+    }
+
+    /// Whether the site builds the table: when missing or rebuilding; a large table
+    /// present is read as it is, and built again only when the site builds large ones.
+    fn builds(&self, site: &TableSite) -> bool {
+        let wanted = site.rebuild || !site.store.exists(&self.spec);
+        match self.beside {
+            Some(_) => site.large && wanted,
+            None => wanted,
+        }
     }
 
     /// The table, as notes name it.
@@ -695,10 +704,11 @@ impl MatchingTable {
         moves: &[&Element],
         site: &TableSite,
     ) -> Result<Self, ExactError> {
-        let (store, progress, rebuild) = (site.store, site.progress, site.rebuild);
+        let (store, progress) = (site.store, site.progress);
         let layout = Layout::chosen(puzzle, sides, moves, site);
         layout.within_budget(puzzle, site)?;
         let what = layout.what(puzzle);
+        let build = layout.builds(site);
         let Layout {
             steps,
             ranking,
@@ -707,11 +717,6 @@ impl MatchingTable {
         } = layout;
         let n = sides.a.len();
         let size = spec.entries;
-        // A large table present is read as it is; it is built again only when asked for.
-        let build = match beside {
-            Some(_) => site.large && (rebuild || !store.exists(&spec)),
-            None => rebuild || !store.exists(&spec),
-        };
         if build {
             store.check_writable()?;
             progress.note(format!(
@@ -1052,6 +1057,28 @@ mod tests {
         }
     }
 
+    /// The step of a move permuting the A slots by `a` and the B slots by `b`, and the
+    /// step of its inverse.
+    fn step_and_inverse(a: &[u8], b: &[u8]) -> [Step; 2] {
+        let (mut step, mut back) = (
+            Step {
+                a: [0; 16],
+                b_inverse: [0; 16],
+            },
+            Step {
+                a: [0; 16],
+                b_inverse: [0; 16],
+            },
+        );
+        for j in 0..a.len() {
+            step.a[j] = a[j];
+            step.b_inverse[b[j] as usize] = j as u8;
+            back.a[a[j] as usize] = j as u8;
+            back.b_inverse[j] = b[j];
+        }
+        [step, back]
+    }
+
     /// The table the breadth-first search writes, halved or whole, holds every
     /// permutation's distance modulo 3 as a search over the packed permutations
     /// themselves (a map, no ranks) finds it; odd ones stay unreached when the moves keep
@@ -1073,22 +1100,7 @@ mod tests {
                 }
                 // The move and its inverse (`t` to `b t a⁻¹`): the search pulls
                 // through neighbours, which takes the moves to be closed under inverses.
-                let mut step = Step {
-                    a: [0; 16],
-                    b_inverse: [0; 16],
-                };
-                let mut back = Step {
-                    a: [0; 16],
-                    b_inverse: [0; 16],
-                };
-                for j in 0..n {
-                    step.a[j] = a[j];
-                    step.b_inverse[b[j] as usize] = j as u8;
-                    back.a[a[j] as usize] = j as u8;
-                    back.b_inverse[j] = b[j];
-                }
-                steps.push(step);
-                steps.push(back);
+                steps.extend(step_and_inverse(&a, &b));
             }
             let halved = keeps_parity(&steps, n);
             assert_eq!(halved, keep_parity);
@@ -1154,27 +1166,11 @@ mod tests {
             let a = crate::puzzles::perm::coord::unrank_perm(rng.below(size), n);
             let b = crate::puzzles::perm::coord::unrank_perm(rng.below(size), n);
             let from = crate::puzzles::perm::coord::unrank_perm(rng.below(720), slots);
-            let (mut step, mut back) = (
-                Step {
-                    a: [0; 16],
-                    b_inverse: [0; 16],
-                },
-                Step {
-                    a: [0; 16],
-                    b_inverse: [0; 16],
-                },
-            );
-            for j in 0..n {
-                step.a[j] = a[j];
-                step.b_inverse[b[j] as usize] = j as u8;
-                back.a[a[j] as usize] = j as u8;
-                back.b_inverse[j] = b[j];
-            }
             let mut back_from = vec![0usize; slots];
             for (i, &j) in from.iter().enumerate() {
                 back_from[j as usize] = i;
             }
-            steps.extend([step, back]);
+            steps.extend(step_and_inverse(&a, &b));
             sources.push(from.iter().map(|&j| j as usize).collect::<Vec<_>>());
             sources.push(back_from);
         }
