@@ -276,9 +276,20 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
             for (phase, tables) in phased.plan().phases.iter().zip(phased.tables()) {
                 // Tables of what later phases need placed (kinds, ties, cosets).
                 let placing: usize = tables.kinds.iter().map(|k| k.bytes()).sum();
+                let matchings: String = tables
+                    .matchings
+                    .iter()
+                    .map(|m| {
+                        format!(
+                            "; {} table, {:.1} MB",
+                            if m.is_large() { "large" } else { "matching" },
+                            m.bytes() as f64 / 1e6
+                        )
+                    })
+                    .collect();
                 writeln!(
                     out,
-                    "  phase {}: {}, {:.1} MB{}",
+                    "  phase {}: {}, {:.1} MB{matchings}{}",
                     phase.name,
                     if tables.is_exact() {
                         "exact table"
