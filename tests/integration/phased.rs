@@ -419,6 +419,41 @@ fn bad_plans_are_named_by_file_and_line() {
     assert_eq!(built, 0, "tables were built for a bad plan");
 }
 
+/// Without the large table its plan names, a 4x4x4 solve answers from the matching's
+/// table and says once, on stderr, which command builds the large one; `-q` says
+/// nothing.
+#[test]
+fn a_large_table_not_built_is_named_once_with_the_command_that_builds_it() {
+    let dir = super::common::shared_data_dir();
+    let _lock = super::common::build_lock();
+    let def = definition("4x4x4.tws");
+    let (def, data) = (
+        def.to_str().expect("utf-8 path"),
+        dir.to_str().expect("utf-8 path"),
+    );
+    let args = [
+        "puzzle",
+        "solve",
+        def,
+        "--data",
+        data,
+        "--scramble",
+        "R U Fw",
+    ];
+    let out = cubedb(&args, "");
+    let said = stderr(&out);
+    assert!(out.status.success(), "{said}");
+    assert_eq!(stdout(&out).lines().count(), 1);
+    assert_eq!(said.matches("--large").count(), 1, "{said}");
+    assert!(
+        said.contains("phase pairs") && said.contains(&format!("cubedb-gen puzzle {def}")),
+        "{said}"
+    );
+    let quiet = cubedb(&[&args[..], &["-q"]].concat(), "");
+    assert!(quiet.status.success());
+    assert_eq!(stderr(&quiet), "");
+}
+
 /// A table a plan asks for that needs more than `--memory` to build: refused before any
 /// table is built, named with the plan's file and line (the 4x4x4's finish: the
 /// two-phase tables, 311 MB at their peak), exit 2; with enough memory the same command
