@@ -285,20 +285,17 @@ fn solver(
     }
     // A plan's large table not built: said once, with how to build it.
     if let (PuzzleSolver::Phased(phased), false) = (&solver, tables.quiet) {
-        let plan = phased.plan();
-        for (phase, phase_tables) in plan.phases.iter().zip(phased.tables()) {
-            if phase.large.is_some() && !phase_tables.matchings.iter().any(|m| m.is_large()) {
-                let plan = file
-                    .plan
-                    .as_ref()
-                    .map_or(String::new(), |p| format!(" --plan {}", p.display()));
-                note!(
-                    "phase {}: the plan's large table is not built; `cubedb-gen puzzle {}{plan} \
-                     --large` builds it (gigabytes), and solves then read it",
-                    phase.name,
-                    file.file.display()
-                );
-            }
+        for phase in phased.phases_without_their_large_table() {
+            let plan = file
+                .plan
+                .as_ref()
+                .map_or(String::new(), |p| format!(" --plan {}", p.display()));
+            note!(
+                "phase {}: the plan's large table is not built; `cubedb-gen puzzle {}{plan} \
+                 --large` builds it (gigabytes), and solves then read it",
+                phase.name,
+                file.file.display()
+            );
         }
     }
     Ok(solver)

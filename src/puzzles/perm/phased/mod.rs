@@ -1286,6 +1286,13 @@ fn subgroup_view(
     Ok(view)
 }
 
+/// The number of the set named `name`, or the error saying there is none.
+fn set_index(puzzle: &PermPuzzle, name: &str) -> Result<usize, String> {
+    (puzzle.sets.iter())
+        .position(|d| d.name == name)
+        .ok_or_else(|| format!("no set named {}", crate::text::quote(name)))
+}
+
 /// The slots a `Large` line names (set `set`, slot numbers from 1), checked against the
 /// phase: it follows a matching, its moves keep the slots among themselves, the slots
 /// hold two kinds of piece solved and the target tells them apart.
@@ -1310,9 +1317,7 @@ fn large_beside(
             matching::MOST_PAIRS_BESIDE
         ));
     }
-    let s = (puzzle.sets.iter())
-        .position(|d| d.name == set)
-        .ok_or_else(|| format!("Large names {}, which is no set", crate::text::quote(set)))?;
+    let s = set_index(puzzle, set).map_err(|e| format!("Large: {e}"))?;
     let size = puzzle.sets[s].size;
     let mut numbers = Vec::new();
     for token in slots {
@@ -1522,11 +1527,7 @@ fn pattern_view(
     let mut classes: Vec<Vec<Option<u16>>> = puzzle.sets.iter().map(|_| vec![None; 256]).collect();
     let mut oriented: Vec<Vec<bool>> = puzzle.sets.iter().map(|_| vec![false; 256]).collect();
     for set in sets {
-        let s = puzzle
-            .sets
-            .iter()
-            .position(|d| d.name == set.name)
-            .ok_or_else(|| format!("no set named {}", crate::text::quote(&set.name)))?;
+        let s = set_index(puzzle, &set.name)?;
         let def = &puzzle.sets[s];
         if set.classes.len() != def.size {
             return Err(format!(
@@ -1583,11 +1584,7 @@ fn pattern_view(
     for (_, names) in parities {
         let mut group = Vec::new();
         for name in names {
-            let s = puzzle
-                .sets
-                .iter()
-                .position(|d| &d.name == name)
-                .ok_or_else(|| format!("Parity: no set named {}", crate::text::quote(name)))?;
+            let s = set_index(puzzle, name).map_err(|e| format!("Parity: {e}"))?;
             group.push(s);
         }
         match group.as_slice() {
@@ -2078,6 +2075,17 @@ impl PhasedSolver {
     /// The plan.
     pub fn plan(&self) -> &Plan {
         &self.plan
+    }
+
+    /// The phases whose plan names a large table (`Large`) that is not built, so that
+    /// they read the smaller matching table instead.
+    pub fn phases_without_their_large_table(&self) -> impl Iterator<Item = &Phase> {
+        (self.plan.phases.iter())
+            .zip(&self.tables)
+            .filter(|(phase, tables)| {
+                phase.large.is_some() && !tables.matchings.iter().any(|m| m.is_large())
+            })
+            .map(|(phase, _)| phase)
     }
 
     /// Each phase's tables.
@@ -3208,7 +3216,7 @@ mod tests {
         let puzzle = crate::puzzles::perm::shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/4x4x4.plan");
         let text = std::fs::read_to_string(path).expect("shipped plan");
-        let plan = Plan::compile(&puzzle, &PlanSpec::parse(&text).expect("parses")).expect("plan");
+        let plan = crate::puzzles::perm::shipped_plan(&puzzle, "4x4x4.plan");
         let large = plan
             .phases
             .iter()
@@ -3224,7 +3232,7 @@ mod tests {
                 "Large CENTER 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16",
                 "not 4",
             ),
-            ("Large CENTRE 9 10", "no set"),
+            ("Large CENTRE 9 10", "no set named"),
             ("Large CENTER 9 25", "1 to 24"),
             ("Large CENTER 9 9", "slot 9 twice"),
         ] {
