@@ -154,7 +154,9 @@ fn service_answers_equal_the_librarys() {
     let hidden = Progress::hidden();
     for (metric, name, cap, count) in [
         (Metric::Htm, "htm", 21, 2000),
-        (Metric::Qtm, "qtm", 26, 300),
+        // 27: two-phase's first answers within it come in milliseconds, where 26 takes
+        // seconds a cube on some (the comparison is the same).
+        (Metric::Qtm, "qtm", 27, 300),
     ] {
         let solver = TwoPhaseSolver::open(&store, metric, &hidden).expect("tables");
         let cubes = random_cubes(27 + count as u64, count);
