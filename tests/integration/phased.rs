@@ -250,8 +250,9 @@ fn a_plan_is_never_shorter_than_the_optimum() {
 /// The shipped 4x4x4 plan ends with `Finish 3x3x3`: the reduced cube's last moves come
 /// from the two-phase solver (a fourth part after the three phases), each solution
 /// applied here reaches the solved cube, turned at most, and the whole stays short.
-/// Each state solved alone (its pairs phase's candidates searched side by side) gets
-/// the answer it gets as one of many (searched in order).
+/// Each state solved alone (its pairs phase's candidates searched side by side for the
+/// first solution, its first two phases' runs a few at a time) gets the answer it gets
+/// as one of many (searched in order).
 #[test]
 fn the_4x4x4_finishes_as_a_3x3x3_by_two_phase() {
     let _lock = super::common::build_lock();
@@ -1452,7 +1453,8 @@ fn the_fto_plan_ties_its_centres_to_the_corners() {
     }
     assert!(total <= 4 * 30, "{total}");
     // Solved alone, the middle phase (it keeps one solution) searches its candidates
-    // side by side; as one of many, in order: the same answers.
+    // side by side, the first phase its runs a few at a time; as one of many, in order:
+    // the same answers.
     same_as_one_of_many(&phased, alone);
 }
 

@@ -82,6 +82,20 @@ const BY_CLOSENESS_NODES: u64 = 50_000;
 /// (the 4x4x4's pairs phase) gets nothing from it, and must not pay much for trying.
 const QUICK_NODES: u64 = 1 << 20;
 
+/// Runs that can reach a total a lone state's phase keeping several solutions searches
+/// side by side in its first batch at that total, ahead of handing their solutions on
+/// in order ([`search_ahead`]); each later batch twice the last, up to
+/// [`AHEAD_RUNS_MOST`].
+const AHEAD_RUNS: usize = 8;
+
+/// Most runs in one batch searched ahead ([`AHEAD_RUNS`]).
+const AHEAD_RUNS_MOST: usize = 1024;
+
+/// Most solutions a run searched ahead holds ([`search_ahead`]); one with more is
+/// searched again, in order, past those (a 4x4x4 first-phase run now and then: the
+/// test of lone states against the same states solved as one of many goes that way).
+const AHEAD_PATHS: usize = 256;
+
 /// Nodes the two-phase solver may search to finish one of the last phase's solutions
 /// as a 3x3x3 (`Finish 3x3x3`): a fixed effort, so answers are the same on any machine.
 const FINISH_NODES: u64 = 100_000;
@@ -2477,6 +2491,15 @@ impl PhasedSolver {
                 && streaming.is_none()
                 && rayon::current_num_threads() > 1
                 && !crate::jobs::one_of_many();
+            // A phase keeping several (the 4x4x4's first two): its runs searched a few
+            // at a time side by side, their solutions then handed on in the runs' order,
+            // as the search in order would find them. Not where a run has a node budget
+            // (the quick pass's middle phases).
+            let searches_ahead = keep > 1
+                && (k == 0 || k == last || widen > 0)
+                && streaming.is_none()
+                && rayon::current_num_threads() > 1
+                && !crate::jobs::one_of_many();
             // A phase with nothing found yet goes on deeper rather than give up the pass:
             // a wider pass would search every earlier phase again.
             let within = |total: usize, found: bool| {
@@ -2544,7 +2567,24 @@ impl PhasedSolver {
                         }
                     }
                 }
-                for (place, (i, run, distance)) in runs.iter_mut().enumerate() {
+                // Solutions of the runs from `ahead_from` on, searched side by side.
+                let mut ahead: Vec<Option<Ahead>> = Vec::new();
+                let mut ahead_from = 0;
+                for place in 0..runs.len() {
+                    if searches_ahead && place >= ahead_from + ahead.len() {
+                        // Each batch twice the last (a total that goes on long pays
+                        // little for starting each batch), so what is searched past the
+                        // phase's fill is at most what was searched before it.
+                        let searched = ahead.iter().flatten().count();
+                        let most = (2 * searched).clamp(AHEAD_RUNS, AHEAD_RUNS_MOST);
+                        ahead_from = place;
+                        ahead = search_ahead(&candidates, &mut runs[place..], total, most);
+                    }
+                    let found_ahead = match ahead.get_mut(place.wrapping_sub(ahead_from)) {
+                        Some(found) => found.take(),
+                        None => None,
+                    };
+                    let (i, run, distance) = &mut runs[place];
                     let c = &candidates[*i];
                     if c.cost + *distance > total {
                         continue;
@@ -2693,11 +2733,12 @@ impl PhasedSolver {
                     if widen == 0 && k != 0 && k != last {
                         run.budget = QUICK_NODES.saturating_sub(*nodes - nodes_before);
                     }
-                    let result = match given {
+                    let result = match (given, found_ahead) {
                         // The first solution, found side by side: visited as the search
                         // in order would visit it (and searched on from there if kept
                         // on: it is then passed over as handed on already).
-                        Some(path) if !visit(&path) => Err(Halt::Enough),
+                        (Some(path), _) if !visit(&path) => Err(Halt::Enough),
+                        (None, Some(found)) => found.hand_on(run, own, &mut visit),
                         _ => run.solutions(own, &mut visit),
                     };
                     *nodes += std::mem::take(&mut run.nodes) + std::mem::take(&mut streamed_nodes);
@@ -3037,6 +3078,93 @@ pub(crate) fn shipped_4x4x4_pairing() -> (PermPuzzle, Plan, usize) {
 struct FirstSolution {
     place: usize,
     path: Vec<usize>,
+}
+
+/// One run's solutions at a total, searched ahead of their turn beside other runs'
+/// ([`search_ahead`]).
+struct Ahead {
+    /// Its solutions in the search's order: all of them, or the first [`AHEAD_PATHS`]
+    /// when `whole` is false.
+    paths: Vec<Vec<usize>>,
+    whole: bool,
+    /// How its search stopped, when it did before its end (a deadline).
+    halted: Option<Halt>,
+}
+
+impl Ahead {
+    /// Each solution to `visit` in order, as `run.solutions(cost, visit)` would give
+    /// them (and with the same outcome); past the paths held, the run searched again.
+    fn hand_on(
+        self,
+        run: &mut PhaseRun<'_>,
+        cost: usize,
+        visit: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> Result<(), Halt> {
+        for path in &self.paths {
+            if !visit(path) {
+                return Err(Halt::Enough);
+            }
+        }
+        match self.halted {
+            Some(halt) => Err(halt),
+            None if self.whole => Ok(()),
+            None => {
+                let mut seen = self.paths.len();
+                run.solutions(cost, &mut |path: &[usize]| {
+                    if seen > 0 {
+                        seen -= 1;
+                        return true;
+                    }
+                    visit(path)
+                })
+            }
+        }
+    }
+}
+
+/// The next `most` runs of `runs` that can reach `total`, each searched whole at that
+/// total, side by side (rayon): their solutions, one entry a run from the first of
+/// `runs` up to the last searched (`None`: a run that cannot reach the total).
+fn search_ahead(
+    candidates: &[Candidate],
+    runs: &mut [(usize, Box<PhaseRun<'_>>, usize)],
+    total: usize,
+    most: usize,
+) -> Vec<Option<Ahead>> {
+    use rayon::prelude::*;
+    let within = |(i, _, distance): &(usize, Box<PhaseRun<'_>>, usize)| {
+        candidates[*i].cost + *distance <= total
+    };
+    let end = runs
+        .iter()
+        .enumerate()
+        .filter(|(_, run)| within(run))
+        .nth(most - 1)
+        .map_or(runs.len(), |(place, _)| place + 1);
+    runs[..end]
+        .par_iter_mut()
+        .map(|entry| {
+            if !within(entry) {
+                return None;
+            }
+            let (i, run, _) = entry;
+            let mut paths = Vec::new();
+            let result = run.solutions(total - candidates[*i].cost, &mut |path: &[usize]| {
+                paths.push(path.to_vec());
+                paths.len() < AHEAD_PATHS
+            });
+            let (whole, halted) = match result {
+                Ok(()) => (true, None),
+                Err(Halt::Enough) => (false, None),
+                Err(halt) => (false, Some(halt)),
+            };
+            Some(Ahead {
+                paths,
+                whole,
+                halted,
+            })
+        })
+        .collect()
 }
 
 /// What one run searched side by side found: its place, how it ended, its first
