@@ -2486,20 +2486,15 @@ impl PhasedSolver {
             // side by side: its candidates searched side by side too (the FTO's middle
             // phase, the 4x4x4's pairs phase). Not a middle phase of the quick pass, whose
             // node budget counts the runs in order.
-            let side_by_side = keep == 1
-                && (k == last || widen > 0)
-                && streaming.is_none()
+            let on_every_core = streaming.is_none()
                 && rayon::current_num_threads() > 1
                 && !crate::jobs::one_of_many();
+            let side_by_side = on_every_core && keep == 1 && (k == last || widen > 0);
             // A phase keeping several (the 4x4x4's first two): its runs searched a few
             // at a time side by side, their solutions then handed on in the runs' order,
             // as the search in order would find them. Not where a run has a node budget
             // (the quick pass's middle phases).
-            let searches_ahead = keep > 1
-                && (k == 0 || k == last || widen > 0)
-                && streaming.is_none()
-                && rayon::current_num_threads() > 1
-                && !crate::jobs::one_of_many();
+            let searches_ahead = on_every_core && keep > 1 && (k == 0 || k == last || widen > 0);
             // A phase with nothing found yet goes on deeper rather than give up the pass:
             // a wider pass would search every earlier phase again.
             let within = |total: usize, found: bool| {
@@ -2584,11 +2579,11 @@ impl PhasedSolver {
                         Some(found) => found.take(),
                         None => None,
                     };
-                    let (i, run, distance) = &mut runs[place];
-                    let c = &candidates[*i];
-                    if c.cost + *distance > total {
+                    if !reaches(&candidates, &runs[place], total) {
                         continue;
                     }
+                    let (i, run, _) = &mut runs[place];
+                    let c = &candidates[*i];
                     let own = total - c.cost;
                     let given = match &settled {
                         Some(Some(first)) if first.place == place => Some(first.path.clone()),
@@ -3080,6 +3075,16 @@ struct FirstSolution {
     path: Vec<usize>,
 }
 
+/// Whether a run (its candidate, the run, its distance to the phase's target) can reach
+/// `total`: its candidate's cost so far and its distance together within it.
+fn reaches(
+    candidates: &[Candidate],
+    run: &(usize, Box<PhaseRun<'_>>, usize),
+    total: usize,
+) -> bool {
+    candidates[run.0].cost + run.2 <= total
+}
+
 /// One run's solutions at a total, searched ahead of their turn beside other runs'
 /// ([`search_ahead`]).
 struct Ahead {
@@ -3132,19 +3137,16 @@ fn search_ahead(
     most: usize,
 ) -> Vec<Option<Ahead>> {
     use rayon::prelude::*;
-    let within = |(i, _, distance): &(usize, Box<PhaseRun<'_>>, usize)| {
-        candidates[*i].cost + *distance <= total
-    };
     let end = runs
         .iter()
         .enumerate()
-        .filter(|(_, run)| within(run))
+        .filter(|(_, run)| reaches(candidates, run, total))
         .nth(most - 1)
         .map_or(runs.len(), |(place, _)| place + 1);
     runs[..end]
         .par_iter_mut()
         .map(|entry| {
-            if !within(entry) {
+            if !reaches(candidates, entry, total) {
                 return None;
             }
             let (i, run, _) = entry;
@@ -3202,16 +3204,17 @@ fn first_solutions(
             let mut own = Vec::new();
             loop {
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((place, (i, run, distance))) = next else {
+                let Some((place, entry)) = next else {
                     break own;
                 };
                 if earliest.load(Ordering::Relaxed) < place {
                     break own;
                 }
-                let cost = candidates[*i].cost;
-                if cost + *distance > total {
+                if !reaches(candidates, entry, total) {
                     continue;
                 }
+                let (i, run, _) = entry;
+                let cost = candidates[*i].cost;
                 run.overtaken_by = Some((place, earliest.clone()));
                 let mut first = None;
                 let result = run.solutions(total - cost, &mut |path: &[usize]| {
