@@ -6,10 +6,11 @@
 
 use crate::common::{cubedb, data_dir_with, fresh_dir, stderr, stdout};
 use crate::rubik::{brute_distance, brute_force, quarter_turns, random_scramble, small_pdbs};
+use cubedb::limits::Stop;
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::model::cube::permutation_parity;
 use cubedb::puzzles::rubik::twophase::{
-    solve_by_deadline, Best, Outcome, TwoPhaseSearch, TwoPhaseTables, GROUP,
+    solve_by_deadline, solve_by_restarts, Best, Outcome, TwoPhaseSearch, TwoPhaseTables, GROUP,
 };
 use cubedb::puzzles::rubik::{facelet_string, parse_moves, Cube, KorfSolver, Metric, Move};
 use cubedb::rng::SplitMix64;
@@ -175,6 +176,43 @@ fn a_deadline_gives_the_best_solution_found_in_time() {
         Instant::now() + Duration::from_secs(5),
     );
     assert!(matches!(best, Best::Above { optimal: true, ref moves } if moves.len() == 3));
+}
+
+#[test]
+fn one_pass_improving_finds_what_searching_again_finds_with_fewer_nodes() {
+    for (metric, aim) in [(Metric::Htm, 20), (Metric::Qtm, 25)] {
+        let tables = tables(metric);
+        let mut once = TwoPhaseSearch::new(&tables);
+        let mut again = TwoPhaseSearch::new(&tables);
+        let mut rng = SplitMix64::new(2026);
+        let (mut once_nodes, mut again_nodes) = (0, 0);
+        let mut cubes: Vec<Cube> = (0..12).map(|_| Cube::random(&mut rng)).collect();
+        // Short ones, asked for less than their optimum: both prove it.
+        cubes.push(Cube::from_moves(&parse_moves("R U F").unwrap()));
+        cubes.push(Cube::from_moves(&parse_moves("R U2 F' L D").unwrap()));
+        for (i, cube) in cubes.iter().enumerate() {
+            let aim = if i < 12 { aim } else { 2 };
+            let before = (once.nodes(), again.nodes());
+            let one_pass = once.solve_improving(cube, aim, Stop::never());
+            let restarted = solve_by_restarts(&mut again, cube, aim, &Stop::never());
+            assert_eq!(one_pass, restarted, "{metric:?} cube {i}");
+            let moves = match &one_pass {
+                Best::Within(moves) => moves,
+                Best::Above { moves, optimal } => {
+                    assert!(*optimal && i >= 12, "{metric:?} cube {i}: {one_pass:?}");
+                    moves
+                }
+                Best::Nothing => panic!("{metric:?} cube {i}: nothing"),
+            };
+            assert!(cube.apply_all(moves).is_solved());
+            once_nodes += once.nodes() - before.0;
+            again_nodes += again.nodes() - before.1;
+        }
+        assert!(
+            once_nodes < again_nodes,
+            "{metric:?}: one pass {once_nodes} nodes, searching again {again_nodes}"
+        );
+    }
 }
 
 #[test]

@@ -68,6 +68,13 @@ impl Searcher for SolverSearch<'_> {
             SolverSearch::Compact(search) => search.solve_until(cube, max_cost, stop),
         }
     }
+
+    fn solve_improving(&mut self, cube: &Cube, max_cost: u32, stop: &Stop) -> Best {
+        match self {
+            SolverSearch::Full(search) => Searcher::solve_improving(search, cube, max_cost, stop),
+            SolverSearch::Compact(search) => search.solve_improving(cube, max_cost, stop),
+        }
+    }
 }
 
 /// One cube's answer: the best solution found and what it took.

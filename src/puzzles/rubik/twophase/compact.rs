@@ -18,7 +18,7 @@ use super::coords::{
     SLICE_SLOTS, SOLVED_SLOTS, TWISTS, UD_EDGE_PERMS,
 };
 use super::search::{Outcome, SHORT_OPTIMAL, STOP_CHECK};
-use super::Searcher;
+use super::{solve_by_restarts, Best, Searcher};
 use crate::limits::Stop;
 use crate::progress::Progress;
 use crate::puzzles::rubik::coord::perm::rank_permutation;
@@ -515,6 +515,10 @@ impl Searcher for CompactSearch<'_> {
             return Outcome::NoneWithin;
         }
         self.search_within(cube, &views, max_cost)
+    }
+
+    fn solve_improving(&mut self, cube: &Cube, max_cost: u32, stop: &Stop) -> Best {
+        solve_by_restarts(self, cube, max_cost, stop)
     }
 }
 

@@ -46,6 +46,10 @@ pub trait Searcher {
     /// ([`Outcome::TimedOut`]) when `stop` is reached. Cubes within [`SHORT_OPTIMAL`] of
     /// solved get an optimal solution.
     fn solve_until(&mut self, cube: &Cube, max_cost: u32, stop: Stop) -> Outcome;
+
+    /// The shortest solution found: the first, then shorter ones until one is within
+    /// `max_cost`, the shortest is proven, or `stop` (or the node limit) comes first.
+    fn solve_improving(&mut self, cube: &Cube, max_cost: u32, stop: &Stop) -> Best;
 }
 
 impl Searcher for TwoPhaseSearch<'_> {
@@ -63,6 +67,10 @@ impl Searcher for TwoPhaseSearch<'_> {
 
     fn solve_until(&mut self, cube: &Cube, max_cost: u32, stop: Stop) -> Outcome {
         TwoPhaseSearch::solve_until(self, cube, max_cost, stop)
+    }
+
+    fn solve_improving(&mut self, cube: &Cube, max_cost: u32, stop: &Stop) -> Best {
+        TwoPhaseSearch::solve_improving(self, cube, max_cost, stop.clone())
     }
 }
 
@@ -119,6 +127,18 @@ pub fn solve_by_deadline(
 
 /// [`solve_by_deadline`] with any stop: a deadline, a cancel flag, or both.
 pub fn solve_until(search: &mut impl Searcher, cube: &Cube, max_cost: u32, stop: &Stop) -> Best {
+    search.solve_improving(cube, max_cost, stop)
+}
+
+/// [`Searcher::solve_improving`] by searching again from the start for each shorter
+/// length: for a searcher that cannot lower its limit as it goes, and what the full
+/// search's one pass is checked against.
+pub fn solve_by_restarts(
+    search: &mut impl Searcher,
+    cube: &Cube,
+    max_cost: u32,
+    stop: &Stop,
+) -> Best {
     let metric = search.metric();
     let mut best = match search.solve_until(cube, max_cost.max(UNLIMITED), stop.clone()) {
         Outcome::Found(moves) => moves,

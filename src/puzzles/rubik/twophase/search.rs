@@ -7,6 +7,7 @@ use super::coords::{
     SOLVED_SLOTS, TWISTS,
 };
 use super::tables::TwoPhaseTables;
+use super::{Best, UNLIMITED};
 use crate::limits::Stop;
 use crate::puzzles::rubik::coord::perm::rank_permutation;
 use crate::puzzles::rubik::model::cube::{
@@ -117,6 +118,14 @@ pub struct TwoPhaseSearch<'t> {
     view_unmap: [Move; MOVE_COUNT],
     /// Whether the view being searched is the inverse.
     view_inverse: bool,
+    /// The length limit of the search under way: its `max_cost`, lowered to one under
+    /// each solution found while improving ([`TwoPhaseSearch::solve_improving`]).
+    cap: u32,
+    /// While improving: the length a solution must reach to end the search; longer ones
+    /// are kept in `improved` and the search goes on for shorter.
+    aim: Option<u32>,
+    /// The shortest solution found so far while improving (moves of the original cube).
+    improved: Option<Vec<Move>>,
 }
 
 impl<'t> TwoPhaseSearch<'t> {
@@ -165,6 +174,9 @@ impl<'t> TwoPhaseSearch<'t> {
             banned_last: 0,
             view_unmap: identity,
             view_inverse: false,
+            cap: 0,
+            aim: None,
+            improved: None,
         }
     }
 
@@ -222,6 +234,7 @@ impl<'t> TwoPhaseSearch<'t> {
     pub fn solve_until(&mut self, cube: &Cube, max_cost: u32, stop: Stop) -> Outcome {
         self.stop = stop;
         self.timed_out = false;
+        self.cap = max_cost;
         let views = self.views(cube);
         // In quarter turns every move changes the corner permutation's parity by its
         // cost, so a solution's length has the parity of the cube's corner permutation.
@@ -240,18 +253,50 @@ impl<'t> TwoPhaseSearch<'t> {
                 if let Some(outcome) = self.try_lengths(cube, &views[..1], phase1_cost, total) {
                     return outcome;
                 }
+                // Improving: the first solution found here is optimal.
+                if self.improved.is_some() {
+                    return Outcome::NoneWithin;
+                }
             }
         }
         if max_cost <= SHORT_OPTIMAL {
             return Outcome::NoneWithin;
         }
         let shortest = views.iter().map(|v| v.distance).min().unwrap_or(0);
-        for phase1_cost in shortest..=max_cost {
-            if let Some(outcome) = self.try_lengths(cube, &views, phase1_cost, max_cost) {
+        let mut phase1_cost = shortest;
+        // The cap only falls (improving), and phase 1 never costs more than the total.
+        while phase1_cost <= self.cap {
+            if let Some(outcome) = self.try_lengths(cube, &views, phase1_cost, self.cap) {
                 return outcome;
             }
+            phase1_cost += 1;
         }
         Outcome::NoneWithin
+    }
+
+    /// The shortest solution of `cube` found by one search that, whenever it finds a
+    /// solution longer than `aim`, keeps it and goes on from where it is for one move
+    /// shorter: what searching again for each shorter length finds, without searching
+    /// again the phase-1 paths already tried (they had nothing within the longer limit,
+    /// so nothing within the shorter). Gives up at `stop` or the node limit with the
+    /// shortest found.
+    pub fn solve_improving(&mut self, cube: &Cube, aim: u32, stop: Stop) -> Best {
+        self.aim = Some(aim);
+        self.improved = None;
+        let outcome = self.solve_until(cube, aim.max(UNLIMITED), stop);
+        self.aim = None;
+        match (outcome, self.improved.take()) {
+            (Outcome::Found(moves), _) => Best::Within(moves),
+            (Outcome::NoneWithin, Some(moves)) => Best::Above {
+                moves,
+                optimal: true,
+            },
+            (Outcome::TimedOut, Some(moves)) => Best::Above {
+                moves,
+                optimal: false,
+            },
+            (_, None) => Best::Nothing,
+        }
     }
 
     /// Phase-1 paths of cost `phase1_cost` in every view (in order), each continued in
@@ -285,9 +330,12 @@ impl<'t> TwoPhaseSearch<'t> {
                 NONE,
             );
             if found {
-                let moves = self.original_moves(view);
+                let moves = self.original_moves();
                 debug_assert!(cube.apply_all(&moves).is_solved());
                 return Some(Outcome::Found(moves));
+            }
+            if self.improved.is_some() && phase1_cost > self.cap {
+                return None;
             }
             if self.timed_out {
                 return Some(Outcome::TimedOut);
@@ -508,7 +556,8 @@ impl<'t> TwoPhaseSearch<'t> {
             ) {
                 return true;
             }
-            if self.timed_out {
+            // Improving: a solution found below may have cut the total under this length.
+            if self.timed_out || cost_so_far + togo > self.cap {
                 return false;
             }
         }
@@ -527,7 +576,9 @@ impl<'t> TwoPhaseSearch<'t> {
     ) -> bool {
         let c = self.coords;
         let order = slice % SLICE_ORDERS;
-        let budget = self.max_cost - cost1;
+        let Some(budget) = self.max_cost.checked_sub(cost1) else {
+            return false;
+        };
         let bound_slice = self.corner_slice.get(corners * SLICE_ORDERS + order) as u32;
         if bound_slice > budget {
             return false;
@@ -548,6 +599,14 @@ impl<'t> TwoPhaseSearch<'t> {
         let parity = self.parity.map(|p| (p + cost1) % 2);
         for limit in (bound..=budget).filter(|l| parity.is_none_or(|p| l % 2 == p)) {
             if self.phase2(corners, ud, order, limit, depth, last) {
+                let total = cost1 + limit;
+                if self.aim.is_some_and(|aim| total > aim) {
+                    // Kept; the search goes on for shorter ones (none through here).
+                    self.improved = Some(self.original_moves());
+                    self.cap = total - 1;
+                    self.max_cost = self.cap;
+                    return false;
+                }
                 return true;
             }
             if self.timed_out {
@@ -605,12 +664,12 @@ impl<'t> TwoPhaseSearch<'t> {
         false
     }
 
-    /// The solution in `path`, as moves of the original cube.
-    fn original_moves(&self, view: &View) -> Vec<Move> {
+    /// The solution in `path` of the view being searched, as moves of the original cube.
+    fn original_moves(&self) -> Vec<Move> {
         let moves = self.path[..self.solution_len]
             .iter()
-            .map(|&m| view.unmap[m as usize]);
-        if view.inverse {
+            .map(|&m| self.view_unmap[m as usize]);
+        if self.view_inverse {
             let mut undo: Vec<Move> = moves.map(Move::inverse).collect();
             undo.reverse();
             undo
