@@ -23,6 +23,7 @@ use crate::rng::SplitMix64;
 use crate::search::bfs::{mod3_bfs, RankedSpace};
 use crate::table::{intern, packed, Table, TableError, TableSpec, TableStore};
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 /// Value of a rank the BFS never reached (not a position of the puzzle).
 const UNREACHABLE: u8 = 3;
@@ -338,26 +339,50 @@ pub fn groups_from_bytes(mut bytes: &[u8]) -> Option<Groups> {
     (groups.len() == count && bytes.is_empty()).then_some(groups)
 }
 
+/// Most entries of a move table a BFS fills for a coordinate that steps without one
+/// (128 MB): the megaminx's pieces tracked by place and twist are stepped by a division,
+/// a table read and a sum digit by digit, about a quarter of a second per million steps
+/// of its phase tables' builds.
+const FILLED_ENTRIES: u64 = 1 << 25;
+
 /// A projection seen as a state space for the BFS. When every coordinate has a plain
-/// move table (the usual case), a neighbour's rank is a sum of one table entry per
-/// coordinate times its place value: no dispatch, no dependent multiplications.
+/// move table (the usual case, else one is filled for the BFS where it is small enough),
+/// a neighbour's rank is a sum of one table entry per coordinate times its place value:
+/// no dispatch, no dependent multiplications.
 pub(super) struct Space<'a> {
     projection: &'a Projection,
     /// Per coordinate: its move table and place value, if all have plain tables.
-    plain: Option<Vec<(&'a [u32], u64)>>,
+    plain: Option<Vec<(Cow<'a, [u32]>, u64)>>,
 }
 
 impl<'a> Space<'a> {
     /// The space of `projection`.
     pub(super) fn new(projection: &'a Projection) -> Self {
-        let tables: Option<Vec<&[u32]>> = projection.coords.iter().map(Coord::move_table).collect();
-        let plain = tables.map(|tables| {
-            let mut weight = 1u64;
-            let mut plain: Vec<(&[u32], u64)> = tables
+        let moves = projection.moves;
+        // Filled only if every coordinate then has one (else each neighbour is stepped).
+        let fillable = projection
+            .coords
+            .iter()
+            .zip(&projection.radix)
+            .all(|(coord, &radix)| coord.move_table().is_some() || fits_filled(radix, moves));
+        let tables: Option<Vec<Cow<'a, [u32]>>> = fillable.then(|| {
+            projection
+                .coords
                 .iter()
                 .zip(&projection.radix)
+                .map(|(coord, &radix)| match coord.move_table() {
+                    Some(table) => Cow::Borrowed(table),
+                    None => Cow::Owned(filled_move_table(coord, radix, moves)),
+                })
+                .collect()
+        });
+        let plain = tables.map(|tables| {
+            let mut weight = 1u64;
+            let mut plain: Vec<(Cow<'a, [u32]>, u64)> = tables
+                .into_iter()
+                .zip(&projection.radix)
                 .rev()
-                .map(|(&table, &radix)| {
+                .map(|(table, &radix)| {
                     let here = (table, weight);
                     weight *= radix;
                     here
@@ -391,7 +416,7 @@ impl<'a> Space<'a> {
             }
             Some(plain) => {
                 let mut rows = [&[][..]; MAX_COORDS];
-                for ((row, &(table, _)), &v) in rows.iter_mut().zip(plain).zip(values.iter()) {
+                for ((row, (table, _)), &v) in rows.iter_mut().zip(plain).zip(values.iter()) {
                     *row = &table[v as usize * moves..][..moves];
                 }
                 (0..moves).any(|m| {
@@ -407,6 +432,28 @@ impl<'a> Space<'a> {
             None => (0..moves).any(|m| visit(self.projection.after(values, m))),
         }
     }
+}
+
+/// Whether a coordinate of `radix` values gets a move table filled for a BFS.
+fn fits_filled(radix: u64, moves: usize) -> bool {
+    radix
+        .checked_mul(moves as u64)
+        .is_some_and(|entries| entries <= FILLED_ENTRIES)
+}
+
+/// The move table of `coord` (`radix` values, `moves` moves, [`fits_filled`]) made by
+/// stepping every value, for a coordinate that has none.
+fn filled_move_table(coord: &Coord, radix: u64, moves: usize) -> Vec<u32> {
+    let mut table = vec![0u32; (radix * moves as u64) as usize];
+    table
+        .par_chunks_mut(moves.max(1))
+        .enumerate()
+        .for_each(|(value, row)| {
+            for (m, entry) in row.iter_mut().enumerate() {
+                *entry = coord.apply(value as u64, m, moves) as u32;
+            }
+        });
+    table
 }
 
 impl RankedSpace for Space<'_> {
@@ -1516,7 +1563,8 @@ mod tests {
     /// any piece in any orientation (what a phase target that fixes a few pieces asks
     /// for): the sets are too big to enumerate, so their coordinates follow the placed
     /// pieces; every state a BFS of the pieces themselves reaches is numbered, each move
-    /// numbered as the pieces move, and the count is the BFS's.
+    /// numbered as the pieces move, and the count is the BFS's. The BFS's space, its
+    /// move tables filled by stepping, gives every state the same neighbours.
     #[test]
     fn a_few_placed_pieces_of_a_big_set_get_coordinates() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/megaminx.tws");
@@ -1562,6 +1610,20 @@ mod tests {
             }
         }
         assert_eq!(seen.len() as u64, projection.size);
+        // The BFS's space fills the tracked coordinates' move tables (they step without
+        // one): every state's neighbours are the ones stepping gives, in move order.
+        assert!(projection.coords.iter().any(|c| c.move_table().is_none()));
+        let space = Space::new(&projection);
+        assert!(space.plain.is_some(), "no move table filled");
+        for rank in 0..projection.size {
+            projection.values(rank, &mut values);
+            let stepped: Vec<u64> = (0..projection.moves)
+                .map(|m| projection.after(&values, m))
+                .collect();
+            let mut by_table = Vec::new();
+            space.for_each_neighbour(rank, |n| by_table.push(n));
+            assert_eq!(by_table, stepped, "rank {rank}");
+        }
     }
 
     /// A walk by fused coordinates takes the steps a walk over the plain numbering takes
