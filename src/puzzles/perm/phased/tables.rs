@@ -768,16 +768,16 @@ impl PhaseTables {
                 *deepest,
             );
         }
-        let mut here = values.to_vec();
-        let mut next = vec![0u64; here.len()];
-        let mut value = self.exact_value(&here);
+        let mut value = self.exact_value(values);
         if value == UNREACHABLE {
             return None;
         }
         let moves = projection.moves;
         if !self.costs.is_empty() {
-            return self.costed_distance(here, value, *deepest);
+            return self.costed_distance(values.to_vec(), value, *deepest);
         }
+        // The walk needs only the table's own coordinates (the first values), stepped.
+        let mut here = values[..projection.radix.len()].to_vec();
         let mut distance = 0;
         // Walk one step closer while a neighbour is (a target, distance 0, has none).
         loop {
@@ -785,14 +785,14 @@ impl PhaseTables {
                 return None;
             }
             let want = (value + 2) % 3;
-            let Some(step) = (0..moves).find(|&m| {
-                self.child(&here, m, &mut next);
-                self.exact_value(&next) == want
-            }) else {
+            let Some(step) =
+                (0..moves).find(|&m| self.exact_value_at(projection.after(&here, m)) == want)
+            else {
                 break;
             };
-            self.child(&here, step, &mut next);
-            std::mem::swap(&mut here, &mut next);
+            for (v, coord) in here.iter_mut().zip(&projection.coords) {
+                *v = coord.apply(*v, step, moves);
+            }
             value = want;
             distance += 1;
         }
