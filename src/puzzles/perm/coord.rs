@@ -1468,6 +1468,12 @@ fn fill_table<D>(
 pub const REACHABLE_LIMIT: u64 = 1 << 25;
 
 impl Coord {
+    /// A move table of the coordinate's `size` values made by stepping each one
+    /// ([`Coord::apply`]): for a BFS over a coordinate that steps without a plain table.
+    pub fn stepped_move_table(&self, size: u64, moves: usize) -> Vec<u32> {
+        fill_table(size, moves, |v| v, |&v, m| self.apply(v, m, moves))
+    }
+
     /// The states the sets `group` reach together (by a BFS of those sets alone, by legal
     /// moves when the definition has `Illegal` rules on them), or `None` when there are
     /// too many for a table ([`REACHABLE_LIMIT`]).

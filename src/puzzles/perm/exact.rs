@@ -372,7 +372,7 @@ impl<'a> Space<'a> {
                 .zip(&projection.radix)
                 .map(|(coord, &radix)| match coord.move_table() {
                     Some(table) => Cow::Borrowed(table),
-                    None => Cow::Owned(filled_move_table(coord, radix, moves)),
+                    None => Cow::Owned(coord.stepped_move_table(radix, moves)),
                 })
                 .collect()
         });
@@ -439,21 +439,6 @@ fn fits_filled(radix: u64, moves: usize) -> bool {
     radix
         .checked_mul(moves as u64)
         .is_some_and(|entries| entries <= FILLED_ENTRIES)
-}
-
-/// The move table of `coord` (`radix` values, `moves` moves, [`fits_filled`]) made by
-/// stepping every value, for a coordinate that has none.
-fn filled_move_table(coord: &Coord, radix: u64, moves: usize) -> Vec<u32> {
-    let mut table = vec![0u32; (radix * moves as u64) as usize];
-    table
-        .par_chunks_mut(moves.max(1))
-        .enumerate()
-        .for_each(|(value, row)| {
-            for (m, entry) in row.iter_mut().enumerate() {
-                *entry = coord.apply(value as u64, m, moves) as u32;
-            }
-        });
-    table
 }
 
 impl RankedSpace for Space<'_> {
