@@ -8,8 +8,11 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 /// Tables up to this many bytes are read into memory rather than mapped: they cost little
-/// to copy, and a copy cannot change or vanish under a running query.
-pub const READ_LIMIT: u64 = 16 << 20;
+/// to copy and hash, and a copy cannot change or vanish under a running query. Bigger
+/// ones are mapped and sealed ([`seal`]): a process opening a 1-16 MB table (a phase's
+/// move rows and straddle table, the two-phase coordinates) neither copies nor hashes it
+/// again, a quarter of a 4x4x4 or FTO open.
+pub const READ_LIMIT: u64 = 1 << 20;
 
 /// Where a table's bytes live.
 #[derive(Debug)]
