@@ -215,6 +215,66 @@ fn one_pass_improving_finds_what_searching_again_finds_with_fewer_nodes() {
     }
 }
 
+/// Two searches over complementary halves of the six views (as a 4x4x4 finish runs on
+/// two cores) are each complete: improving without a node limit, each half proves the
+/// optimum the whole search proves, and within a cap each finds a solution that solves
+/// the cube.
+#[test]
+fn searches_over_halves_of_the_views_stay_complete() {
+    let tables = tables(Metric::Htm);
+    let mut whole = TwoPhaseSearch::new(&tables);
+    let mut halves = [TwoPhaseSearch::new(&tables), TwoPhaseSearch::new(&tables)];
+    halves[0].take_views(0b01_0101);
+    halves[1].take_views(0b10_1010);
+    let mut rng = SplitMix64::new(4044);
+    let solution = |best: &Best| match best {
+        Best::Within(moves) | Best::Above { moves, .. } => moves.clone(),
+        Best::Nothing => panic!("nothing found"),
+    };
+    // Short cubes (one within the short search of view 0 alone) and 9-move scrambles,
+    // asked for no moves at all: every search improves down to the proven optimum.
+    let mut short: Vec<Cube> = vec![
+        Cube::from_moves(&parse_moves("R U F").unwrap()),
+        Cube::from_moves(&parse_moves("R U2 F' L D").unwrap()),
+    ];
+    short.extend((0..4).map(|_| Cube::from_moves(&random_scramble(&mut rng, 9))));
+    for (i, cube) in short.iter().enumerate() {
+        let proven = whole.solve_improving(cube, 0, Stop::never());
+        let Best::Above {
+            moves,
+            optimal: true,
+        } = &proven
+        else {
+            panic!("cube {i}: {proven:?}");
+        };
+        for (h, half) in halves.iter_mut().enumerate() {
+            let found = half.solve_improving(cube, 0, Stop::never());
+            assert_eq!(
+                found,
+                Best::Above {
+                    moves: solution(&found),
+                    optimal: true
+                },
+                "cube {i}, half {h}"
+            );
+            assert_eq!(solution(&found).len(), moves.len(), "cube {i}, half {h}");
+            assert!(cube.apply_all(&solution(&found)).is_solved());
+        }
+    }
+    for i in 0..8 {
+        let cube = Cube::random(&mut rng);
+        for (h, half) in halves.iter_mut().enumerate() {
+            let found = half.solve_improving(&cube, 20, Stop::never());
+            assert!(
+                matches!(found, Best::Within(_)),
+                "random cube {i}, half {h}: {found:?}"
+            );
+            let moves = solution(&found);
+            assert!(moves.len() <= 20 && cube.apply_all(&moves).is_solved());
+        }
+    }
+}
+
 #[test]
 fn batches_through_the_binary_come_back_in_input_order() {
     let data = data_arg();

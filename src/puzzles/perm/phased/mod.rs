@@ -100,6 +100,11 @@ const AHEAD_PATHS: usize = 256;
 /// as a 3x3x3 (`Finish 3x3x3`): a fixed effort, so answers are the same on any machine.
 const FINISH_NODES: u64 = 100_000;
 
+/// The two halves of the two-phase solver's six views a finish searches side by side
+/// (the cube as given, then inverted; [`FINISH_NODES`] shared evenly): a lone state's
+/// finish on two cores, with the same answers on one.
+const FINISH_VIEWS: [u8; 2] = [0b01_0101, 0b10_1010];
+
 /// The 3x3x3 length a finish looks for when no total bounds it yet.
 const FINISH_AIM: usize = 18;
 
@@ -2854,7 +2859,14 @@ impl PhasedSolver {
         let Some(solver) = &self.two_phase else {
             return (None, false);
         };
-        let mut search = solver.search();
+        let began = std::time::Instant::now();
+        // Two searches, each over half the views with half the nodes (one over all of
+        // them where the views cannot be shared out).
+        let mut searches = [solver.search(), solver.search()];
+        let split = searches
+            .iter_mut()
+            .zip(FINISH_VIEWS)
+            .all(|(search, mask)| search.take_views(mask));
         let mut best: Option<Candidate> = None;
         let mut stopped = false;
         for mut c in most_promising_first(kept) {
@@ -2867,8 +2879,22 @@ impl PhasedSolver {
             let Some(cube) = finish.cube_of(&c.full, &self.puzzle) else {
                 continue;
             };
-            search.limit_nodes(search.nodes().saturating_add(FINISH_NODES));
-            let moves = match twophase_solve_until(&mut search, &cube, aim as u32, stop) {
+            let found = if split {
+                let [first, second] = &mut searches;
+                for search in [&mut *first, &mut *second] {
+                    search.limit_nodes(search.nodes().saturating_add(FINISH_NODES / 2));
+                }
+                let (a, b) = rayon::join(
+                    || twophase_solve_until(first, &cube, aim as u32, stop),
+                    || twophase_solve_until(second, &cube, aim as u32, stop),
+                );
+                shorter_of(a, b)
+            } else {
+                let search = &mut searches[0];
+                search.limit_nodes(search.nodes().saturating_add(FINISH_NODES));
+                twophase_solve_until(search, &cube, aim as u32, stop)
+            };
+            let moves = match found {
                 Best::Within(moves) | Best::Above { moves, .. } => moves,
                 Best::Nothing => {
                     if stop.reached() {
@@ -2895,12 +2921,13 @@ impl PhasedSolver {
                 break;
             }
         }
-        *nodes += search.nodes();
+        let finish_nodes: u64 = searches.iter().map(|s| s.nodes()).sum();
+        *nodes += finish_nodes;
         if trace() {
             crate::output::note(format_args!(
-                "finish 3x3x3: best total {:?}, {} two-phase nodes",
+                "finish 3x3x3: best total {:?}, {finish_nodes} two-phase nodes, {:.1} ms",
                 best.as_ref().map(|b| b.cost),
-                search.nodes()
+                began.elapsed().as_secs_f64() * 1e3
             ));
         }
         (best.map(|b| self.solution_of(b)), stopped)
@@ -3298,6 +3325,20 @@ fn spare_moves(puzzle: &PermPuzzle, plan: &Plan, tables: &[PhaseTables]) -> Vec<
             }
         })
         .collect()
+}
+
+/// The shorter of two searches' answers (the first on a tie): a solution found beats
+/// none.
+fn shorter_of(first: Best, second: Best) -> Best {
+    let length = |best: &Best| match best {
+        Best::Within(moves) | Best::Above { moves, .. } => moves.len(),
+        Best::Nothing => usize::MAX,
+    };
+    if length(&second) < length(&first) {
+        second
+    } else {
+        first
+    }
 }
 
 /// Handed-on candidates in the order the next phase tries them: those that promise the

@@ -77,6 +77,21 @@ impl Searcher for SolverSearch<'_> {
     }
 }
 
+impl SolverSearch<'_> {
+    /// Makes later searches look at the views of `mask` only
+    /// ([`TwoPhaseSearch::take_views`]); false (nothing changed) for the compact
+    /// tables' search, which has no views to share out.
+    pub fn take_views(&mut self, mask: u8) -> bool {
+        match self {
+            SolverSearch::Full(search) => {
+                search.take_views(mask);
+                true
+            }
+            SolverSearch::Compact(_) => false,
+        }
+    }
+}
+
 /// One cube's answer: the best solution found and what it took.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TwoPhaseAnswer {

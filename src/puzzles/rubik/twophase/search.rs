@@ -32,6 +32,9 @@ pub const SHORT_OPTIMAL: u32 = 8;
 /// budget is 100 us; at 1024 nodes its searches overran it by a factor of two).
 pub const STOP_CHECK: u64 = 256;
 
+/// Every one of the six views ([`TwoPhaseSearch::take_views`]).
+pub const ALL_VIEWS: u8 = 0b11_1111;
+
 /// No move before: every move may come first.
 const NONE: usize = MOVE_COUNT;
 
@@ -126,6 +129,8 @@ pub struct TwoPhaseSearch<'t> {
     aim: Option<u32>,
     /// The shortest solution found so far while improving (moves of the original cube).
     improved: Option<Vec<Move>>,
+    /// The views searched (bit `v` of [`TwoPhaseSearch::views`]' six; all by default).
+    taken_views: u8,
 }
 
 impl<'t> TwoPhaseSearch<'t> {
@@ -177,7 +182,16 @@ impl<'t> TwoPhaseSearch<'t> {
             cap: 0,
             aim: None,
             improved: None,
+            taken_views: ALL_VIEWS,
         }
+    }
+
+    /// Makes later searches look at the views of `mask` only (bit `v`: view `v`, the
+    /// cube as given then inverted along U-D, R-L and F-B, in that order): two searches
+    /// of complementary masks share one search's work between two threads, each with
+    /// its own node budget, so their answers stay the same on any machine.
+    pub fn take_views(&mut self, mask: u8) {
+        self.taken_views = mask & ALL_VIEWS;
     }
 
     /// Makes later searches skip solutions whose first move is on an axis of
@@ -245,23 +259,32 @@ impl<'t> TwoPhaseSearch<'t> {
         // Short positions: every total length in turn, so the first solution is optimal
         // (two-phase search with a total limit is complete: a solution is its own
         // phase 1, or a phase-1 part to H and a phase-2 part inside it).
-        for total in 0..=max_cost.min(SHORT_OPTIMAL) {
-            if self.parity.is_some_and(|p| total % 2 != p) {
-                continue;
-            }
-            for phase1_cost in views[0].distance..=total {
-                if let Some(outcome) = self.try_lengths(cube, &views[..1], phase1_cost, total) {
-                    return outcome;
+        // (View 0 alone: a search without it leaves the short positions to one with it.)
+        if self.taken_views & 1 == 1 {
+            for total in 0..=max_cost.min(SHORT_OPTIMAL) {
+                if self.parity.is_some_and(|p| total % 2 != p) {
+                    continue;
                 }
-                // Improving: the first solution found here is optimal.
-                if self.improved.is_some() {
-                    return Outcome::NoneWithin;
+                for phase1_cost in views[0].distance..=total {
+                    if let Some(outcome) = self.try_lengths(cube, &views[..1], phase1_cost, total) {
+                        return outcome;
+                    }
+                    // Improving: the first solution found here is optimal.
+                    if self.improved.is_some() {
+                        return Outcome::NoneWithin;
+                    }
                 }
             }
         }
         if max_cost <= SHORT_OPTIMAL {
             return Outcome::NoneWithin;
         }
+        let views: Vec<View> = views
+            .into_iter()
+            .enumerate()
+            .filter(|(v, _)| self.taken_views >> v & 1 == 1)
+            .map(|(_, view)| view)
+            .collect();
         let shortest = views.iter().map(|v| v.distance).min().unwrap_or(0);
         let mut phase1_cost = shortest;
         // The cap only falls (improving), and phase 1 never costs more than the total.
