@@ -10,7 +10,8 @@ use cubedb::limits::Stop;
 use cubedb::progress::Progress;
 use cubedb::puzzles::rubik::model::cube::permutation_parity;
 use cubedb::puzzles::rubik::twophase::{
-    solve_by_deadline, solve_by_restarts, Best, Outcome, TwoPhaseSearch, TwoPhaseTables, GROUP,
+    solve_by_deadline, solve_by_restarts, Best, Outcome, TwoPhaseSearch, TwoPhaseTables,
+    AS_GIVEN_VIEWS, GROUP, INVERTED_VIEWS,
 };
 use cubedb::puzzles::rubik::{facelet_string, parse_moves, Cube, KorfSolver, Metric, Move};
 use cubedb::rng::SplitMix64;
@@ -224,8 +225,8 @@ fn searches_over_halves_of_the_views_stay_complete() {
     let tables = tables(Metric::Htm);
     let mut whole = TwoPhaseSearch::new(&tables);
     let mut halves = [TwoPhaseSearch::new(&tables), TwoPhaseSearch::new(&tables)];
-    halves[0].take_views(0b01_0101);
-    halves[1].take_views(0b10_1010);
+    halves[0].take_views(AS_GIVEN_VIEWS);
+    halves[1].take_views(INVERTED_VIEWS);
     let mut rng = SplitMix64::new(4044);
     let solution = |best: &Best| match best {
         Best::Within(moves) | Best::Above { moves, .. } => moves.clone(),

@@ -36,7 +36,9 @@ use super::puzzle::{PermPuzzle, PuzzleMetric, PuzzleMove};
 use crate::limits::Stop;
 use crate::puzzles::perm::site::TableSite;
 use crate::puzzles::rubik::api::TwoPhaseSolver;
-use crate::puzzles::rubik::twophase::{solve_until as twophase_solve_until, Best, Searcher};
+use crate::puzzles::rubik::twophase::{
+    solve_until as twophase_solve_until, Best, Searcher, AS_GIVEN_VIEWS, INVERTED_VIEWS,
+};
 use crate::puzzles::rubik::Metric;
 use crate::rng::SplitMix64;
 use search::{Halt, PhaseMoves, PhaseRun};
@@ -103,7 +105,7 @@ const FINISH_NODES: u64 = 100_000;
 /// The two halves of the two-phase solver's six views a finish searches side by side
 /// (the cube as given, then inverted; [`FINISH_NODES`] shared evenly): a lone state's
 /// finish on two cores, with the same answers on one.
-const FINISH_VIEWS: [u8; 2] = [0b01_0101, 0b10_1010];
+const FINISH_VIEWS: [u8; 2] = [AS_GIVEN_VIEWS, INVERTED_VIEWS];
 
 /// The 3x3x3 length a finish looks for when no total bounds it yet.
 const FINISH_AIM: usize = 18;
@@ -2888,7 +2890,7 @@ impl PhasedSolver {
                     || twophase_solve_until(first, &cube, aim as u32, stop),
                     || twophase_solve_until(second, &cube, aim as u32, stop),
                 );
-                shorter_of(a, b)
+                a.shorter(b, first.metric())
             } else {
                 let search = &mut searches[0];
                 search.limit_nodes(search.nodes().saturating_add(FINISH_NODES));
@@ -3325,20 +3327,6 @@ fn spare_moves(puzzle: &PermPuzzle, plan: &Plan, tables: &[PhaseTables]) -> Vec<
             }
         })
         .collect()
-}
-
-/// The shorter of two searches' answers (the first on a tie): a solution found beats
-/// none.
-fn shorter_of(first: Best, second: Best) -> Best {
-    let length = |best: &Best| match best {
-        Best::Within(moves) | Best::Above { moves, .. } => moves.len(),
-        Best::Nothing => usize::MAX,
-    };
-    if length(&second) < length(&first) {
-        second
-    } else {
-        first
-    }
 }
 
 /// Handed-on candidates in the order the next phase tries them: those that promise the

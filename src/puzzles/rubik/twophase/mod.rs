@@ -20,7 +20,7 @@ pub mod search;
 pub mod tables;
 
 pub use compact::{CompactSearch, CompactTables};
-pub use search::{Outcome, TwoPhaseSearch, SHORT_OPTIMAL};
+pub use search::{Outcome, TwoPhaseSearch, AS_GIVEN_VIEWS, INVERTED_VIEWS, SHORT_OPTIMAL};
 pub use tables::{TwoPhaseTables, GROUP};
 
 use crate::limits::Stop;
@@ -111,6 +111,22 @@ pub enum Best {
     },
     /// Time ran out before any solution was found.
     Nothing,
+}
+
+impl Best {
+    /// The better of two answers in `metric`: the shorter solution (`self` on a tie), a
+    /// solution over none.
+    pub fn shorter(self, other: Best, metric: Metric) -> Best {
+        let length = |best: &Best| match best {
+            Best::Within(moves) | Best::Above { moves, .. } => metric.length(moves),
+            Best::Nothing => u32::MAX,
+        };
+        if length(&other) < length(&self) {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 /// The best solution of `cube` found before `deadline`: first any solution, then shorter

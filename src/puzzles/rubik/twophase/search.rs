@@ -35,6 +35,12 @@ pub const STOP_CHECK: u64 = 256;
 /// Every one of the six views ([`TwoPhaseSearch::take_views`]).
 pub const ALL_VIEWS: u8 = 0b11_1111;
 
+/// The views of the cube as given, along its three axes.
+pub const AS_GIVEN_VIEWS: u8 = 0b01_0101;
+
+/// The views of the cube inverted, along its three axes.
+pub const INVERTED_VIEWS: u8 = 0b10_1010;
+
 /// No move before: every move may come first.
 const NONE: usize = MOVE_COUNT;
 
@@ -189,7 +195,9 @@ impl<'t> TwoPhaseSearch<'t> {
     /// Makes later searches look at the views of `mask` only (bit `v`: view `v`, the
     /// cube as given then inverted along U-D, R-L and F-B, in that order): two searches
     /// of complementary masks share one search's work between two threads, each with
-    /// its own node budget, so their answers stay the same on any machine.
+    /// its own node budget, so their answers stay the same on any machine. Each is still
+    /// complete; only one with view 0 gives a cube within [`SHORT_OPTIMAL`] of solved an
+    /// optimal solution first.
     pub fn take_views(&mut self, mask: u8) {
         self.taken_views = mask & ALL_VIEWS;
     }
@@ -276,7 +284,7 @@ impl<'t> TwoPhaseSearch<'t> {
                 }
             }
         }
-        if max_cost <= SHORT_OPTIMAL {
+        if max_cost <= SHORT_OPTIMAL && self.taken_views & 1 == 1 {
             return Outcome::NoneWithin;
         }
         let views: Vec<View> = views
