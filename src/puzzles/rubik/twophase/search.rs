@@ -268,7 +268,8 @@ impl<'t> TwoPhaseSearch<'t> {
         // (two-phase search with a total limit is complete: a solution is its own
         // phase 1, or a phase-1 part to H and a phase-2 part inside it).
         // (View 0 alone: a search without it leaves the short positions to one with it.)
-        if self.taken_views & 1 == 1 {
+        let short_first = self.taken_views & 1 == 1;
+        if short_first {
             for total in 0..=max_cost.min(SHORT_OPTIMAL) {
                 if self.parity.is_some_and(|p| total % 2 != p) {
                     continue;
@@ -284,7 +285,7 @@ impl<'t> TwoPhaseSearch<'t> {
                 }
             }
         }
-        if max_cost <= SHORT_OPTIMAL && self.taken_views & 1 == 1 {
+        if max_cost <= SHORT_OPTIMAL && short_first {
             return Outcome::NoneWithin;
         }
         let views: Vec<View> = views
