@@ -3,8 +3,8 @@
 //! the length limit. See `docs/rubik-twophase.md` for the method and its measured tricks.
 
 use super::coords::{
-    is_phase2_move, ud_edges, Coords, FLIPS, PHASE2_MOVES, PHASE2_MOVE_COUNT, SLICE_ORDERS,
-    SOLVED_SLOTS, TWISTS,
+    is_phase2_move, ud_edges, Coords, CoordsView, FLIPS, PHASE2_MOVES, PHASE2_MOVE_COUNT,
+    SLICE_ORDERS, SOLVED_SLOTS, TWISTS,
 };
 use super::tables::TwoPhaseTables;
 use super::{Best, UNLIMITED};
@@ -89,7 +89,7 @@ static FOLLOWS: std::sync::LazyLock<[u32; MOVE_COUNT + 1]> = std::sync::LazyLock
 
 /// Two-phase solving of one cube at a time (make one per thread; the tables are shared).
 pub struct TwoPhaseSearch<'t> {
-    coords: &'t Coords,
+    coords: CoordsView<'t>,
     /// `unmaps[axis][m]`: the move of the original cube that move `m` of a view along
     /// `axis` stands for (identity, then the two axis rotations).
     unmaps: [[Move; MOVE_COUNT]; 3],
@@ -143,11 +143,13 @@ impl<'t> TwoPhaseSearch<'t> {
     /// A search over `tables`, counting lengths in the tables' metric.
     pub fn new(tables: &'t TwoPhaseTables) -> Self {
         let metric = tables.metric();
-        let coords = &tables.coords;
+        let coords = tables.coords();
         let order_move = std::array::from_fn(|i| {
             let (order, p) = (i / PHASE2_MOVE_COUNT, i % PHASE2_MOVE_COUNT);
             let slice = SOLVED_SLOTS * SLICE_ORDERS + order;
-            (coords.slice_move[slice * MOVE_COUNT + PHASE2_MOVES[p] as usize] as usize
+            (coords
+                .slice_move
+                .at(slice * MOVE_COUNT + PHASE2_MOVES[p] as usize) as usize
                 % SLICE_ORDERS) as u8
         });
         let identity: [Move; MOVE_COUNT] = std::array::from_fn(Move::from_index);
@@ -409,13 +411,16 @@ impl<'t> TwoPhaseSearch<'t> {
     #[inline]
     fn class_entry(&self, slice: usize, flip: usize) -> u32 {
         let pair = slice / SLICE_ORDERS * FLIPS + flip;
-        self.coords.flip_slice_class[pair]
+        self.coords.flip_slice_class.at(pair)
     }
 
     /// The phase-1 table's value (distance mod 3) for a class entry and a twist.
     #[inline]
     fn phase1_value(&self, entry: u32, twist: usize) -> u32 {
-        let rep = self.coords.twist_conj[twist * UD_SYMMETRY_COUNT + (entry & 15) as usize];
+        let rep = self
+            .coords
+            .twist_conj
+            .at(twist * UD_SYMMETRY_COUNT + (entry & 15) as usize);
         self.phase1
             .get((entry >> 4) as usize * TWISTS + rep as usize) as u32
     }
@@ -446,9 +451,9 @@ impl<'t> TwoPhaseSearch<'t> {
                 let (f, s, t) = here[v];
                 for m in (0..MOVE_COUNT).filter(unit) {
                     next[v][m] = (
-                        c.flip_move[f * MOVE_COUNT + m] as usize,
-                        c.slice_move[s * MOVE_COUNT + m] as usize,
-                        c.twist_move[t * MOVE_COUNT + m] as usize,
+                        c.flip_move.at(f * MOVE_COUNT + m) as usize,
+                        c.slice_move.at(s * MOVE_COUNT + m) as usize,
+                        c.twist_move.at(t * MOVE_COUNT + m) as usize,
                     );
                     entries[v][m] = self.class_entry(next[v][m].1, next[v][m].0);
                 }
@@ -529,10 +534,10 @@ impl<'t> TwoPhaseSearch<'t> {
             }
             kids[count] = (
                 m as u8,
-                c.flip_move[flip * MOVE_COUNT + m],
-                c.slice_move[slice * MOVE_COUNT + m],
-                c.twist_move[twist * MOVE_COUNT + m],
-                c.corner_move[corners * MOVE_COUNT + m],
+                c.flip_move.at(flip * MOVE_COUNT + m),
+                c.slice_move.at(slice * MOVE_COUNT + m),
+                c.twist_move.at(twist * MOVE_COUNT + m),
+                c.corner_move.at(corners * MOVE_COUNT + m),
             );
             count += 1;
         }
@@ -676,12 +681,12 @@ impl<'t> TwoPhaseSearch<'t> {
             if allowed >> m & 1 == 0 || cost > togo {
                 continue;
             }
-            let corners2 = c.corner_move[corners * MOVE_COUNT + m] as usize;
+            let corners2 = c.corner_move.at(corners * MOVE_COUNT + m) as usize;
             let order2 = self.order_move[order * PHASE2_MOVE_COUNT + p] as usize;
             if self.corner_slice.get(corners2 * SLICE_ORDERS + order2) as u32 > togo - cost {
                 continue;
             }
-            let ud2 = c.ud_edge_move[ud * PHASE2_MOVE_COUNT + p] as usize;
+            let ud2 = c.ud_edge_move.at(ud * PHASE2_MOVE_COUNT + p) as usize;
             if self.corner_edges.get(c.corner_edge_index(corners2, ud2)) as u32 > togo - cost {
                 continue;
             }

@@ -15,15 +15,15 @@
 //! sequence never has fewer quarter turns than face turns), together with parity.
 
 use super::coords::{
-    Coords, CORNER_CLASSES, CORNER_PERMS, FLIPS, FLIP_SLICE_CLASSES, PAYLOAD_LEN, PHASE2_MOVES,
-    PHASE2_MOVE_COUNT, SLICE_ORDERS, SOLVED_SLOTS, TWISTS, UD_EDGE_PERMS,
+    Coords, CoordsView, CORNER_CLASSES, CORNER_PERMS, FLIPS, FLIP_SLICE_CLASSES, PAYLOAD_LEN,
+    PHASE2_MOVES, PHASE2_MOVE_COUNT, SLICE_ORDERS, SOLVED_SLOTS, TWISTS, UD_EDGE_PERMS,
 };
 use crate::progress::Progress;
 use crate::puzzles::rubik::model::cube::Move;
 use crate::puzzles::rubik::model::metric::Metric;
 use crate::search::{layered_bfs, weighted_bfs, BfsResult, RankedSpace, WeightedSpace, UNREACHED};
 use crate::table::family::{GroupMember, Rebuild, TableFamily, TableGroup};
-use crate::table::packed::{pack, Crumbs, Nibbles};
+use crate::table::packed::{pack, Crumbs, Nibbles, Words16};
 use crate::table::{Table, TableError, TableSpec, TableStore};
 
 /// The `cubedb-gen` group of the two-phase tables.
@@ -165,10 +165,10 @@ fn test_class_member(
     step: ClassStep,
     block: usize,
     within: usize,
-    conj: &[u16],
+    conj: Words16,
     test: &mut impl FnMut(u64) -> bool,
 ) -> bool {
-    let rep = conj[within * 16 + step.sym as usize] as usize;
+    let rep = conj.at(within * 16 + step.sym as usize) as usize;
     let base = step.class as usize * block;
     if test((base + rep) as u64) {
         return true;
@@ -177,7 +177,7 @@ fn test_class_member(
     while others != 0 {
         let s = others.trailing_zeros() as usize;
         others &= others - 1;
-        if test((base + conj[rep * 16 + s] as usize) as u64) {
+        if test((base + conj.at(rep * 16 + s) as usize) as u64) {
             return true;
         }
     }
@@ -189,7 +189,7 @@ fn test_class_member(
 /// own is one state seen several ways; every way is visited, so the distances are exact
 /// for the projection.
 struct Phase1Space<'c> {
-    coords: &'c Coords,
+    coords: CoordsView<'c>,
     /// Bit `m` set for each move of the metric.
     moves: u32,
 }
@@ -209,25 +209,25 @@ impl RankedSpace for Phase1Space<'_> {
     const STOPS_EARLY: bool = true;
 
     fn any_neighbour(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
-        let c = self.coords;
+        let c = &self.coords;
         let (class, twist) = (rank as usize / TWISTS, rank as usize % TWISTS);
         let steps = class_steps(&PHASE1_STEPS, class, || {
-            let pair = c.flip_slice_rep[class] as usize;
+            let pair = c.flip_slice_rep.at(class) as usize;
             let (slice, flip) = (pair / FLIPS * SLICE_ORDERS, pair % FLIPS);
             std::array::from_fn(|m| {
-                let flip2 = c.flip_move[flip * 18 + m] as usize;
-                let slots2 = c.slice_move[slice * 18 + m] as usize / SLICE_ORDERS;
-                let entry = c.flip_slice_class[slots2 * FLIPS + flip2];
+                let flip2 = c.flip_move.at(flip * 18 + m) as usize;
+                let slots2 = c.slice_move.at(slice * 18 + m) as usize / SLICE_ORDERS;
+                let entry = c.flip_slice_class.at(slots2 * FLIPS + flip2);
                 ClassStep {
                     class: entry >> 4,
                     sym: (entry & 15) as u8,
-                    stabiliser: c.flip_slice_stabiliser[(entry >> 4) as usize],
+                    stabiliser: c.flip_slice_stabiliser.at((entry >> 4) as usize),
                 }
             })
         });
         (0..18).filter(|m| self.moves >> m & 1 == 1).any(|m| {
-            let twist2 = c.twist_move[twist * 18 + m] as usize;
-            test_class_member(steps[m], TWISTS, twist2, &c.twist_conj, &mut test)
+            let twist2 = c.twist_move.at(twist * 18 + m) as usize;
+            test_class_member(steps[m], TWISTS, twist2, c.twist_conj, &mut test)
         })
     }
 }
@@ -302,7 +302,7 @@ impl<S: Phase2Space> WeightedSpace for QuarterTurns<S> {
 }
 
 /// Phase 2's corners and U-D edges: corner class times U-D edges.
-struct CornerEdgeSpace<'c>(&'c Coords);
+struct CornerEdgeSpace<'c>(CoordsView<'c>);
 
 impl Phase2Space for CornerEdgeSpace<'_> {
     fn entries(&self) -> u64 {
@@ -310,33 +310,35 @@ impl Phase2Space for CornerEdgeSpace<'_> {
     }
 
     fn any_by(&self, rank: u64, moves: u16, mut test: impl FnMut(u64) -> bool) -> bool {
-        let c = self.0;
+        let c = &self.0;
         let (class, ud) = (rank as usize / UD_EDGE_PERMS, rank as usize % UD_EDGE_PERMS);
         let steps = class_steps(&CORNER_STEPS, class, || {
-            let corners = c.corner_rep[class] as usize;
+            let corners = c.corner_rep.at(class) as usize;
             std::array::from_fn(|p| {
                 let Some(&m) = PHASE2_MOVES.get(p) else {
                     return ClassStep::default();
                 };
-                let entry = c.corner_class[c.corner_move[corners * 18 + m as usize] as usize];
+                let entry = c
+                    .corner_class
+                    .at(c.corner_move.at(corners * 18 + m as usize) as usize);
                 ClassStep {
                     class: entry >> 4,
                     sym: (entry & 15) as u8,
-                    stabiliser: c.corner_stabiliser[(entry >> 4) as usize],
+                    stabiliser: c.corner_stabiliser.at((entry >> 4) as usize),
                 }
             })
         });
         (0..PHASE2_MOVE_COUNT)
             .filter(|p| moves >> p & 1 == 1)
             .any(|p| {
-                let ud2 = c.ud_edge_move[ud * PHASE2_MOVE_COUNT + p] as usize;
-                test_class_member(steps[p], UD_EDGE_PERMS, ud2, &c.ud_edge_conj, &mut test)
+                let ud2 = c.ud_edge_move.at(ud * PHASE2_MOVE_COUNT + p) as usize;
+                test_class_member(steps[p], UD_EDGE_PERMS, ud2, c.ud_edge_conj, &mut test)
             })
     }
 }
 
 /// Phase 2's corners and E-slice order (no symmetry).
-struct CornerSliceSpace<'c>(&'c Coords);
+struct CornerSliceSpace<'c>(CoordsView<'c>);
 
 impl Phase2Space for CornerSliceSpace<'_> {
     fn entries(&self) -> u64 {
@@ -344,7 +346,7 @@ impl Phase2Space for CornerSliceSpace<'_> {
     }
 
     fn any_by(&self, rank: u64, moves: u16, mut test: impl FnMut(u64) -> bool) -> bool {
-        let c = self.0;
+        let c = &self.0;
         let (corners, order) = (rank as usize / SLICE_ORDERS, rank as usize % SLICE_ORDERS);
         let slice = SOLVED_SLOTS * SLICE_ORDERS + order;
         PHASE2_MOVES
@@ -352,8 +354,8 @@ impl Phase2Space for CornerSliceSpace<'_> {
             .enumerate()
             .filter(|(p, _)| moves >> p & 1 == 1)
             .any(|(_, &m)| {
-                let corners2 = c.corner_move[corners * 18 + m as usize] as usize;
-                let order2 = c.slice_move[slice * 18 + m as usize] as usize % SLICE_ORDERS;
+                let corners2 = c.corner_move.at(corners * 18 + m as usize) as usize;
+                let order2 = c.slice_move.at(slice * 18 + m as usize) as usize % SLICE_ORDERS;
                 test((corners2 * SLICE_ORDERS + order2) as u64)
             })
     }
@@ -383,19 +385,21 @@ fn pack_depths(mut result: BfsResult, bits: u32) -> (Vec<u8>, Vec<u64>) {
     (pack(&result.depths, bits), result.histogram)
 }
 
-/// The coordinate tables from `store`, else computed and written there.
-fn coords_from(store: &TableStore) -> Result<Coords, TableError> {
+/// The coordinate tables' file from `store` (else computed and written there), its
+/// values checked to be in range: read in place through [`CoordsView`].
+fn coords_from(store: &TableStore) -> Result<Table, TableError> {
     let spec = coords_spec();
-    if store.exists(&spec) {
-        let table = store.open(&spec)?;
-        return Coords::from_bytes(table.payload()).ok_or_else(|| TableError::Corrupted {
+    if !store.exists(&spec) {
+        store.write(&spec, &Coords::compute().to_bytes(), Vec::new())?;
+    }
+    let table = store.open(&spec)?;
+    match CoordsView::checked(table.payload()) {
+        Some(_) => Ok(table),
+        None => Err(TableError::Corrupted {
             path: table.path().to_path_buf(),
             group: GROUP,
-        });
+        }),
     }
-    let coords = Coords::compute();
-    store.write(&spec, &coords.to_bytes(), Vec::new())?;
-    Ok(coords)
 }
 
 /// Builds the tables of `metrics` that are missing (`force`: all of them), showing one
@@ -410,14 +414,15 @@ fn build_missing(
         let coords = Coords::compute();
         store.write(&coords_spec(), &coords.to_bytes(), Vec::new())?;
     }
-    let coords = coords_from(store)?;
+    let coords_file = coords_from(store)?;
+    let coords = CoordsView::of(coords_file.payload());
     let wanted = |spec: &TableSpec| force || !store.exists(spec);
     for &metric in metrics {
         if !wanted(&phase1_spec(metric)) {
             continue;
         }
         let space = Phase1Space {
-            coords: &coords,
+            coords,
             moves: metric.move_mask(),
         };
         let start = coords.phase1_index(0, SOLVED_SLOTS * SLICE_ORDERS, 0) as u64;
@@ -429,20 +434,14 @@ fn build_missing(
     if wanted(&corner_edge_spec()) {
         let start = coords.corner_edge_index(0, 0) as u64;
         let label = "two-phase: corners and edges";
-        let depths = phase2_depths(
-            CornerEdgeSpace(&coords),
-            start,
-            Metric::Htm,
-            progress,
-            label,
-        );
+        let depths = phase2_depths(CornerEdgeSpace(coords), start, Metric::Htm, progress, label);
         let (payload, histogram) = pack_depths(depths, 4);
         store.write(&corner_edge_spec(), &payload, histogram)?;
     }
     for &metric in metrics {
         if wanted(&corner_slice_spec(metric)) {
             let label = format!("two-phase: corners and slice ({metric:?})");
-            let depths = phase2_depths(CornerSliceSpace(&coords), 0, metric, progress, &label);
+            let depths = phase2_depths(CornerSliceSpace(coords), 0, metric, progress, &label);
             let (payload, histogram) = pack_depths(depths, 4);
             store.write(&corner_slice_spec(metric), &payload, histogram)?;
         }
@@ -492,7 +491,7 @@ impl TableFamily for TwoPhaseTables {
 #[derive(Debug)]
 pub struct TwoPhaseTables {
     metric: Metric,
-    pub(super) coords: Coords,
+    coords: Table,
     phase1: Table,
     corner_edges: Table,
     corner_slice: Table,
@@ -514,6 +513,12 @@ impl TwoPhaseTables {
     /// The metric of the phase-1 table (and so of the searches over these tables).
     pub fn metric(&self) -> Metric {
         self.metric
+    }
+
+    /// The move, symmetry and class tables, read in place.
+    #[inline]
+    pub(super) fn coords(&self) -> CoordsView<'_> {
+        CoordsView::of(self.coords.payload())
     }
 
     /// The phase-1 distances mod 3.
