@@ -69,68 +69,72 @@ impl<'a> Nibbles<'a> {
     }
 }
 
-/// A read-only array of little-endian `u16`s over borrowed bytes, read in place: a mapped
-/// table is used where it lies, whatever its alignment, with no copy at open.
-#[derive(Clone, Copy, Debug)]
-pub struct Words16<'a> {
-    bytes: &'a [u8],
+/// A word of a table payload, stored little-endian.
+pub trait LeWord: Copy + Ord {
+    /// Its width in bytes.
+    const BYTES: usize;
+    /// The word in `bytes` (exactly [`LeWord::BYTES`] of them).
+    fn from_le(bytes: &[u8]) -> Self;
+    /// The largest word in `bytes` (`None` when it holds none), in one pass the compiler
+    /// vectorises.
+    fn max_in(bytes: &[u8]) -> Option<Self>;
 }
 
-impl<'a> Words16<'a> {
-    /// Wraps `bytes` (an odd last byte is never read).
-    pub fn new(bytes: &'a [u8]) -> Self {
-        Self { bytes }
-    }
-
-    /// Entry `index`; panics if out of range.
+impl LeWord for u16 {
+    const BYTES: usize = 2;
     #[inline]
-    pub fn at(&self, index: usize) -> u16 {
-        let b = &self.bytes[2 * index..2 * index + 2];
+    fn from_le(b: &[u8]) -> Self {
         u16::from_le_bytes([b[0], b[1]])
     }
-
-    /// The number of entries.
-    pub fn len(&self) -> usize {
-        self.bytes.len() / 2
-    }
-
-    /// Whether there are no entries.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The largest entry (`None` when empty), in one pass the compiler vectorises.
-    pub fn max(&self) -> Option<u16> {
-        self.bytes
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .reduce(u16::max)
+    fn max_in(bytes: &[u8]) -> Option<Self> {
+        let (words, _) = bytes.as_chunks::<2>();
+        words.iter().map(|&w| u16::from_le_bytes(w)).max()
     }
 }
 
-/// A read-only array of little-endian `u32`s over borrowed bytes, read in place (see
-/// [`Words16`]).
+impl LeWord for u32 {
+    const BYTES: usize = 4;
+    #[inline]
+    fn from_le(b: &[u8]) -> Self {
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+    fn max_in(bytes: &[u8]) -> Option<Self> {
+        let (words, _) = bytes.as_chunks::<4>();
+        words.iter().map(|&w| u32::from_le_bytes(w)).max()
+    }
+}
+
+/// A read-only array of little-endian words over borrowed bytes, read in place: a mapped
+/// table is used where it lies, whatever its alignment, with no copy at open.
 #[derive(Clone, Copy, Debug)]
-pub struct Words32<'a> {
+pub struct Words<'a, W> {
     bytes: &'a [u8],
+    word: std::marker::PhantomData<W>,
 }
 
-impl<'a> Words32<'a> {
+/// Little-endian `u16`s read in place.
+pub type Words16<'a> = Words<'a, u16>;
+/// Little-endian `u32`s read in place.
+pub type Words32<'a> = Words<'a, u32>;
+
+impl<'a, W: LeWord> Words<'a, W> {
     /// Wraps `bytes` (a last partial word is never read).
     pub fn new(bytes: &'a [u8]) -> Self {
-        Self { bytes }
+        Self {
+            bytes,
+            word: std::marker::PhantomData,
+        }
     }
 
     /// Entry `index`; panics if out of range.
     #[inline]
-    pub fn at(&self, index: usize) -> u32 {
-        let b = &self.bytes[4 * index..4 * index + 4];
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    pub fn at(&self, index: usize) -> W {
+        W::from_le(&self.bytes[W::BYTES * index..W::BYTES * (index + 1)])
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.bytes.len() / 4
+        self.bytes.len() / W::BYTES
     }
 
     /// Whether there are no entries.
@@ -138,12 +142,9 @@ impl<'a> Words32<'a> {
         self.len() == 0
     }
 
-    /// The largest entry (`None` when empty), in one pass the compiler vectorises.
-    pub fn max(&self) -> Option<u32> {
-        self.bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .reduce(u32::max)
+    /// The largest entry (`None` when empty).
+    pub fn max(&self) -> Option<W> {
+        W::max_in(self.bytes)
     }
 }
 
