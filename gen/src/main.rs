@@ -108,6 +108,12 @@ struct PuzzleArgs {
     /// and D centres, 4.2 GB), which solves then read in place of the smaller ones.
     #[arg(long)]
     large: bool,
+    /// Then drop every table a solve reads from the page cache and read it back whole,
+    /// listing each as `warm` does: a folder copied in (or paged out) is cached in small
+    /// pieces, and a fresh process maps the tables faster, and searches them with fewer
+    /// TLB misses, from 2 MiB folios.
+    #[arg(long)]
+    warm: bool,
 }
 
 /// `--memory`: the library's range, in its words.
@@ -231,6 +237,13 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
         _ => PuzzleEngine::Auto,
     };
     store.check_dir()?;
+    // With --warm: the tables the solver opens, to read back once it is closed.
+    let store = if args.warm {
+        store.clone().noting_opens()
+    } else {
+        store.clone()
+    };
+    let store = &store;
     let mut source = args.file.display().to_string();
     if let Some(moves) = &args.moves {
         source.push_str(&format!(" --moves {}", moves.join(",")));
@@ -312,6 +325,12 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
         }
     }
     .context(WRITING)?;
+    if args.warm {
+        // Closed first: a page that a mapping holds stays as it is cached.
+        drop(solver);
+        read_back(&mut out, &store.opened())?;
+    }
+    out.flush().context(WRITING)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -439,9 +458,16 @@ fn warm(store: &TableStore, args: &WarmArgs) -> Result<ExitCode> {
         }
     }
     let mut out = cubedb::output::stdout()?;
+    read_back(&mut out, &paths)?;
+    out.flush().context(WRITING)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Drops each table of `paths` from the page cache and reads it back whole, a line each.
+fn read_back(out: &mut impl Write, paths: &[PathBuf]) -> Result<()> {
     for path in paths {
         let started = Instant::now();
-        let bytes = table::reload_into_page_cache(&path)
+        let bytes = table::reload_into_page_cache(path)
             .with_context(|| format!("reading {} back into the page cache", path.display()))?;
         writeln!(
             out,
@@ -452,8 +478,7 @@ fn warm(store: &TableStore, args: &WarmArgs) -> Result<ExitCode> {
         )
         .context(WRITING)?;
     }
-    out.flush().context(WRITING)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn verify(store: &TableStore) -> Result<ExitCode> {

@@ -287,6 +287,66 @@ fn definition(name: &str) -> String {
         .to_string()
 }
 
+/// `puzzle --warm` reads back every table a solve of the puzzle opens, unchanged, one
+/// `warm` line each, and nothing when the flag is not given.
+#[test]
+fn puzzle_warm_reads_back_the_tables_a_solve_opens() {
+    let dir = fresh_dir("puzzle-warm");
+    let file = definition("2x2x2-fixed.tws");
+    let built = run(&["puzzle", &file, "-q"], &dir, Stdio::piped());
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(
+        !text(&built.stdout).contains("warm "),
+        "{}",
+        text(&built.stdout)
+    );
+    let tables: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cdb"))
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect();
+    let biggest = tables
+        .iter()
+        .max_by_key(|(_, b)| b.len())
+        .unwrap()
+        .0
+        .clone();
+    let warm = run(&["puzzle", &file, "-q", "--warm"], &dir, Stdio::piped());
+    assert!(warm.status.success(), "{}", text(&warm.stderr));
+    let listed: Vec<String> = text(&warm.stdout)
+        .lines()
+        .filter(|l| l.starts_with("warm "))
+        .map(String::from)
+        .collect();
+    assert!(!listed.is_empty(), "{}", text(&warm.stdout));
+    for line in &listed {
+        let (path, bytes) = tables
+            .iter()
+            .find(|(p, _)| line.contains(&*p.to_string_lossy()))
+            .unwrap_or_else(|| panic!("{line}: not a table of the folder"));
+        let mb = format!("{:.1} MB", bytes.len() as f64 / 1e6);
+        assert!(line.contains(&mb), "{line}");
+        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(
+            listed.iter().filter(|l| l.contains(&name)).count(),
+            1,
+            "{name}"
+        );
+    }
+    assert!(
+        listed
+            .iter()
+            .any(|l| l.contains(&*biggest.to_string_lossy())),
+        "the exact table {} is not read back: {listed:?}",
+        biggest.display()
+    );
+}
+
 /// Issue 56, 13: two `cubedb-gen puzzle --force` at once removed each other's files
 /// ("No such file") and readers found tables missing. Rebuilds replace each file by a
 /// rename, so builders and readers running together all succeed.

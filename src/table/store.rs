@@ -2,6 +2,7 @@
 
 use super::{Table, TableError, TableSpec};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// Environment variable naming the default data directory.
 pub const DATA_ENV: &str = "CUBEDB_DATA";
@@ -19,6 +20,9 @@ pub fn data_dir_from_env() -> Option<PathBuf> {
 pub struct TableStore {
     dir: PathBuf,
     builds_big: bool,
+    /// The paths of the tables opened, when noted ([`TableStore::noting_opens`]); shared
+    /// by the store's clones.
+    opened: Option<Arc<Mutex<Vec<PathBuf>>>>,
 }
 
 impl TableStore {
@@ -27,6 +31,31 @@ impl TableStore {
         Self {
             dir: dir.into(),
             builds_big: false,
+            opened: None,
+        }
+    }
+
+    /// The store noting the path of every table opened through it or its clones from now
+    /// on: the tables a solver reads, whatever they are (`cubedb-gen puzzle --warm`).
+    pub fn noting_opens(mut self) -> Self {
+        self.opened = Some(Arc::default());
+        self
+    }
+
+    /// The tables opened since [`TableStore::noting_opens`], each once, in the order
+    /// they were first opened (none when opens are not noted).
+    pub fn opened(&self) -> Vec<PathBuf> {
+        let Some(Ok(paths)) = self.opened.as_ref().map(|o| o.lock()) else {
+            return Vec::new();
+        };
+        let mut seen = std::collections::HashSet::new();
+        paths.iter().filter(|p| seen.insert(*p)).cloned().collect()
+    }
+
+    /// Notes `path` as opened, when opens are noted.
+    fn note_open(&self, path: &Path) {
+        if let Some(Ok(mut paths)) = self.opened.as_ref().map(|o| o.lock()) {
+            paths.push(path.to_path_buf());
         }
     }
 
@@ -79,13 +108,19 @@ impl TableStore {
     /// Opens and verifies a table.
     pub fn open(&self, spec: &TableSpec) -> Result<Table, TableError> {
         self.check_dir()?;
-        Table::open(&self.path_of(spec), spec)
+        let path = self.path_of(spec);
+        let table = Table::open(&path, spec)?;
+        self.note_open(&path);
+        Ok(table)
     }
 
     /// [`TableStore::open`], hashing the payload even if a seal says it was verified.
     pub fn open_fully(&self, spec: &TableSpec) -> Result<Table, TableError> {
         self.check_dir()?;
-        Table::open_checked(&self.path_of(spec), spec, super::Verify::Full)
+        let path = self.path_of(spec);
+        let table = Table::open_checked(&path, spec, super::Verify::Full)?;
+        self.note_open(&path);
+        Ok(table)
     }
 
     /// Refuses a data directory that exists but is not a folder.
