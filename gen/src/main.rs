@@ -238,12 +238,13 @@ fn puzzle(store: &TableStore, args: &PuzzleArgs, quiet: bool) -> Result<ExitCode
     };
     store.check_dir()?;
     // With --warm: the tables the solver opens, to read back once it is closed.
+    let noted;
     let store = if args.warm {
-        store.clone().noting_opens()
+        noted = store.clone().noting_opens();
+        &noted
     } else {
-        store.clone()
+        store
     };
-    let store = &store;
     let mut source = args.file.display().to_string();
     if let Some(moves) = &args.moves {
         source.push_str(&format!(" --moves {}", moves.join(",")));
