@@ -41,6 +41,15 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The table files (`.cdb`) of a folder.
+fn table_files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cdb"))
+        .collect()
+}
+
 /// A folder with the rolling tables built.
 fn with_rolling(tag: &str) -> PathBuf {
     let dir = fresh_dir(tag);
@@ -233,11 +242,7 @@ fn only_the_missing_tables_of_a_set_are_built() {
 #[test]
 fn warm_reads_the_named_tables_back_and_refuses_bad_ones() {
     let dir = with_rolling("warm");
-    let tables: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cdb"))
-        .collect();
+    let tables = table_files(&dir);
     assert!(!tables.is_empty());
     let before: Vec<Vec<u8>> = tables.iter().map(|p| std::fs::read(p).unwrap()).collect();
     let warm = run(&["warm", "rolling"], &dir, Stdio::piped());
@@ -287,23 +292,28 @@ fn definition(name: &str) -> String {
         .to_string()
 }
 
+/// A fresh folder with the tables of the definition `name` built: the folder, the
+/// definition's path and what the build printed.
+fn with_puzzle(tag: &str, name: &str) -> (PathBuf, String, Output) {
+    let dir = fresh_dir(tag);
+    let file = definition(name);
+    let built = run(&["puzzle", &file, "-q"], &dir, Stdio::piped());
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    (dir, file, built)
+}
+
 /// `puzzle --warm` reads back every table a solve of the puzzle opens, unchanged, one
 /// `warm` line each, and nothing when the flag is not given.
 #[test]
 fn puzzle_warm_reads_back_the_tables_a_solve_opens() {
-    let dir = fresh_dir("puzzle-warm");
-    let file = definition("2x2x2-fixed.tws");
-    let built = run(&["puzzle", &file, "-q"], &dir, Stdio::piped());
-    assert!(built.status.success(), "{}", text(&built.stderr));
+    let (dir, file, built) = with_puzzle("puzzle-warm", "2x2x2-fixed.tws");
     assert!(
         !text(&built.stdout).contains("warm "),
         "{}",
         text(&built.stdout)
     );
-    let tables: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cdb"))
+    let tables: Vec<(PathBuf, Vec<u8>)> = table_files(&dir)
+        .into_iter()
         .map(|p| {
             let bytes = std::fs::read(&p).unwrap();
             (p, bytes)
@@ -353,10 +363,7 @@ fn puzzle_warm_reads_back_the_tables_a_solve_opens() {
 #[test]
 fn concurrent_rebuilds_leave_no_gap() {
     use cubedb::puzzles::perm::{load_puzzle, PuzzleEngine, PuzzleMetric, PuzzleSolver};
-    let dir = fresh_dir("puzzle-force");
-    let file = definition("2x2x2-fixed.tws");
-    let built = run(&["puzzle", &file, "-q"], &dir, Stdio::piped());
-    assert!(built.status.success(), "{}", text(&built.stderr));
+    let (dir, file, _) = with_puzzle("puzzle-force", "2x2x2-fixed.tws");
     let puzzle = load_puzzle(Path::new(&file), PuzzleMetric::Htm, None).unwrap();
     let store = cubedb::table::TableStore::new(&dir);
     let state = puzzle.scrambled("R U").unwrap();

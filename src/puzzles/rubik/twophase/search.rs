@@ -259,7 +259,7 @@ impl<'t> TwoPhaseSearch<'t> {
         self.stop = stop;
         self.timed_out = false;
         self.cap = max_cost;
-        let views = self.views(cube);
+        let mut views = self.views(cube);
         // In quarter turns every move changes the corner permutation's parity by its
         // cost, so a solution's length has the parity of the cube's corner permutation.
         self.parity = match self.metric {
@@ -290,12 +290,11 @@ impl<'t> TwoPhaseSearch<'t> {
         if max_cost <= SHORT_OPTIMAL && short_first {
             return Outcome::NoneWithin;
         }
-        let views: Vec<View> = views
-            .into_iter()
-            .enumerate()
-            .filter(|(v, _)| self.taken_views >> v & 1 == 1)
-            .map(|(_, view)| view)
-            .collect();
+        let mut v = 0;
+        views.retain(|_| {
+            v += 1;
+            self.taken_views >> (v - 1) & 1 == 1
+        });
         let shortest = views.iter().map(|v| v.distance).min().unwrap_or(0);
         let mut phase1_cost = shortest;
         // The cap only falls (improving), and phase 1 never costs more than the total.
