@@ -607,6 +607,80 @@ fn two_by_two_ur_plan(dir: &Path) -> PathBuf {
     plan
 }
 
+/// A phase's exact table small enough holds each state's distance itself (4 bits), so
+/// that a start's distance is one read rather than a walk down the table: on the 2x2x2's
+/// `<U, R>` plan both phases' tables are depth tables (`-exact-depths` files, none of
+/// distances modulo 3), and every rank's distance read equals a breadth-first search made
+/// here over the table's coordinates from its targets (`None` where it never reaches).
+#[test]
+fn small_exact_tables_hold_the_distances_a_search_finds() {
+    use cubedb::puzzles::perm::phased::tables::Heuristic;
+    let dir = fresh_dir("phased-depth-tables");
+    let puzzle = load("2x2x2.tws");
+    let plan = two_by_two_ur_plan(&dir);
+    let phased = open(&puzzle, &plan, &dir);
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("list tables")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        files
+            .iter()
+            .filter(|f| f.ends_with("-exact-depths.cdb"))
+            .count(),
+        2,
+        "{files:?}"
+    );
+    assert!(
+        !files.iter().any(|f| f.ends_with("-exact.cdb")),
+        "{files:?}"
+    );
+    for (k, tables) in phased.tables().iter().enumerate() {
+        let Heuristic::Exact {
+            projection,
+            targets,
+            depths,
+            quotient: None,
+            ..
+        } = &tables.heuristic
+        else {
+            panic!("phase {k}: no exact table over its whole projection");
+        };
+        assert!(*depths, "phase {k}: distances modulo 3");
+        let mut distance = vec![usize::MAX; projection.size as usize];
+        let mut layer = targets.clone();
+        for &t in targets {
+            distance[t as usize] = 0;
+        }
+        let mut values = vec![0u64; projection.radix.len()];
+        let mut depth = 0;
+        while !layer.is_empty() {
+            let mut next = Vec::new();
+            for &rank in &layer {
+                projection.values(rank, &mut values);
+                for m in 0..projection.moves {
+                    let to = projection.after(&values, m);
+                    if distance[to as usize] == usize::MAX {
+                        distance[to as usize] = depth + 1;
+                        next.push(to);
+                    }
+                }
+            }
+            layer = next;
+            depth += 1;
+        }
+        assert!(depth > 3, "phase {k}: {depth} layers");
+        for (rank, &d) in distance.iter().enumerate() {
+            projection.values(rank as u64, &mut values);
+            assert_eq!(
+                tables.exact_distance(&values),
+                (d != usize::MAX).then_some(d),
+                "phase {k}, rank {rank}"
+            );
+        }
+    }
+}
+
 /// A subgroup target that fixes a few pieces of a set and twists the others (the 2x2x2's
 /// `<U, R>` fixes two corners; on the megaminx and the FTO every phase is of this kind)
 /// gets an exact table over where those pieces are and how they are twisted, and its

@@ -102,6 +102,9 @@ const AHEAD_PATHS: usize = 256;
 /// as a 3x3x3 (`Finish 3x3x3`): a fixed effort, so answers are the same on any machine.
 const FINISH_NODES: u64 = 100_000;
 
+/// Most solutions a phase's [`HandedOn`] makes room for at once.
+const HANDED_ON_ROOM: usize = 4096;
+
 /// The two halves of the two-phase solver's six views a finish searches side by side
 /// (the cube as given, then inverted; [`FINISH_NODES`] shared evenly): a lone state's
 /// finish on two cores, with the same answers on one.
@@ -1775,11 +1778,14 @@ impl Reaches for Candidate {
 
 impl<T: Reaches> HandedOn<T> {
     fn new(keep: usize) -> Self {
+        // Room for what a phase keeping several hands on (the 4x4x4's first phase:
+        // 2,000), so that the sets are not grown and rehashed on the way.
+        let room = keep.min(HANDED_ON_ROOM);
         Self {
             keep,
-            kept: Vec::new(),
-            reached: NumberSet::default(),
-            started: NumberSet::default(),
+            kept: Vec::with_capacity(room),
+            reached: NumberSet::with_capacity_and_hasher(room, Default::default()),
+            started: NumberSet::with_capacity_and_hasher(room, Default::default()),
             repeated: 0,
         }
     }

@@ -34,6 +34,13 @@ pub const EXACT_RANKS: u64 = 1 << 32;
 /// is used.
 const FIRST_USE_BYTES: u64 = 256 << 20;
 
+/// Most ranks of a phase's exact table over the whole projection (no classes) that holds
+/// each rank's distance itself, 4 bits, where the distances fit (at most 8 MB): a start's
+/// distance is then one read rather than a walk down the table, a neighbour's value tried
+/// per move at each step. The 4x4x4's first phase hands 2,000 solutions on, each start
+/// of its centres phase (1.8 M ranks) walked about ten steps down.
+const PLAIN_DEPTHS_RANKS: u64 = 1 << 24;
+
 /// An exact table bigger than this has each node's children asked for before any is
 /// read, so that the reads overlap: the 3x3x3's first phase (554 MB, in 2 MiB pages)
 /// went from 5 to 11 million nodes a second. Smaller ones are mostly in the caches
@@ -88,12 +95,13 @@ const MAX_DEPTHS: usize = UNREACHED_DEPTH as usize;
 
 /// How a phase bounds its remaining moves.
 pub enum Heuristic {
-    /// One exact table over every coordinate: distance modulo 3 per rank, the distance
-    /// itself tracked along a path (each move changes it by -1, 0 or +1).
+    /// One exact table over every coordinate: distance modulo 3 per rank (or the
+    /// distance), the distance itself tracked along a path (each move changes it by -1,
+    /// 0 or +1).
     Exact {
         /// The coordinates, with move tables.
         projection: Projection,
-        /// Distances modulo 3, 2 bits per rank.
+        /// Distances modulo 3, 2 bits per rank, or with `depths` the distances, 4 bits.
         table: Box<Table>,
         /// The deepest distance.
         deepest: usize,
@@ -102,9 +110,9 @@ pub enum Heuristic {
         /// When the table is over classes of states its free moves join (the projection
         /// too big whole): how a state's class is found.
         quotient: Option<Box<FreeQuotient>>,
-        /// Whether the table holds each class's distance itself, 4 bits (15: unreached)
-        /// rather than modulo 3: a class table whose distances fit, since walking one
-        /// down means finding the class of every neighbour tried.
+        /// Whether the table holds each entry's distance itself, 4 bits (15: unreached)
+        /// rather than modulo 3, so that a start's distance is one read: a class table
+        /// or a small one ([`PLAIN_DEPTHS_RANKS`]) whose distances fit.
         depths: bool,
         /// Whether it is far bigger than the caches ([`FAR_TABLE_BYTES`]): each node's
         /// children asked for before any is read.
@@ -476,14 +484,19 @@ impl PhaseTables {
             return Ok(None);
         }
         let sources = target_ranks(&projection, targets);
-        // A class table of distances modulo 3 is kept only where its distances would not
+        // Depths, 4 bits, where they fit: a class table (walking one down means finding
+        // the class of every neighbour tried), or a small table over the whole projection
+        // without free moves ([`PLAIN_DEPTHS_RANKS`]).
+        let wants_depths =
+            quotient.is_some() || (costs.is_empty() && entries <= PLAIN_DEPTHS_RANKS);
+        // A table of distances modulo 3 is kept where depths are not wanted or would not
         // fit 4 bits (an earlier version's is built again as depths).
-        let mod3_kept = || match (&quotient, store.exists(&mod3_spec)) {
-            (_, false) => false,
-            (None, true) => true,
-            (Some(_), true) => store
-                .open(&mod3_spec)
-                .is_ok_and(|t| t.header().histogram.len() > MAX_DEPTHS),
+        let mod3_kept = || {
+            store.exists(&mod3_spec)
+                && (!wants_depths
+                    || store
+                        .open(&mod3_spec)
+                        .is_ok_and(|t| t.header().histogram.len() > MAX_DEPTHS))
         };
         let built = if store.exists(&depth_spec) {
             Some(&depth_spec)
@@ -501,8 +514,7 @@ impl PhaseTables {
                     q.elements(),
                     q.paid_moves()
                 )),
-                // A class table holds depths, 4 bits, where they fit (they nearly always do).
-                entries.div_ceil(if quotient.is_some() { 2 } else { 4 }) as f64 / 1e6
+                entries.div_ceil(if wants_depths { 2 } else { 4 }) as f64 / 1e6
             ));
             let mut depths = None;
             let result = match &quotient {
@@ -521,6 +533,14 @@ impl PhaseTables {
                     let mut observer = DepthNibbles::new(q.size);
                     let result =
                         mod3_bfs_observed(&space, &classes, progress, "phase BFS", &mut observer);
+                    depths = (result.histogram.len() <= MAX_DEPTHS).then(|| observer.into_bytes());
+                    result
+                }
+                None if wants_depths => {
+                    let mut observer = DepthNibbles::new(entries);
+                    let space = Space::new(&projection);
+                    let result =
+                        mod3_bfs_observed(&space, &sources, progress, "phase BFS", &mut observer);
                     depths = (result.histogram.len() <= MAX_DEPTHS).then(|| observer.into_bytes());
                     result
                 }
@@ -752,9 +772,12 @@ impl PhaseTables {
         else {
             return Some(self.pdb_bound(values) as usize);
         };
-        if let (Some(q), true) = (quotient, depths) {
-            let class = q.index(&values[..projection.radix.len()]);
-            return match packed::Nibbles::new(table.payload()).get(class as usize) {
+        if *depths {
+            let index = match quotient {
+                Some(q) => q.index(&values[..projection.radix.len()]),
+                None => rank_of(projection, values),
+            };
+            return match packed::Nibbles::new(table.payload()).get(index as usize) {
                 UNREACHED_DEPTH => None,
                 depth => Some(depth as usize),
             };
@@ -1068,11 +1091,14 @@ impl PhaseTables {
     pub fn bytes(&self) -> u64 {
         match &self.heuristic {
             Heuristic::Exact {
-                quotient: Some(q),
+                projection,
+                quotient,
                 depths,
                 ..
-            } => q.size.div_ceil(if *depths { 2 } else { 4 }),
-            Heuristic::Exact { projection, .. } => projection.size.div_ceil(4),
+            } => quotient
+                .as_ref()
+                .map_or(projection.size, |q| q.size)
+                .div_ceil(if *depths { 2 } else { 4 }),
             Heuristic::Pdbs(pdbs) => pdbs.iter().map(|(p, _)| p.size.div_ceil(2)).sum(),
         }
     }
