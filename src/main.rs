@@ -38,6 +38,9 @@ mod serve;
 
 use std::process::ExitCode;
 
+// A closed stdout (`>&-`) told from /dev/null before the runtime reopens it.
+cubedb::see_stdout_before_main!();
+
 fn main() -> ExitCode {
     cli::main()
 }

@@ -14,6 +14,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+// A closed stdout (`>&-`) told from /dev/null before the runtime reopens it.
+cubedb::see_stdout_before_main!();
+
 /// Context of every failed write to stdout.
 const WRITING: &str = "writing output";
 

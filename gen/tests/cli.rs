@@ -161,6 +161,15 @@ fn output_errors_exit_1() {
         .unwrap();
     assert_eq!(closed.status.code(), Some(1));
     assert!(text(&closed.stderr).contains("standard output is closed"));
+    // /dev/null opened read-write (Python's `subprocess.DEVNULL`, Node's `stdio:
+    // "ignore"`): an open stdout, not a closed one.
+    let null = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .unwrap();
+    let output = run(&["verify"], &dir, Stdio::from(null));
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 }
 
 /// Issue 24, item 19: `--metric` builds one metric of a group (not both, and not both

@@ -209,7 +209,8 @@ fn stdout_write_errors_exit_1_with_a_message() {
             stderr(&broken)
         );
     }
-    // `>&-`: the runtime reopens a closed stdout on /dev/null; cubedb still notices.
+    // `>&-`: the runtime reopens a closed stdout on /dev/null; cubedb still notices (its
+    // hook looks before the runtime starts).
     for args in [
         vec!["rolling".to_string(), "--data".into(), data.into()],
         vec!["--version".to_string()],
@@ -229,6 +230,27 @@ fn stdout_write_errors_exit_1_with_a_message() {
             stderr(&output)
         );
         assert!(stderr(&output).contains("standard output is closed"));
+        // Stdout on /dev/null opened read-write, as Python's `subprocess.DEVNULL` and
+        // Node's `stdio: "ignore"` open it (what the runtime puts in place of a closed
+        // one): an open stdout, the run as usual.
+        let null = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .unwrap();
+        let input = if args[0] == "rolling" {
+            sample("rolling.in")
+        } else {
+            String::new()
+        };
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = run_with(&args, input, Stdio::from(null), Stdio::piped());
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
     }
 }
 
