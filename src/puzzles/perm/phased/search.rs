@@ -154,13 +154,11 @@ impl<'a> PhaseRun<'a> {
             "too many matchings"
         );
         let bound = start.bound();
-        let mut stack = start.values;
-        stack.reserve(width * 32);
         let run = Self {
             moves,
             width,
             buffers: Buffers {
-                stack,
+                stack: start.values,
                 distance: vec![start.pattern],
                 pairs: start.pairs,
                 ..Buffers::default()
@@ -242,6 +240,10 @@ impl<'a> PhaseRun<'a> {
         }
         self.buffers.path.clear();
         self.buffers.stack.truncate(self.width);
+        // Room for 32 depths, made when the run first searches: a phase keeping
+        // several solutions starts thousands of runs (the 4x4x4's centres phase: 2,000)
+        // and searches few of them.
+        self.buffers.stack.reserve(self.width * 31);
         self.buffers.distance.truncate(1);
         self.buffers.pairs.truncate(self.matchings);
         let first = self.moves.tables.ranked.moves.len();
