@@ -10,6 +10,7 @@ use super::quotient::{FreeQuotient, QuotientSpace};
 use super::straddle::StraddleTable;
 use super::tie::{self, Tie};
 use super::view::{Matching, Sides};
+use crate::progress::Progress;
 use crate::puzzles::perm::coord::{
     Coord, CoordError, MoveRows, Projection, Reachable, TrackedCache,
 };
@@ -21,7 +22,9 @@ use crate::puzzles::perm::exact::{
 use crate::puzzles::perm::pdb::{pattern_projections, write_pattern_database, PDB_ENTRIES};
 use crate::puzzles::perm::puzzle::{OrbitSplit, PermPuzzle, Restriction};
 use crate::puzzles::perm::site::TableSite;
-use crate::search::bfs::{costed_bfs, mod3_bfs, mod3_bfs_observed, DepthNibbles, Mod3Result};
+use crate::search::bfs::{
+    costed_bfs, mod3_bfs, mod3_bfs_observed, DepthNibbles, Mod3Result, RankedSpace,
+};
 use crate::table::derived::DerivedFile;
 use crate::table::{packed, Table, TableSpec};
 
@@ -82,6 +85,19 @@ fn costed_mod3(projection: &Projection, sources: &[u64], costs: &[u8]) -> Mod3Re
         crumbs,
         histogram: result.histogram,
     }
+}
+
+/// A phase table's breadth-first search over `space` from `sources`, and each rank's
+/// depth (4 bits, [`DepthNibbles`]) when every depth fits.
+fn bfs_with_depths<S: RankedSpace>(
+    space: &S,
+    sources: &[u64],
+    progress: &Progress,
+) -> (Mod3Result, Option<Vec<u8>>) {
+    let mut observer = DepthNibbles::new(space.size());
+    let result = mod3_bfs_observed(space, sources, progress, "phase BFS", &mut observer);
+    let depths = (result.histogram.len() <= MAX_DEPTHS).then(|| observer.into_bytes());
+    (result, depths)
 }
 
 /// Value of an exact table's rank the BFS never reached.
@@ -529,19 +545,14 @@ impl PhaseTables {
                         .collect();
                     classes.sort_unstable();
                     classes.dedup();
-                    let space = QuotientSpace::new(q);
-                    let mut observer = DepthNibbles::new(q.size);
-                    let result =
-                        mod3_bfs_observed(&space, &classes, progress, "phase BFS", &mut observer);
-                    depths = (result.histogram.len() <= MAX_DEPTHS).then(|| observer.into_bytes());
+                    let result;
+                    (result, depths) = bfs_with_depths(&QuotientSpace::new(q), &classes, progress);
                     result
                 }
                 None if wants_depths => {
-                    let mut observer = DepthNibbles::new(entries);
-                    let space = Space::new(&projection);
-                    let result =
-                        mod3_bfs_observed(&space, &sources, progress, "phase BFS", &mut observer);
-                    depths = (result.histogram.len() <= MAX_DEPTHS).then(|| observer.into_bytes());
+                    let result;
+                    (result, depths) =
+                        bfs_with_depths(&Space::new(&projection), &sources, progress);
                     result
                 }
                 None if costs.is_empty() => {
@@ -773,11 +784,9 @@ impl PhaseTables {
             return Some(self.pdb_bound(values) as usize);
         };
         if *depths {
-            let index = match quotient {
-                Some(q) => q.index(&values[..projection.radix.len()]),
-                None => rank_of(projection, values),
-            };
-            return match packed::Nibbles::new(table.payload()).get(index as usize) {
+            return match packed::Nibbles::new(table.payload())
+                .get(self.exact_index(values) as usize)
+            {
                 UNREACHED_DEPTH => None,
                 depth => Some(depth as usize),
             };
