@@ -1,6 +1,7 @@
 //! The tables of one phase: over its pattern puzzle (the phase's moves acting on what
-//! its target follows), one exact table of distances modulo 3 when every coordinate fits
-//! together in the memory allowed, else pattern databases (distances capped at 15, each
+//! its target follows), one exact table of distances modulo 3 (or, small or over
+//! classes, of the distances themselves) when every coordinate fits together in the
+//! memory allowed, else pattern databases (distances capped at 15, each
 //! over some of the coordinates). Same files as every table: checksummed headers, written
 //! by rename, mapped; named by the pattern puzzle's hash.
 
@@ -85,6 +86,19 @@ fn costed_mod3(projection: &Projection, sources: &[u64], costs: &[u8]) -> Mod3Re
         crumbs,
         histogram: result.histogram,
     }
+}
+
+/// Whether a phase's exact table of `entries` holds each entry's depth (4 bits, where all
+/// fit): a table over the `classes` free moves join, or a small one whose moves all cost
+/// one (not `costed`), [`PLAIN_DEPTHS_RANKS`].
+fn holds_depths(classes: bool, costed: bool, entries: u64) -> bool {
+    classes || (!costed && entries <= PLAIN_DEPTHS_RANKS)
+}
+
+/// Bytes of a phase's exact table of `entries`: 4 bits an entry where it holds depths
+/// (they nearly always fit), else 2 ([`holds_depths`]).
+fn exact_table_bytes(entries: u64, depths: bool) -> u64 {
+    entries.div_ceil(if depths { 2 } else { 4 })
 }
 
 /// A phase table's breadth-first search over `space` from `sources`, and each rank's
@@ -503,8 +517,7 @@ impl PhaseTables {
         // Depths, 4 bits, where they fit: a class table (walking one down means finding
         // the class of every neighbour tried), or a small table over the whole projection
         // without free moves ([`PLAIN_DEPTHS_RANKS`]).
-        let wants_depths =
-            quotient.is_some() || (costs.is_empty() && entries <= PLAIN_DEPTHS_RANKS);
+        let wants_depths = holds_depths(quotient.is_some(), !costs.is_empty(), entries);
         // A table of distances modulo 3 is kept where depths are not wanted or would not
         // fit 4 bits (an earlier version's is built again as depths).
         let mod3_kept = || {
@@ -530,7 +543,7 @@ impl PhaseTables {
                     q.elements(),
                     q.paid_moves()
                 )),
-                entries.div_ceil(if wants_depths { 2 } else { 4 }) as f64 / 1e6
+                exact_table_bytes(entries, wants_depths) as f64 / 1e6
             ));
             let mut depths = None;
             let result = match &quotient {
@@ -1104,10 +1117,10 @@ impl PhaseTables {
                 quotient,
                 depths,
                 ..
-            } => quotient
-                .as_ref()
-                .map_or(projection.size, |q| q.size)
-                .div_ceil(if *depths { 2 } else { 4 }),
+            } => exact_table_bytes(
+                quotient.as_ref().map_or(projection.size, |q| q.size),
+                *depths,
+            ),
             Heuristic::Pdbs(pdbs) => pdbs.iter().map(|(p, _)| p.size.div_ceil(2)).sum(),
         }
     }
@@ -1280,7 +1293,7 @@ pub fn describe(
              join, {} paid moves between them{}",
             sets.join(", "),
             crate::text::count(q.size as u128),
-            q.size.div_ceil(4) as f64 / 1e6,
+            exact_table_bytes(q.size, true) as f64 / 1e6,
             q.elements(),
             q.paid_moves(),
             if q.halved() {
@@ -1308,7 +1321,7 @@ pub fn describe(
             "sets {}; exact table of {} entries ({:.1} MB){}",
             sets.join(", "),
             crate::text::count(p.size as u128),
-            p.size.div_ceil(4) as f64 / 1e6,
+            exact_table_bytes(p.size, holds_depths(false, free, p.size)) as f64 / 1e6,
             match databases() {
                 Ok(projections) if p.size.div_ceil(4) > FIRST_USE_BYTES => format!(
                     ", built by cubedb-gen (a first use takes pattern databases of {})",
