@@ -386,10 +386,19 @@ fn canonical_follows(
                 .element
         })
         .collect();
-    let commute = |a: usize, b: usize| {
-        let (x, y) = (base_elements[a], base_elements[b]);
-        x.then(y, sets) == y.then(x, sets)
-    };
+    // Per pair of bases, whether their turns commute: worked out once a pair, not once a
+    // pair of moves (each a power of its base).
+    let commutes: Vec<Vec<bool>> = (0..bases.len())
+        .map(|a| {
+            (0..bases.len())
+                .map(|b| {
+                    let (x, y) = (base_elements[a], base_elements[b]);
+                    b < a && x.then(y, sets) == y.then(x, sets)
+                })
+                .collect()
+        })
+        .collect();
+    let commute = |a: usize, b: usize| commutes[a][b] || commutes[b][a];
     let all: u128 = if moves.len() == 128 {
         u128::MAX
     } else {
