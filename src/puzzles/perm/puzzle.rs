@@ -388,17 +388,15 @@ fn canonical_follows(
         .collect();
     // Per pair of bases, whether their turns commute: worked out once a pair, not once a
     // pair of moves (each a power of its base).
-    let commutes: Vec<Vec<bool>> = (0..bases.len())
-        .map(|a| {
-            (0..bases.len())
-                .map(|b| {
-                    let (x, y) = (base_elements[a], base_elements[b]);
-                    b < a && x.then(y, sets) == y.then(x, sets)
-                })
+    let commutes: Vec<Vec<bool>> = base_elements
+        .iter()
+        .map(|x| {
+            base_elements
+                .iter()
+                .map(|y| x.then(y, sets) == y.then(x, sets))
                 .collect()
         })
         .collect();
-    let commute = |a: usize, b: usize| commutes[a][b] || commutes[b][a];
     let all: u128 = if moves.len() == 128 {
         u128::MAX
     } else {
@@ -415,7 +413,7 @@ fn canonical_follows(
                     let again = n == f && metric == PuzzleMetric::Qtm && bases[first.base].1 > 2;
                     again
                         || (next.base != first.base
-                            && !(next.base < first.base && commute(next.base, first.base)))
+                            && !(next.base < first.base && commutes[next.base][first.base]))
                 })
                 .fold(0u128, |mask, (i, _)| mask | 1 << i)
         })
