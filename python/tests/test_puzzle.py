@@ -117,7 +117,7 @@ def test_a_definition_with_neither_table_nor_plan_is_scrambled_by_the_stabilizer
 
 
 def test_the_chain_engine_solves_any_state_of_a_definition_without_a_plan():
-    # TopSpin, as the 5x5x5, has no plan and no exact table: IDA* would never end on a
+    # TopSpin has no plan and no exact table: IDA* would never end on a
     # random state. engine="chain" answers each at once; IDA* confirms the answer leaves
     # it solved.
     puzzle = Puzzle.from_file(str(PUZZLES / "topspin.tws"), engine="chain")

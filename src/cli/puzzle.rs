@@ -814,13 +814,39 @@ fn info(args: &FileArgs) -> Result<()> {
                     m.a.len()
                 ));
             }
-            if let Some(large) = &phase.large {
+            if let Some(side) = phase.view.anchored.first() {
                 extra.push(format!(
-                    "with `cubedb-gen puzzle --large`, the pairs with {} slots of set {} \
-                     beside them in one table",
-                    large.slots.len(),
-                    puzzle.sets[large.set].name
+                    "each side of set {} matched against set {} ({} pairs)",
+                    puzzle.sets[side.a_set].name,
+                    puzzle.sets[side.b_set].name,
+                    side.a.len()
                 ));
+            }
+            if let Some(large) = &phase.large {
+                let slots: Vec<String> = std::iter::once((large.set, &large.slots))
+                    .chain(large.also.iter().map(|(set, slots)| (*set, slots)))
+                    .map(|(set, slots)| {
+                        format!("{} slots of set {}", slots.len(), puzzle.sets[set].name)
+                    })
+                    .collect();
+                extra.push(format!(
+                    "the pairs with {} beside them in one table (built on first use when \
+                     small, else by `cubedb-gen puzzle --large`)",
+                    slots.join(" and ")
+                ));
+            }
+            if let Some(goal) = &phase.whole {
+                let elements = plan.phase_elements(k);
+                if let Ok(table) =
+                    cubedb::puzzles::perm::phased::whole::WholeTable::new(&puzzle, goal, &elements)
+                {
+                    extra.push(format!(
+                        "{}: a table of {} entries ({:.1} MB)",
+                        table.describe(&puzzle.sets),
+                        cubedb::text::count(u128::from(table.size())),
+                        table.bytes() as f64 / 1e6
+                    ));
+                }
             }
             if let Some(c) = &phase.view.collapse {
                 extra.push(format!(

@@ -32,7 +32,7 @@ pub struct ScrambleArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 
-    /// Random-state megaminx scrambles (the WCA uses random moves where it has no fast
+    /// Random-state megaminx and 5x5x5 scrambles (the WCA uses random moves where it has no fast
     /// solver); refused for events with no random-state solver.
     #[arg(long)]
     random_state: bool,

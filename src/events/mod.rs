@@ -192,6 +192,8 @@ mod builtin {
     pub const CUBE2: &str = include_str!("../../puzzles/2x2x2-fixed.tws");
     pub const CUBE4: &str = include_str!("../../puzzles/4x4x4.tws");
     pub const CUBE4_PLAN: &str = include_str!("../../puzzles/4x4x4.plan");
+    pub const CUBE5: &str = include_str!("../../puzzles/5x5x5.tws");
+    pub const CUBE5_PLAN: &str = include_str!("../../puzzles/5x5x5.plan");
     pub const PYRAMINX: &str = include_str!("../../puzzles/pyraminx.tws");
     pub const SKEWB: &str = include_str!("../../puzzles/skewb-fixed.tws");
     pub const SQUARE1: &str = include_str!("../../puzzles/square-1.tws");
@@ -240,7 +242,7 @@ fn attempt_seed(seed: u64, attempt: u64) -> u64 {
 
 impl EventScrambler {
     /// Opens what `event` needs (tables are built into `store` on first use, with
-    /// `progress`); `random_state` asks random-state megaminx scrambles (the WCA uses
+    /// `progress`); `random_state` asks random-state megaminx and 5x5x5 scrambles (the WCA uses
     /// random moves) and is refused where no random-state solver exists.
     pub fn open(
         event: Event,
@@ -273,10 +275,13 @@ impl EventScrambler {
             Event::Megaminx if random_state => {
                 served("megaminx", builtin::MEGAMINX, Some(builtin::MEGAMINX_PLAN))?
             }
-            Event::Cube5 | Event::Cube6 | Event::Cube7 | Event::Blind5 if random_state => {
+            Event::Cube5 | Event::Blind5 if random_state => {
+                served("5x5x5", builtin::CUBE5, Some(builtin::CUBE5_PLAN))?
+            }
+            Event::Cube6 | Event::Cube7 if random_state => {
                 return Err(EventError::NoRandomState(format!(
-                    "--random-state: no random-state solver for {} yet (the 5x5x5 has no \
-                     phase plan); its scrambles are random moves, as the WCA's",
+                    "--random-state: no random-state solver for {} yet (no phase plan for \
+                     it); its scrambles are random moves, as the WCA's",
                     event.id()
                 )))
             }
@@ -337,7 +342,12 @@ impl EventScrambler {
         if self.event == Event::Megaminx && self.random_state {
             return Ok(text);
         }
-        notation::check(self.event, &text).map_err(|e| {
+        let check = if self.random_state {
+            notation::check_random_state
+        } else {
+            notation::check
+        };
+        check(self.event, &text).map_err(|e| {
             EventError::Internal(format!("{} scramble {text:?}: {e}", self.event.id()))
         })?;
         Ok(text)
@@ -456,8 +466,15 @@ impl EventScrambler {
             }
             let mut rng = SplitMix64::stream(attempt_seed(seed, attempt), u64::MAX - index);
             return self.shaped(match self.event {
-                Event::Blind4 => {
-                    let orientation = random_moves::random_orientation(4, 4, &mut rng);
+                Event::Blind4 | Event::Blind5 => {
+                    // 444bf turns the cube (`x y2`), 555bf its three outer layers
+                    // (`3Rw 3Uw2`), as their random-move scrambles do.
+                    let (n, layers) = if self.event == Event::Blind4 {
+                        (4, 4)
+                    } else {
+                        (5, 3)
+                    };
+                    let orientation = random_moves::random_orientation(n, layers, &mut rng);
                     let mut words = vec![written];
                     words.extend(orientation.iter().map(|t| t.to_string()));
                     words.retain(|w| !w.is_empty());

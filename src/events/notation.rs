@@ -67,6 +67,24 @@ pub fn check(event: Event, text: &str) -> Result<(), ShapeError> {
     }
 }
 
+/// A random-state 5x5x5 scramble (`--random-state`): the random-move scrambles' words,
+/// as long as the solution they invert; every other event as [`check`] does.
+pub fn check_random_state(event: Event, text: &str) -> Result<(), ShapeError> {
+    let words: Vec<&str> = text.split(' ').collect();
+    if text.is_empty() || words.iter().any(|w| w.is_empty()) {
+        return Err("words must be separated by single spaces, with none at either end".into());
+    }
+    match event {
+        Event::Cube5 => cube_words(&words, 5, &FIVE),
+        Event::Blind5 => {
+            let (body, tail) = split_orientation(&words, |w| w.starts_with("3"));
+            cube_words(body, 5, &FIVE)?;
+            orientation(tail, &["3Rw", "3Fw"], "3Uw")
+        }
+        _ => check(event, text),
+    }
+}
+
 /// The 5x5x5's random-move turns: every face at one and two layers.
 const FIVE: [&str; 12] = [
     "R", "U", "F", "L", "D", "B", "Rw", "Uw", "Fw", "Lw", "Dw", "Bw",

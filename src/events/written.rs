@@ -35,6 +35,11 @@ pub fn in_event_words(event: Event, puzzle: &PermPuzzle, text: &str) -> Result<S
             }
             Ok(super::random_moves::format_turns(&written))
         }
+        Event::Cube5 | Event::Blind5 => {
+            // The plan's words are the WCA's (`R`, `Rw2`, ...): read back as such.
+            let turns = nxn::parse_turns(text, 5).map_err(|e| bad(&e.to_string()))?;
+            Ok(super::random_moves::format_turns(&turns))
+        }
         Event::Pyraminx => {
             let written = tips_last(text);
             same_state(puzzle, text, &written).map_err(|e| bad(&e))?;

@@ -373,7 +373,7 @@ fn bad_events_and_flags_are_refused_once() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
-    let out = cubedb(&["scramble", "555", "--random-state"], "");
+    let out = cubedb(&["scramble", "666", "--random-state"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--random-state"), "{}", stderr(&out));
     for bad in [["--count", "-1"], ["--seed", "x"], ["--format", "svgz"]] {

@@ -841,7 +841,7 @@ fn square_one_random_states_are_uniform_over_its_shapes() {
     );
 }
 
-/// A definition with neither an exact table nor a plan (the 5x5x5) is scrambled from
+/// A definition with neither an exact table nor a plan (TopSpin) is scrambled from
 /// random states by the stabilizer chain, the same for a seed; `--engine chain` solves
 /// any state, each answer taking its scramble to solved (a solved state's answer is
 /// empty); a definition the chain cannot take is refused with its reason.
@@ -849,7 +849,7 @@ fn square_one_random_states_are_uniform_over_its_shapes() {
 fn the_stabilizer_chain_scrambles_and_solves_any_definition() {
     let dir = fresh_dir("perm-chain");
     let data = dir.to_str().expect("utf-8 path");
-    let file = definition("5x5x5.tws");
+    let file = definition("topspin.tws");
     let file = file.to_str().expect("utf-8 path");
     let scramble = |seed: &str| {
         let output = cubedb(
@@ -870,7 +870,7 @@ fn the_stabilizer_chain_scrambles_and_solves_any_definition() {
     assert_eq!(scrambles.lines().count(), 4);
     assert_eq!(scrambles, scramble("5"));
     assert_ne!(scrambles, scramble("6"));
-    let puzzle = load("5x5x5.tws", PuzzleMetric::Htm);
+    let puzzle = load("topspin.tws", PuzzleMetric::Htm);
     for line in scrambles.lines() {
         assert!(!puzzle.is_solved(&puzzle.scrambled(line).expect("parses")));
     }

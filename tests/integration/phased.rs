@@ -1622,6 +1622,80 @@ fn runs_below_each_first_move_find_the_whole_runs_solutions_in_order() {
     assert!(found > 0, "no solution was compared");
 }
 
+/// A `Whole` line that breaks a rule (a slot the set does not have, a set the
+/// definition does not have, more slots than a table numbers) is refused by file and
+/// line, exit 2, before any table is built.
+#[test]
+fn bad_whole_lines_are_named_by_file_and_line() {
+    let dir = fresh_dir("phased-bad-whole");
+    let def = definition("5x5x5.tws");
+    let shipped = std::fs::read_to_string(definition("5x5x5.plan")).expect("shipped plan");
+    let whole = "Whole MIDGE 1 3 6 8";
+    let line = 1 + shipped
+        .lines()
+        .position(|l| l == whole)
+        .expect("the shipped plan's Whole line");
+    let data = dir.join("data");
+    for (replacement, word) in [
+        (
+            "Whole MIDGE 1 3 6 13",
+            "slot 13 is not a slot of MIDGE (1 to 12)",
+        ),
+        ("Whole EDGE 1 3 6 8", "no set named"),
+        ("Whole MIDGE 1 3 6 8 2", "at most 4 slots, not 5"),
+        ("Whole MIDGE 1 3 six 8", "a slot is a whole number"),
+    ] {
+        let plan = dir.join("bad.plan");
+        std::fs::write(&plan, shipped.replace(whole, replacement)).expect("write plan");
+        let out = cubedb(
+            &[
+                "puzzle",
+                "solve",
+                def.to_str().expect("utf-8 path"),
+                "--plan",
+                plan.to_str().expect("utf-8 path"),
+                "--data",
+                data.to_str().expect("utf-8 path"),
+                "--scramble",
+                "R",
+            ],
+            "",
+        );
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(
+            said.contains("bad.plan") && said.contains(&format!("line {line}")),
+            "{said}"
+        );
+        assert!(said.contains(word), "{said}");
+        assert_eq!(said.lines().count(), 1, "{said}");
+        assert!(stdout(&out).is_empty());
+        assert_eq!(std::fs::read_dir(&data).map_or(0, |d| d.count()), 0);
+    }
+}
+
+/// The shipped 5x5x5 plan solves random states (every answer applied), each phase's
+/// tables built on first use (about 400 MB and a minute: not for the default run;
+/// `cargo test --release -- --ignored five_by_five_random_states`).
+#[test]
+#[ignore]
+fn five_by_five_random_states_are_solved_by_the_shipped_plan() {
+    let puzzle = load("5x5x5.tws");
+    let phased = open(
+        &puzzle,
+        &definition("5x5x5.plan"),
+        &super::common::shared_data_dir(),
+    );
+    let mut rng = SplitMix64::new(21);
+    for _ in 0..3 {
+        let state = phased.random_state(&mut rng).expect("a random state");
+        let solution = phased.solve(&state, &Limits::default()).expect("solved");
+        let end = apply(&puzzle, &phased, &state, &solution.moves);
+        assert_eq!(end, puzzle.solved);
+        assert!(solution.moves.len() <= 90, "{} moves", solution.moves.len());
+    }
+}
+
 /// The 5x5x5 with a plan `name` of the phases `phases` (its wide turns named first),
 /// tables in the shared folder.
 fn five_by_five(name: &str, phases: &str) -> (PermPuzzle, PhasedSolver) {

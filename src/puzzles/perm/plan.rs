@@ -47,7 +47,9 @@
 //!   name, then the class of the piece solved in each slot (pieces of one class become
 //!   identical; `0` or `?`: not followed), then optionally an orientation line (`?`:
 //!   not followed, `0`: followed). Sets not named are not followed. A line
-//!   `Parity SET...` adds that the permutation of those sets' pieces must be even.
+//!   `Parity SET...` adds that the permutation of those sets' pieces must be even. A
+//!   line `Whole SET SLOT...` adds that those slots hold some pieces of the set, each
+//!   with the pieces a later phase pairs beside it (see `phased::whole`).
 //!
 //! Errors name the file, the line and the rule.
 
@@ -101,6 +103,9 @@ pub enum TargetSpec {
         sets: Vec<PatternSet>,
         /// Sets whose joint permutation must be even (each with its line).
         parities: Vec<(usize, Vec<String>)>,
+        /// `Whole SET SLOT...`: those slots hold some pieces of the set, each with the
+        /// pieces that belong beside it (line, set, slots numbered from 1).
+        whole: Option<(usize, String, Vec<usize>)>,
     },
 }
 
@@ -117,6 +122,9 @@ pub struct PatternSet {
     /// Per slot: whether that piece's orientation is followed (all when absent).
     pub orientation: Option<Vec<bool>>,
 }
+
+/// One set's slots on a `Large` line: the set's name and the slots as written.
+pub type LargeGroup = (String, Vec<String>);
 
 /// One phase as the file gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -136,8 +144,8 @@ pub struct PhaseSpec {
     pub join: Option<usize>,
     /// `Large SET SLOT...`: the slots (numbered from 1) of a set whose kinds the phase's
     /// matching table sees beside the pairs when built large (`cubedb-gen puzzle
-    /// --large`), with the line.
-    pub large: Option<(usize, String, Vec<String>)>,
+    /// --large`), with the line: per set named, its slots.
+    pub large: Option<(usize, Vec<LargeGroup>)>,
     /// Moves whose cost is not 1: name, cost (0 or 1), line.
     pub costs: Vec<(String, u8, usize)>,
     /// `Upto NAME...`: states these moves reach from the target count as the target too
@@ -433,14 +441,30 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 if large.is_some() {
                     return Err(error(line, "Large is given twice in this phase"));
                 }
-                if tokens.len() < 3 {
+                // Sets and their slots: a word starts a set, numbers follow it.
+                let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+                for token in &tokens[1..] {
+                    if token.as_bytes()[0].is_ascii_digit() {
+                        match groups.last_mut() {
+                            Some((_, slots)) => slots.push(token.to_string()),
+                            None => groups.push((String::new(), vec![token.to_string()])),
+                        }
+                    } else {
+                        groups.push((token.to_string(), Vec::new()));
+                    }
+                }
+                if groups.is_empty()
+                    || groups
+                        .iter()
+                        .any(|(set, slots)| set.is_empty() || slots.is_empty())
+                {
                     return Err(error(
                         line,
-                        "Large takes a set and at least one of its slots",
+                        "Large takes a set and at least one of its slots (then maybe more \
+                         sets, each with its slots)",
                     ));
                 }
-                let slots = tokens[2..].iter().map(|t| t.to_string()).collect();
-                large = Some((line, tokens[1].to_string(), slots));
+                large = Some((line, groups));
             }
             "Cost" => {
                 if tokens.len() < 3 || tokens.len() % 2 == 0 {
@@ -499,6 +523,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
 fn read_pattern(lines: &mut Lines<'_>, start: usize) -> Result<TargetSpec, PlanError> {
     let mut sets: Vec<PatternSet> = Vec::new();
     let mut parities = Vec::new();
+    let mut whole = None;
     let mut pending: Option<(usize, String, Vec<Option<u16>>)> = None;
     fn finish(
         sets: &mut Vec<PatternSet>,
@@ -523,6 +548,30 @@ fn read_pattern(lines: &mut Lines<'_>, start: usize) -> Result<TargetSpec, PlanE
             ("End", _, _) => {
                 finish(&mut sets, &mut pending, None);
                 break;
+            }
+            ("Whole", _, _) => {
+                finish(&mut sets, &mut pending, None);
+                if whole.is_some() {
+                    return Err(error(line, "Whole is given twice in this pattern"));
+                }
+                if tokens.len() < 3 {
+                    return Err(error(line, "Whole takes a set and one or more slots"));
+                }
+                let slots = tokens[2..]
+                    .iter()
+                    .map(|t| {
+                        t.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                            error(
+                                line,
+                                format!(
+                                    "Whole: a slot is a whole number from 1, not {}",
+                                    crate::text::quote(t)
+                                ),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                whole = Some((line, tokens[1].to_string(), slots));
             }
             ("Parity", _, _) => {
                 finish(&mut sets, &mut pending, None);
@@ -574,7 +623,7 @@ fn read_pattern(lines: &mut Lines<'_>, start: usize) -> Result<TargetSpec, PlanE
                 if tokens.len() != 1 {
                     return Err(error(
                         line,
-                        "expected a set name, Parity or End in the pattern",
+                        "expected a set name, Parity, Whole or End in the pattern",
                     ));
                 }
                 if matches!(&pending, Some((_, _, classes)) if classes.is_empty()) {
@@ -594,7 +643,11 @@ fn read_pattern(lines: &mut Lines<'_>, start: usize) -> Result<TargetSpec, PlanE
             }
         }
     }
-    Ok(TargetSpec::Pattern { sets, parities })
+    Ok(TargetSpec::Pattern {
+        sets,
+        parities,
+        whole,
+    })
 }
 
 /// Per move name, its cost, for messages and checks: a map from the `Cost` lines.
@@ -636,7 +689,7 @@ mod tests {
             ])
         );
         match &plan.phases[1].target.1 {
-            TargetSpec::Pattern { sets, parities } => {
+            TargetSpec::Pattern { sets, parities, .. } => {
                 assert_eq!(sets.len(), 1);
                 assert_eq!(sets[0].classes[4], Some(2));
                 assert_eq!(

@@ -192,6 +192,8 @@ pub enum Placing {
     /// A set of distinct pieces up to what the last phase does to it, with a set the
     /// last phase keeps.
     Coset(CosetTable),
+    /// Some pieces whole in given slots (`Whole`).
+    Whole(Box<super::whole::WholeTable>),
 }
 
 impl Placing {
@@ -202,6 +204,7 @@ impl Placing {
             Placing::Kinds(t) => t.encode(state),
             Placing::Tie(t) => t.encode(state),
             Placing::Coset(t) => t.encode(state),
+            Placing::Whole(t) => t.encode(state),
         }
     }
 
@@ -212,6 +215,7 @@ impl Placing {
             Placing::Kinds(t) => t.child(value, m),
             Placing::Tie(t) => t.child(value, m),
             Placing::Coset(t) => t.child(value, m),
+            Placing::Whole(t) => t.child(value, m),
         }
     }
 
@@ -222,6 +226,7 @@ impl Placing {
             Placing::Kinds(t) => t.bound(value),
             Placing::Tie(t) => t.bound(value),
             Placing::Coset(t) => t.bound(value),
+            Placing::Whole(t) => t.bound(value),
         }
     }
 
@@ -242,6 +247,7 @@ impl Placing {
             Placing::Kinds(_) => {}
             Placing::Tie(t) => t.prefetch(value),
             Placing::Coset(t) => t.prefetch(value),
+            Placing::Whole(t) => t.prefetch(value),
         }
     }
 
@@ -251,6 +257,7 @@ impl Placing {
             Placing::Kinds(t) => format!("kinds of {}", sets[t.set].name),
             Placing::Tie(t) => t.describe(sets),
             Placing::Coset(t) => t.describe(sets),
+            Placing::Whole(t) => t.describe(sets),
         }
     }
 
@@ -260,6 +267,7 @@ impl Placing {
             Placing::Kinds(t) => t.size(),
             Placing::Tie(t) => t.size(),
             Placing::Coset(t) => t.size(),
+            Placing::Whole(t) => t.size() as usize,
         }
     }
 
@@ -267,6 +275,7 @@ impl Placing {
     pub fn bytes(&self) -> usize {
         match self {
             Placing::Tie(t) => t.bytes(),
+            Placing::Whole(t) => t.bytes() as usize,
             _ => self.size(),
         }
     }

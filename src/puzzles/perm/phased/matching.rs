@@ -235,8 +235,11 @@ struct Ranking {
     /// Per pair, its class and its place in it.
     class_of: [u8; 16],
     place: [u8; 16],
-    /// Per class, the number of its permutations.
+    /// Per class, the number of its permutations (1 for a class kept whole).
     radix: Vec<u64>,
+    /// The pairs of classes kept whole ([`Ranking::keeping_whole`]): each must hold its
+    /// own partner.
+    whole: Vec<u8>,
 }
 
 impl Ranking {
@@ -265,7 +268,29 @@ impl Ranking {
             class_of,
             place,
             radix,
+            whole: Vec::new(),
         }
+    }
+
+    /// The same numbering without the classes the moves `steps` keep whole: where every
+    /// pair of a class holds its partner, every move leaves it so (the 5x5x5's four edges
+    /// gathered whole into the slice its last phase turns only whole). Such a class is
+    /// numbered by its one permutation, and a state where it is not whole is one the
+    /// table does not hold: the 5x5x5's wings against their midges, 8! permutations
+    /// instead of 8! x 4!, so that the large table with the centres fits a first use.
+    fn keeping_whole(mut self, steps: &[Step]) -> Self {
+        for (c, members) in self.classes.iter().enumerate() {
+            let kept = steps.iter().all(|s| {
+                members
+                    .iter()
+                    .all(|&j| s.b_inverse[s.a[j as usize] as usize] == j)
+            });
+            if kept {
+                self.radix[c] = 1;
+                self.whole.extend(members);
+            }
+        }
+        self
     }
 
     /// Entries of a table.
@@ -279,9 +304,11 @@ impl Ranking {
 
     /// Whether `t` maps every class onto itself (the table holds no other).
     fn holds(&self, t: u64) -> bool {
-        self.classes.is_empty()
-            || (0..self.n)
-                .all(|j| self.class_of[((t >> (4 * j)) & 0xF) as usize] == self.class_of[j])
+        let whole = (self.whole.iter()).all(|&j| (t >> (4 * j)) & 0xF == u64::from(j));
+        whole
+            && (self.classes.is_empty()
+                || (0..self.n)
+                    .all(|j| self.class_of[((t >> (4 * j)) & 0xF) as usize] == self.class_of[j]))
     }
 
     /// The index of `t` (one [`Ranking::holds`]).
@@ -335,9 +362,18 @@ const SETTLED_LIMIT: u64 = 40_000_000;
 /// bits).
 pub const MOST_BESIDE: usize = 16;
 
+/// Most arrangements of the slots beside a matching, over all their sets (a node's
+/// arrangement is moved by a table of 16-bit numbers).
+pub const MOST_BESIDE_ARRANGEMENTS: u64 = 1 << 16;
+
 /// Most pairs of a matching with slots beside: a node's value holds the pairs in its
 /// low 48 bits and the slots' number above them.
 pub const MOST_PAIRS_BESIDE: usize = 12;
+
+/// Most entries of a large table a first use builds (67 MB at 2 bits: the 5x5x5's wings
+/// against their midges beside the U and D centres); a bigger one (the 4x4x4's, 4.2 GB)
+/// is built on request only (`cubedb-gen puzzle --large`).
+pub const FIRST_USE_LARGE_ENTRIES: u64 = 1 << 28;
 
 /// Where a node's value holds the number of its slots beside.
 const BESIDE_SHIFT: u32 = 48;
@@ -362,6 +398,9 @@ struct BesideCoord {
     solved: u64,
     /// Per move, per number, the number after the move.
     moves: Vec<Vec<u16>>,
+    /// The coordinates of the other sets' slots ([`Beside::also`]), each numbered after
+    /// this one's: `count`, `solved` and `moves` above are of them all together.
+    also: Vec<BesideCoord>,
 }
 
 /// Which of `slots` hold `kind` (`labels` per slot), a bit per slot in their order.
@@ -373,7 +412,15 @@ fn mask_of(slots: &[usize], labels: &[u8], kind: u8) -> usize {
 
 impl BesideCoord {
     fn new(puzzle: &PermPuzzle, beside: &Beside, moves: &[&Element]) -> Self {
-        let (set, slots) = (beside.set, beside.slots.clone());
+        let first = Self::of_set(puzzle, beside.set, beside.slots.clone(), moves);
+        let also = (beside.also.iter())
+            .map(|(set, slots)| Self::of_set(puzzle, *set, slots.clone(), moves))
+            .collect();
+        first.joined(also)
+    }
+
+    /// The coordinate of one set's slots.
+    fn of_set(puzzle: &PermPuzzle, set: usize, slots: Vec<usize>, moves: &[&Element]) -> Self {
         let solved_labels = &puzzle.solved.orbits[set].perm;
         let kind = solved_labels[slots[0]];
         // Per move, per slot `i`, the place among the slots of the one it receives from
@@ -433,7 +480,42 @@ impl BesideCoord {
             number,
             moves,
             slots,
+            also: Vec::new(),
         }
+    }
+
+    /// This coordinate with the others `also` numbered after it (mixed radix, this one
+    /// first), moved together.
+    fn joined(mut self, also: Vec<Self>) -> Self {
+        if also.is_empty() {
+            return self;
+        }
+        let count = also.iter().fold(self.count, |acc, p| acc * p.count);
+        let solved = also
+            .iter()
+            .fold(self.solved, |acc, p| acc * p.count + p.solved);
+        let moves = (0..self.moves.len())
+            .map(|m| {
+                (0..count)
+                    .map(|mut number| {
+                        let mut after = 0u64;
+                        let mut stride = 1u64;
+                        for part in also.iter().rev() {
+                            let moved = u64::from(part.moves[m][(number % part.count) as usize]);
+                            after += moved * stride;
+                            stride *= part.count;
+                            number /= part.count;
+                        }
+                        (after + u64::from(self.moves[m][number as usize]) * stride) as u16
+                    })
+                    .collect()
+            })
+            .collect();
+        self.count = count;
+        self.solved = solved;
+        self.moves = moves;
+        self.also = also;
+        self
     }
 
     /// The number of a full state's arrangement; `None` when the slots hold another
@@ -441,7 +523,10 @@ impl BesideCoord {
     fn encode(&self, state: &Element) -> Option<u64> {
         let mask = mask_of(&self.slots, &state.orbits[self.set].perm, self.kind);
         let n = self.number[mask];
-        (n != u16::MAX).then_some(u64::from(n))
+        let first = (n != u16::MAX).then_some(u64::from(n))?;
+        (self.also.iter()).try_fold(first, |acc, part| {
+            Some(acc * part.count + part.encode(state)?)
+        })
     }
 }
 
@@ -581,7 +666,10 @@ impl Layout {
         if let Some(beside) = &sides.beside {
             let coord = BesideCoord::new(puzzle, beside, moves);
             let large = Self::new(puzzle, sides, moves, site.source, Some(coord));
-            if site.large || site.store.exists(&large.spec) {
+            if site.large
+                || site.store.exists(&large.spec)
+                || large.spec.entries <= FIRST_USE_LARGE_ENTRIES
+            {
                 return large;
             }
         }
@@ -600,7 +688,8 @@ impl Layout {
         // Only even permutations are reached when the moves keep the parity: the table
         // holds those alone, half the bytes (for the 4x4x4, 60 MB instead of 120, more
         // of it in the caches at every read).
-        let ranking = Ranking::new(n, keeps_parity(&steps, n), classes_of(&steps, n));
+        let ranking =
+            Ranking::new(n, keeps_parity(&steps, n), classes_of(&steps, n)).keeping_whole(&steps);
         let size = ranking.size() * beside.as_ref().map_or(1, |b| b.count);
         // Named by the moves' slot lists (the same names as tables built before the steps
         // were packed), and the classes when there are several.
@@ -610,11 +699,20 @@ impl Layout {
             .collect();
         let classes = if ranking.classes.is_empty() {
             String::new()
-        } else {
+        } else if ranking.whole.is_empty() {
             format!("|classes{:?}", ranking.classes)
+        } else {
+            format!("|classes{:?} whole{:?}", ranking.classes, ranking.whole)
         };
         let with_slots = beside.as_ref().map_or(String::new(), |b| {
-            format!("|beside {} {:?} {:?}", b.set, b.slots, b.moves)
+            let also: Vec<(usize, &[usize])> =
+                b.also.iter().map(|p| (p.set, p.slots.as_slice())).collect();
+            let also = if also.is_empty() {
+                String::new()
+            } else {
+                format!(" also {also:?}")
+            };
+            format!("|beside {} {:?} {:?}{also}", b.set, b.slots, b.moves)
         });
         let hash = xxhash_rust::xxh3::xxh3_64(
             format!(
@@ -665,7 +763,7 @@ impl Layout {
     fn builds(&self, site: &TableSite) -> bool {
         let wanted = site.rebuild || !site.store.exists(&self.spec);
         match self.beside {
-            Some(_) => site.large && wanted,
+            Some(_) => (site.large || self.spec.entries <= FIRST_USE_LARGE_ENTRIES) && wanted,
             None => wanted,
         }
     }
@@ -673,7 +771,8 @@ impl Layout {
     /// The table, as notes name it.
     fn what(&self, puzzle: &PermPuzzle) -> String {
         let beside = self.beside.as_ref().map_or(String::new(), |b| {
-            format!(" with {} slots beside", b.slots.len())
+            let slots = b.slots.len() + b.also.iter().map(|p| p.slots.len()).sum::<usize>();
+            format!(" with {slots} slots beside")
         });
         format!(
             "the table of {} pairs of {}{beside}",
@@ -915,6 +1014,78 @@ impl MatchingTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A class whose pairs every move carries whole (each pair's two pieces to the same
+    /// pair) keeps its identity: it is numbered once, and a permutation that is not the
+    /// identity on it is one the table does not hold. A class some move breaks keeps all
+    /// its permutations.
+    #[test]
+    fn a_class_the_moves_keep_whole_is_numbered_once() {
+        let step = |a: [u8; 4], b_inverse: [u8; 4]| {
+            let mut s = Step {
+                a: [0; 16],
+                b_inverse: [0; 16],
+            };
+            s.a[..4].copy_from_slice(&a);
+            s.b_inverse[..4].copy_from_slice(&b_inverse);
+            s
+        };
+        // Pairs 0 and 1 swapped whole; pairs 2 and 3 have their A pieces swapped.
+        let steps = [
+            step([1, 0, 2, 3], [1, 0, 2, 3]),
+            step([0, 1, 3, 2], [0, 1, 2, 3]),
+        ];
+        let classes = classes_of(&steps, 4);
+        assert_eq!(classes, vec![vec![0, 1], vec![2, 3]]);
+        let ranking = Ranking::new(4, false, classes).keeping_whole(&steps);
+        assert_eq!(ranking.whole, vec![0, 1]);
+        assert_eq!(ranking.size(), 2);
+        let identity = pack_permutation(&[0, 1, 2, 3]);
+        let swapped_kept = pack_permutation(&[1, 0, 2, 3]);
+        let swapped_free = pack_permutation(&[0, 1, 3, 2]);
+        assert!(ranking.holds(identity) && ranking.holds(swapped_free));
+        assert!(!ranking.holds(swapped_kept));
+        assert_ne!(ranking.index(identity), ranking.index(swapped_free));
+        for t in [identity, swapped_free] {
+            assert_eq!(ranking.unindex(ranking.index(t)), t);
+            for s in &steps {
+                assert!(ranking.holds(s.apply_by_places(t, 4)));
+            }
+        }
+    }
+
+    /// The 5x5x5's last phase sees its U-D and F-B X-centre slots beside its pairs: the
+    /// joined number moves as the state does, each part by its own moves, C(8,4)^2
+    /// arrangements.
+    #[test]
+    fn slots_of_two_groups_beside_the_pairs_move_together() {
+        use crate::puzzles::perm::{shipped_plan, shipped_puzzle, PuzzleMetric};
+        let puzzle = shipped_puzzle("5x5x5.tws", PuzzleMetric::Htm);
+        let plan = shipped_plan(&puzzle, "5x5x5.plan");
+        let last = plan.phases.len() - 1;
+        let beside = plan.phases[last].large.clone().expect("Large");
+        assert_eq!(beside.also.len(), 1);
+        let moves = plan.phase_elements(last);
+        let coord = BesideCoord::new(&puzzle, &beside, &moves);
+        assert_eq!(coord.count, 70 * 70);
+        let mut state = puzzle.solved.clone();
+        let mut number = coord.solved;
+        assert_eq!(coord.encode(&state), Some(number));
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..3000 {
+            let m = rng.below(moves.len() as u64) as usize;
+            state = state.then(moves[m], &puzzle.sets);
+            number = u64::from(coord.moves[m][number as usize]);
+            assert_eq!(coord.encode(&state), Some(number));
+            seen.insert(number);
+        }
+        assert!(seen.len() > 70, "both groups moved: {}", seen.len());
+    }
+
+    fn pack_permutation(values: &[u8]) -> u64 {
+        (values.iter().enumerate()).fold(0, |t, (j, &v)| t | u64::from(v) << (4 * j))
+    }
     use crate::progress::Progress;
 
     /// The 4x4x4's table of twelve pairs (239.5 M entries, 71 MB to build) over a

@@ -26,6 +26,7 @@ pub mod straddle;
 pub mod tables;
 pub mod tie;
 pub mod view;
+pub mod whole;
 
 use super::definition::power_names;
 use super::element::{parity, Element, MAX_ORDER, WILD};
@@ -157,6 +158,9 @@ pub struct Phase {
     pub line: usize,
     /// `Large`: the slots its matching's large table sees beside the pairs.
     pub large: Option<view::Beside>,
+    /// `Whole`: slots that must hold some pieces whole, followed beside the pattern by a
+    /// table of their own ([`whole::WholeTable`]).
+    pub whole: Option<whole::WholeGoal>,
 }
 
 /// A plan compiled against a puzzle.
@@ -763,7 +767,7 @@ impl Plan {
                     let generators: Vec<&Element> = generators.iter().collect();
                     subgroup_view(puzzle, &generators, &phase_elements)
                 }
-                TargetSpec::Pattern { sets, parities } => {
+                TargetSpec::Pattern { sets, parities, .. } => {
                     // Orientations the phase's moves twist whatever the frame are read in
                     // the next phase's frame, where it has one: that phase keeps them.
                     let next: Option<Vec<Element>> = spec
@@ -877,12 +881,13 @@ impl Plan {
                 splittable_sets(puzzle, phases.last(), &phase_elements, &view, &pattern);
             let large = match &phase.large {
                 None => None,
-                Some((line, set, slots)) => Some(
-                    large_beside(puzzle, &view, &phase_elements, set, slots)
+                Some((line, groups)) => Some(
+                    large_beside(puzzle, &view, &phase_elements, groups)
                         .map_err(|problem| error(*line, problem))?,
                 ),
             };
             phases.push(Phase {
+                whole: None,
                 large,
                 splittable,
                 upto,
@@ -898,6 +903,7 @@ impl Plan {
                 line: phase.line,
             });
         }
+        resolve_wholes(puzzle, spec, &mut phases, &moves)?;
         let rotations = match spec.rotations.first() {
             None => None,
             Some((_, line)) => {
@@ -1014,6 +1020,105 @@ impl Plan {
             finish,
         })
     }
+}
+
+/// Phase `phase`'s whole-pieces table ([`whole::WholeTable`]) for `goal`, its distances
+/// read from their file, built first when missing (within the budget: the distances,
+/// 4 bits a number, and the search's 2 bits).
+fn open_whole(
+    puzzle: &PermPuzzle,
+    phase: &Phase,
+    goal: &whole::WholeGoal,
+    elements: &[&Element],
+    site: &TableSite,
+) -> Result<whole::WholeTable, ExactError> {
+    let mut table = whole::WholeTable::new(puzzle, goal, elements)
+        .map_err(|p| ExactError::Unsupported(super::coord::CoordError(p)))?;
+    let key = table.key();
+    let spec = super::exact::phase_table_spec(
+        format!(
+            "{}-whole-{:08x}",
+            super::exact::table_prefix(&phase.pattern),
+            key as u32
+        ),
+        site.source,
+        "whole pieces distances",
+        vec![
+            ("definition".into(), phase.pattern.hash),
+            ("numbering".into(), key),
+        ],
+        table.size(),
+        4,
+    );
+    if site.rebuild || !site.store.status(&spec)? {
+        site.within_budget(
+            || format!("the whole pieces table of {}", table.describe(&puzzle.sets)),
+            table.bytes() + table.size().div_ceil(4),
+        )?;
+        site.store.check_writable()?;
+        let (nibbles, histogram) = table.distances(site.progress);
+        site.store.write(&spec, &nibbles, histogram)?;
+    }
+    table.attach(site.store.open(&spec)?);
+    Ok(table)
+}
+
+/// Resolves each phase's `Whole` line against the later phases, which must pair the
+/// set's pieces (that is what tells which pieces belong beside each) and keep the goal
+/// on every move.
+fn resolve_wholes(
+    puzzle: &PermPuzzle,
+    spec: &PlanSpec,
+    phases: &mut [Phase],
+    moves: &[PuzzleMove],
+) -> Result<(), PlanError> {
+    for k in 0..phases.len() {
+        let TargetSpec::Pattern {
+            whole: Some((line, set, slots)),
+            ..
+        } = &spec.phases[k].target.1
+        else {
+            continue;
+        };
+        let line = *line;
+        let s = set_index(puzzle, set).map_err(|p| error(line, format!("Whole: {p}")))?;
+        let size = puzzle.sets[s].size;
+        let mut zero_based = Vec::with_capacity(slots.len());
+        for &slot in slots {
+            if slot > size || zero_based.contains(&(slot - 1)) {
+                return Err(error(
+                    line,
+                    format!(
+                        "Whole: slot {slot} is not a slot of {set} (1 to {size}) or is listed twice"
+                    ),
+                ));
+            }
+            zero_based.push(slot - 1);
+        }
+        let sides: Vec<view::Sides> = phases[k + 1..]
+            .iter()
+            .flat_map(|p| p.view.anchored.iter().cloned())
+            .collect();
+        let goal = whole::WholeGoal::new(puzzle, s, &zero_based, &sides, line)
+            .map_err(|p| error(line, p))?;
+        for later in &phases[k + 1..] {
+            for &m in &later.moves {
+                if !goal.kept_by(&moves[m].element) {
+                    return Err(error(
+                        later.line,
+                        format!(
+                            "move {} of phase {} undoes the Whole goal of phase {} (line                              {line}): the phases do not chain",
+                            moves[m].name, later.name, phases[k].name
+                        ),
+                    ));
+                }
+            }
+        }
+        let elements: Vec<&Element> = phases[k].moves.iter().map(|&m| &moves[m].element).collect();
+        whole::WholeTable::new(puzzle, &goal, &elements).map_err(|p| error(line, p))?;
+        phases[k].whole = Some(goal);
+    }
+    Ok(())
 }
 
 /// The index of move `name` (a power of `base`) among the plan's `moves`, added (with its
@@ -1317,17 +1422,18 @@ fn set_index(puzzle: &PermPuzzle, name: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("no set named {}", crate::text::quote(name)))
 }
 
-/// The slots a `Large` line names (set `set`, slot numbers from 1), checked against the
-/// phase: it follows a matching, its moves keep the slots among themselves, the slots
-/// hold two kinds of piece solved and the target tells them apart.
+/// The slots a `Large` line names (per set, slot numbers from 1), checked against the
+/// phase: it follows a matching, its moves keep each set's slots among themselves, each
+/// set's slots hold two kinds of piece solved and the target tells them apart.
 fn large_beside(
     puzzle: &PermPuzzle,
     view: &View,
     moves: &[&Element],
-    set: &str,
-    slots: &[String],
+    groups: &[(String, Vec<String>)],
 ) -> Result<view::Beside, String> {
-    let pairs = view.matching.as_ref().map_or(0, |m| m.a.len());
+    let pairs = (view.matching.as_ref().map(|m| m.a.len()))
+        .or(view.anchored.first().map(|s| s.a.len()))
+        .unwrap_or(0);
     if pairs == 0 {
         return Err(
             "Large needs a phase whose target pairs pieces its moves split \
@@ -1341,6 +1447,41 @@ fn large_beside(
             matching::MOST_PAIRS_BESIDE
         ));
     }
+    let mut parts = Vec::with_capacity(groups.len());
+    let mut arrangements = 1u64;
+    for (set, slots) in groups {
+        let (s, numbers, count) = large_slots(puzzle, view, moves, set, slots)?;
+        if (parts.iter()).any(|(t, slots): &(usize, Vec<usize>)| {
+            *t == s && slots.iter().any(|x| numbers.contains(x))
+        }) {
+            return Err(format!("Large names a slot of set {set} twice"));
+        }
+        arrangements = arrangements.saturating_mul(count);
+        parts.push((s, numbers));
+    }
+    if arrangements > matching::MOST_BESIDE_ARRANGEMENTS {
+        return Err(format!(
+            "Large: the slots have {arrangements} arrangements, at most {}",
+            matching::MOST_BESIDE_ARRANGEMENTS
+        ));
+    }
+    let (set, slots) = parts.remove(0);
+    Ok(view::Beside {
+        set,
+        slots,
+        also: parts,
+    })
+}
+
+/// One set's slots of a `Large` line, checked (see [`large_beside`]): the set, its slots
+/// from 0, and how many arrangements of their two kinds there are.
+fn large_slots(
+    puzzle: &PermPuzzle,
+    view: &View,
+    moves: &[&Element],
+    set: &str,
+    slots: &[String],
+) -> Result<(usize, Vec<usize>, u64), String> {
     let s = set_index(puzzle, set).map_err(|e| format!("Large: {e}"))?;
     let size = puzzle.sets[s].size;
     let mut numbers = Vec::new();
@@ -1377,10 +1518,11 @@ fn large_beside(
             ));
         }
     }
-    let mut kinds: Vec<u8> = numbers
+    let solved: Vec<u8> = numbers
         .iter()
         .map(|&x| puzzle.solved.orbits[s].perm[x])
         .collect();
+    let mut kinds = solved.clone();
     kinds.sort_unstable();
     kinds.dedup();
     if kinds.len() != 2 {
@@ -1393,10 +1535,11 @@ fn large_beside(
     if class(kinds[0]) == class(kinds[1]) {
         return Err("Large: the phase's target does not tell the slots' two kinds apart".into());
     }
-    Ok(view::Beside {
-        set: s,
-        slots: numbers,
-    })
+    // Which slots hold the first kind: C(slots, its count) arrangements.
+    let ones = solved.iter().filter(|&&k| k == kinds[0]).count() as u64;
+    let n = numbers.len() as u64;
+    let count = (0..ones).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
+    Ok((s, numbers, count))
 }
 
 /// The matching of the pairs `blocks` of set `s` when the phase's moves split every pair
@@ -1958,7 +2101,10 @@ impl PhasedSolver {
                     beside: plan.phases[k].large.clone(),
                     ..view::Sides::within(puzzle, m)
                 })
-                .chain(view.anchored.iter().cloned())
+                .chain(view.anchored.iter().map(|s| view::Sides {
+                    beside: plan.phases[k].large.clone(),
+                    ..s.clone()
+                }))
                 .collect()
         };
         let asked_at = |k: usize| {
@@ -1986,13 +2132,18 @@ impl PhasedSolver {
                     .straddled_by(k)
                     .map(|m| (puzzle, m, elements.as_slice()));
                 // Kinds the later phases need where they never move.
-                let kinds = plan
+                let mut kinds: Vec<kinds::Placing> = plan
                     .kinds_goals(puzzle, k)
                     .iter()
                     .filter_map(|goal| kinds::KindsTable::new(puzzle, goal, &elements))
                     .map(kinds::Placing::Kinds)
                     .chain(last_tables)
                     .collect();
+                if let Some(goal) = &phase.whole {
+                    let table = open_whole(puzzle, phase, goal, &elements, site)
+                        .map_err(|e| e.asked_at(asked_at(k)))?;
+                    kinds.push(kinds::Placing::Whole(Box::new(table)));
+                }
                 let upto: Vec<Element> = phase
                     .upto
                     .iter()

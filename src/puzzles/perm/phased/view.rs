@@ -129,12 +129,28 @@ pub struct Sides {
 /// `Large` line: the 4x4x4's U and D centres beside its twelve pairs), so that its bound
 /// sees both at once. The phase's moves keep the slots among themselves, which hold two
 /// kinds of piece solved, and its target solves them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Beside {
     /// The set.
     pub set: usize,
     /// The slots (at most 16).
     pub slots: Vec<usize>,
+    /// Slots of other sets seen too (the 5x5x5's U and D T-centres beside its
+    /// X-centres), each the same way.
+    pub also: Vec<(usize, Vec<usize>)>,
+}
+
+/// Written as a derived `Debug` would, `also` only when there are other sets, so that a
+/// plan's text (which names tables) stays what it was for one set.
+impl std::fmt::Debug for Beside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut out = f.debug_struct("Beside");
+        out.field("set", &self.set).field("slots", &self.slots);
+        if !self.also.is_empty() {
+            out.field("also", &self.also);
+        }
+        out.finish()
+    }
 }
 
 impl Sides {
