@@ -2281,12 +2281,10 @@ impl PhasedSolver {
     /// turns that cancel are dropped), also across turns of bases that move none of the
     /// same slots (Square-1's `U2 D U3` is `U5 D`): such turns commute, and since every
     /// `Illegal` rule is about one slot, each state of the merged sequence holds in every
-    /// slot what some state of the unmerged one held there. Plans that expand nothing are
-    /// written move by move.
+    /// slot what some state of the unmerged one held there. Turns across phases merge so
+    /// too: the 5x5x5's orientation phase may end on `U` where the finish starts with
+    /// `U2` (`U'`); a plan's compound moves (`Uw`) stop the merging.
     fn written(&self, names: impl Iterator<Item = String>) -> String {
-        if self.plan.expand.is_empty() {
-            return names.collect::<Vec<_>>().join(" ");
-        }
         let spelling = &self.spelling;
         let mut out: Vec<String> = Vec::new();
         for name in names {
