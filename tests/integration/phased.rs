@@ -1672,6 +1672,34 @@ fn bad_whole_lines_are_named_by_file_and_line() {
         assert!(stdout(&out).is_empty());
         assert_eq!(std::fs::read_dir(&data).map_or(0, |d| d.count()), 0);
     }
+    // A later phase whose move takes the whole pieces apart (R carries two S-slice edges
+    // out of it): refused at that phase's line.
+    let pairs_moves = "Moves F B U2 D2 R2 L2 Uw2 Dw2 Rw2 Lw2";
+    assert!(shipped.contains(pairs_moves));
+    let plan = dir.join("bad.plan");
+    std::fs::write(
+        &plan,
+        shipped.replace(pairs_moves, "Moves F B U2 D2 R L2 Uw2 Dw2 Rw2 Lw2"),
+    )
+    .expect("write plan");
+    let out = cubedb(
+        &[
+            "puzzle",
+            "info",
+            def.to_str().expect("utf-8 path"),
+            "--plan",
+        ]
+        .into_iter()
+        .chain([plan.to_str().expect("utf-8 path")])
+        .collect::<Vec<_>>(),
+        "",
+    );
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("move R of phase pairs undoes the Whole goal of phase slice"),
+        "{said}"
+    );
 }
 
 /// The shipped 5x5x5 plan solves random states (every answer applied), each phase's

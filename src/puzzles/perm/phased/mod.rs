@@ -1107,7 +1107,8 @@ fn resolve_wholes(
                     return Err(error(
                         later.line,
                         format!(
-                            "move {} of phase {} undoes the Whole goal of phase {} (line                              {line}): the phases do not chain",
+                            "move {} of phase {} undoes the Whole goal of phase {} (line \
+                             {line}): the phases do not chain",
                             moves[m].name, later.name, phases[k].name
                         ),
                     ));

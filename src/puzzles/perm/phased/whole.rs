@@ -212,29 +212,35 @@ struct Arrangements {
     number: Vec<u32>,
 }
 
-impl Arrangements {
-    fn new(n: usize, k: usize, ordered: bool) -> Self {
-        let mut list = Vec::new();
-        let mut current = Vec::with_capacity(k);
-        fn walk(n: usize, k: usize, ordered: bool, current: &mut Vec<u8>, list: &mut Vec<Vec<u8>>) {
-            if current.len() == k {
-                list.push(current.clone());
-                return;
-            }
-            let from = if ordered {
-                0
-            } else {
-                current.last().map_or(0, |&l| l as usize + 1)
-            };
-            for x in from..n {
-                if !current.contains(&(x as u8)) {
-                    current.push(x as u8);
-                    walk(n, k, ordered, current, list);
-                    current.pop();
-                }
+/// Every choice of `k` distinct positions below `n` (ascending ones only unless
+/// `ordered`), in lexicographic order.
+fn choices(n: usize, k: usize, ordered: bool) -> Vec<Vec<u8>> {
+    fn walk(n: usize, k: usize, ordered: bool, current: &mut Vec<u8>, list: &mut Vec<Vec<u8>>) {
+        if current.len() == k {
+            list.push(current.clone());
+            return;
+        }
+        let from = if ordered {
+            0
+        } else {
+            current.last().map_or(0, |&l| l as usize + 1)
+        };
+        for x in from..n {
+            if !current.contains(&(x as u8)) {
+                current.push(x as u8);
+                walk(n, k, ordered, current, list);
+                current.pop();
             }
         }
-        walk(n, k, ordered, &mut current, &mut list);
+    }
+    let mut list = Vec::new();
+    walk(n, k, ordered, &mut Vec::with_capacity(k), &mut list);
+    list
+}
+
+impl Arrangements {
+    fn new(n: usize, k: usize, ordered: bool) -> Self {
+        let list = choices(n, k, ordered);
         let mut number = vec![u32::MAX; 1 << (4 * k)];
         for (i, a) in list.iter().enumerate() {
             number[pack(a)] = i as u32;
@@ -542,9 +548,8 @@ impl WholeTable {
         if candidates.len() < k {
             return None;
         }
-        let choices = Arrangements::new(candidates.len(), k, false);
         let mut best: Option<(usize, u64)> = None;
-        for choice in &choices.list {
+        for choice in &choices(candidates.len(), k, false) {
             let anchors: Vec<u8> = choice.iter().map(|&i| candidates[i as usize].0).collect();
             let partners: Vec<Vec<u8>> = (0..self.sides.len())
                 .map(|j| {
