@@ -38,7 +38,7 @@ fn event_error(e: EventError) -> PyErr {
 /// Scrambles for the WCA event `event` (`"333"`, `"444"`, `"sq1"`, `"minx"`, ...) in its
 /// notation: one string, or a list of `count`; reproducible with `seed` (the same as
 /// `cubedb scramble EVENT --seed S`). `random_state=True` asks random-state megaminx
-/// scrambles. An unknown event raises `CubeError` listing the known ones.
+/// and 5x5x5 scrambles. An unknown event raises `CubeError` listing the known ones.
 #[pyfunction]
 #[pyo3(signature = (event, *, count = None, seed = None, random_state = false))]
 pub fn scramble_event(

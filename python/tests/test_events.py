@@ -26,7 +26,7 @@ def test_unknown_events_and_bad_numbers_are_named():
     with pytest.raises(cubedb.CubeError, match="count"):
         cubedb.scramble_event("222", count=-1)
     with pytest.raises(cubedb.CubeError, match="random-state"):
-        cubedb.scramble_event("555", random_state=True)
+        cubedb.scramble_event("666", random_state=True)
 
 
 def test_pictures_of_scrambles():

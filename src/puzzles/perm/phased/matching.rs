@@ -370,9 +370,9 @@ pub const MOST_BESIDE_ARRANGEMENTS: u64 = 1 << 16;
 /// low 48 bits and the slots' number above them.
 pub const MOST_PAIRS_BESIDE: usize = 12;
 
-/// Most entries of a large table a first use builds (67 MB at 2 bits: the 5x5x5's wings
-/// against their midges beside the U and D centres); a bigger one (the 4x4x4's, 4.2 GB)
-/// is built on request only (`cubedb-gen puzzle --large`).
+/// Most entries of a large table a first use builds (67 MB at 2 bits; the 5x5x5's pairs
+/// phase has two of 49 MB); a bigger one (the 4x4x4's, 4.2 GB) is built on request only
+/// (`cubedb-gen puzzle --large`).
 pub const FIRST_USE_LARGE_ENTRIES: u64 = 1 << 28;
 
 /// Where a node's value holds the number of its slots beside.

@@ -340,7 +340,13 @@ impl WholeTable {
         let entries = sides.iter().fold(combinations.list.len() as u64, |acc, s| {
             acc * s.list.len() as u64
         });
-        if entries > MOST_ENTRIES || sides.len() > 3 {
+        if sides.len() > 3 {
+            return Err(format!(
+                "Whole: {} pieces beside each slot, at most 3",
+                sides.len()
+            ));
+        }
+        if entries > MOST_ENTRIES {
             return Err(format!(
                 "Whole: {entries} numbers, over the {MOST_ENTRIES} a table may hold"
             ));
