@@ -666,10 +666,7 @@ impl Layout {
         if let Some(beside) = &sides.beside {
             let coord = BesideCoord::new(puzzle, beside, moves);
             let large = Self::new(puzzle, sides, moves, site.source, Some(coord));
-            if site.large
-                || site.store.exists(&large.spec)
-                || large.spec.entries <= FIRST_USE_LARGE_ENTRIES
-            {
+            if large.builds_when_missing(site) || site.store.exists(&large.spec) {
                 return large;
             }
         }
@@ -763,9 +760,15 @@ impl Layout {
     fn builds(&self, site: &TableSite) -> bool {
         let wanted = site.rebuild || !site.store.exists(&self.spec);
         match self.beside {
-            Some(_) => (site.large || self.spec.entries <= FIRST_USE_LARGE_ENTRIES) && wanted,
+            Some(_) => self.builds_when_missing(site) && wanted,
             None => wanted,
         }
+    }
+
+    /// Whether a missing large table is built: asked for (`--large`), or small enough
+    /// for a first use ([`FIRST_USE_LARGE_ENTRIES`]).
+    fn builds_when_missing(&self, site: &TableSite) -> bool {
+        site.large || self.spec.entries <= FIRST_USE_LARGE_ENTRIES
     }
 
     /// The table, as notes name it.

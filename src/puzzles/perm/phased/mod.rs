@@ -1116,7 +1116,7 @@ fn resolve_wholes(
             }
         }
         let elements: Vec<&Element> = phases[k].moves.iter().map(|&m| &moves[m].element).collect();
-        whole::WholeTable::new(puzzle, &goal, &elements).map_err(|p| error(line, p))?;
+        goal.fits(puzzle, &elements).map_err(|p| error(line, p))?;
         phases[k].whole = Some(goal);
     }
     Ok(())

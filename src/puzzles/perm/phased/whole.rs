@@ -261,6 +261,85 @@ fn pack(positions: &[u8]) -> usize {
         .fold(0usize, |acc, &p| (acc << 4) | p as usize)
 }
 
+/// The orbits of the phase's moves `moves` that hold the goal's listed slots and their
+/// partners' slots (each side's partners in one orbit, the sides apart), checked to be
+/// numbered within [`MOST_ENTRIES`].
+fn orbits(
+    puzzle: &PermPuzzle,
+    goal: &WholeGoal,
+    moves: &[&Element],
+) -> Result<(OrbitPlaces, Vec<OrbitPlaces>), String> {
+    let roots = slot_orbits(&puzzle.sets, moves);
+    let first = goal.slots[0];
+    let anchor_orbit = OrbitPlaces::of(&roots[goal.set], first);
+    let side_orbits: Vec<OrbitPlaces> = (goal.beside.iter())
+        .map(|b| OrbitPlaces::of(&roots[goal.side_set], b[first]))
+        .collect();
+    let name = |s: usize| &puzzle.sets[s].name;
+    // Per orbit, the slot each listed slot stands for there (itself, or its partner).
+    let listed = std::iter::once((&anchor_orbit, None)).chain(
+        side_orbits
+            .iter()
+            .zip(&goal.beside)
+            .map(|(o, b)| (o, Some(b))),
+    );
+    for (orbit, beside) in listed {
+        let of = |s: usize| beside.map_or(s, |b| b[s]);
+        if goal.slots.iter().any(|&s| orbit.place[of(s)] == u8::MAX) {
+            let set = if beside.is_some() {
+                goal.side_set
+            } else {
+                goal.set
+            };
+            return Err(format!(
+                "Whole: the slots of {} it names are not in one orbit of the phase's moves",
+                name(set)
+            ));
+        }
+    }
+    if side_orbits.len() > 1 && side_orbits[0].slots == side_orbits[1].slots {
+        return Err(format!(
+            "Whole: the phase's moves take pieces of {} from one side of their anchors \
+             to the other",
+            name(goal.side_set)
+        ));
+    }
+    if std::iter::once(&anchor_orbit)
+        .chain(&side_orbits)
+        .any(|o| o.slots.len() > MOST_ORBIT)
+    {
+        return Err(format!("Whole: an orbit of more than {MOST_ORBIT} slots"));
+    }
+    if side_orbits.len() > 3 {
+        return Err(format!(
+            "Whole: {} pieces beside each slot, at most 3",
+            side_orbits.len()
+        ));
+    }
+    // C(n, k) combinations of the anchors, n!/(n-k)! arrangements a side.
+    let k = goal.slots.len() as u64;
+    let n = anchor_orbit.slots.len() as u64;
+    let combinations = (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
+    let entries = side_orbits.iter().fold(combinations, |acc, o| {
+        let n = o.slots.len() as u64;
+        (0..k).fold(acc, |acc, i| acc.saturating_mul(n - i))
+    });
+    if entries > MOST_ENTRIES {
+        return Err(format!(
+            "Whole: {entries} numbers, over the {MOST_ENTRIES} a table may hold"
+        ));
+    }
+    Ok((anchor_orbit, side_orbits))
+}
+
+impl WholeGoal {
+    /// Whether the goal can be numbered under the phase's moves `moves` (the reason
+    /// when not), without making the numbering's tables.
+    pub fn fits(&self, puzzle: &PermPuzzle, moves: &[&Element]) -> Result<(), String> {
+        orbits(puzzle, self, moves).map(|_| ())
+    }
+}
+
 /// The numbering of [`WholeGoal`] states under one phase's moves, with its distances.
 pub struct WholeTable {
     goal: WholeGoal,
@@ -291,66 +370,13 @@ pub struct WholeTable {
 impl WholeTable {
     /// The numbering of `goal` under the moves `moves` (full-puzzle elements).
     pub fn new(puzzle: &PermPuzzle, goal: &WholeGoal, moves: &[&Element]) -> Result<Self, String> {
-        let roots = slot_orbits(&puzzle.sets, moves);
+        let (anchor_orbit, side_orbits) = orbits(puzzle, goal, moves)?;
         let k = goal.slots.len();
-        let anchor_orbit = OrbitPlaces::of(&roots[goal.set], goal.slots[0]);
-        let side_orbits: Vec<OrbitPlaces> = goal
-            .beside
-            .iter()
-            .map(|b| OrbitPlaces::of(&roots[goal.side_set], b[goal.slots[0]]))
-            .collect();
-        let name = |s: usize| puzzle.sets[s].name.clone();
-        if goal.slots.iter().any(|&s| anchor_orbit.place[s] == u8::MAX) {
-            return Err(format!(
-                "Whole: the listed slots of {} are not in one orbit of the phase's moves",
-                name(goal.set)
-            ));
-        }
-        for (orbit, beside) in side_orbits.iter().zip(&goal.beside) {
-            if goal
-                .slots
-                .iter()
-                .any(|&s| orbit.place[beside[s]] == u8::MAX)
-            {
-                return Err(format!(
-                    "Whole: the {} beside the listed slots are not in one orbit of the \
-                     phase's moves a side",
-                    name(goal.side_set)
-                ));
-            }
-        }
-        if side_orbits.len() > 1 && side_orbits[0].slots == side_orbits[1].slots {
-            return Err(format!(
-                "Whole: the phase's moves take pieces of {} from one side of their anchors \
-                 to the other",
-                name(goal.side_set)
-            ));
-        }
-        if std::iter::once(&anchor_orbit)
-            .chain(&side_orbits)
-            .any(|o| o.slots.len() > MOST_ORBIT)
-        {
-            return Err(format!("Whole: an orbit of more than {MOST_ORBIT} slots"));
-        }
         let combinations = Arrangements::new(anchor_orbit.slots.len(), k, false);
         let sides: Vec<Arrangements> = side_orbits
             .iter()
             .map(|o| Arrangements::new(o.slots.len(), k, true))
             .collect();
-        let entries = sides.iter().fold(combinations.list.len() as u64, |acc, s| {
-            acc * s.list.len() as u64
-        });
-        if sides.len() > 3 {
-            return Err(format!(
-                "Whole: {} pieces beside each slot, at most 3",
-                sides.len()
-            ));
-        }
-        if entries > MOST_ENTRIES {
-            return Err(format!(
-                "Whole: {entries} numbers, over the {MOST_ENTRIES} a table may hold"
-            ));
-        }
         let orders = Arrangements::new(k, k, true);
         let count = moves.len();
         let anchor_dest = destinations(goal.set, moves);
