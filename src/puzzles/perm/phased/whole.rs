@@ -203,6 +203,13 @@ impl OrbitPlaces {
         }
         Self { slots, place }
     }
+
+    /// The positions pieces at `positions` go to by a move's destinations `dest`.
+    fn moved(&self, positions: &[u8], dest: &[usize]) -> Vec<u8> {
+        (positions.iter())
+            .map(|&p| self.place[dest[self.slots[p as usize]]])
+            .collect()
+    }
 }
 
 /// Every ordered choice of `k` distinct positions below `n`, numbered in lexicographic
@@ -384,10 +391,7 @@ impl WholeTable {
         let mut combination_steps = Vec::with_capacity(combinations.list.len() * count);
         for positions in &combinations.list {
             for dest in &anchor_dest {
-                let moved: Vec<u8> = positions
-                    .iter()
-                    .map(|&p| anchor_orbit.place[dest[anchor_orbit.slots[p as usize]]])
-                    .collect();
+                let moved = anchor_orbit.moved(positions, dest);
                 let mut order: Vec<u8> = (0..k as u8).collect();
                 order.sort_by_key(|&i| moved[i as usize]);
                 let mut sorted = moved.clone();
@@ -402,10 +406,7 @@ impl WholeTable {
             let mut reorder = Vec::with_capacity(arrangements.list.len() * orders.list.len());
             for positions in &arrangements.list {
                 for dest in &side_dest {
-                    let moved: Vec<u8> = positions
-                        .iter()
-                        .map(|&p| orbit.place[dest[orbit.slots[p as usize]]])
-                        .collect();
+                    let moved = orbit.moved(positions, dest);
                     steps.push(arrangements.number_of(&moved));
                 }
                 for order in &orders.list {
