@@ -23,7 +23,9 @@
 //! `phased/starts.rs`); `Phase NAME` blocks up to `End`. In a
 //! phase: `Moves NAME...` (required), `Target ...` (required), `Upto NAME...` (states
 //! those moves reach from the target count as reaching it: the next phase's moves finish
-//! the job), `Keep N` (how many of the phase's best solutions the next phase tries),
+//! the job), `Keep N` (how many of the phase's best solutions the next phase tries;
+//! `Keep N of M`: the phase looks at its first M solutions and hands on the N best by
+//! their total plus the next phase's bound),
 //! `Cost NAME VALUE...` (a move's cost in the count: Square-1 counts only its twists),
 //! `Through NAME` (the target must be kept only up to the end of the phase NAME, a
 //! later one or this one: the phases after it may undo it, as a 3x3x3 phase undoes the
@@ -139,6 +141,9 @@ pub struct PhaseSpec {
     pub target: (usize, TargetSpec),
     /// How many of its solutions the next phase tries.
     pub keep: Option<usize>,
+    /// `Keep N of M`: the first M solutions found, of which the N best (by their total
+    /// plus the next phase's bound) are handed on; with the line.
+    pub looks_at: Option<(usize, usize)>,
     /// `Join N`: each pattern database over a whole set of distinct pieces also follows
     /// N pieces of the next such set, where that fits the size cap.
     pub join: Option<usize>,
@@ -371,6 +376,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
     let mut moves: Option<(usize, Vec<String>)> = None;
     let mut target: Option<(usize, TargetSpec)> = None;
     let mut keep = None;
+    let mut looks_at = None;
     let mut join = None;
     let mut large = None;
     let mut stream = None;
@@ -430,6 +436,20 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                     return Err(error(line, "Through takes the name of one later phase"));
                 }
                 through = Some((line, tokens[1].to_string()));
+            }
+            "Keep" if tokens.len() == 4 && tokens[2] == "of" => {
+                let n = whole_number(&tokens[..2], line, MAX_KEEP)?;
+                let m = whole_number(&[tokens[0], tokens[3]], line, MAX_KEEP)?;
+                if m <= n {
+                    return Err(error(
+                        line,
+                        format!(
+                            "Keep {n} of {m}: the solutions looked at must be more than those kept"
+                        ),
+                    ));
+                }
+                keep = Some(n);
+                looks_at = Some((line, m));
             }
             "Keep" => keep = Some(whole_number(&tokens, line, MAX_KEEP)?),
             "Stream" if tokens.len() == 1 => stream = Some(line),
@@ -509,6 +529,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
         moves: moves.ok_or_else(|| error(start, format!("phase {name} has no Moves line")))?,
         target: target.ok_or_else(|| error(start, format!("phase {name} has no Target line")))?,
         keep,
+        looks_at,
         join,
         large,
         costs,
@@ -713,6 +734,16 @@ mod tests {
                 "Phase a\nMoves U\nTarget Solved\nJoin 9\nEnd\n",
                 4,
                 "Join takes a whole number from 1 to 8",
+            ),
+            (
+                "Phase a\nMoves U\nTarget Solved\nKeep 10 of 10\nEnd\n",
+                4,
+                "Keep 10 of 10: the solutions looked at must be more than those kept",
+            ),
+            (
+                "Phase a\nMoves U\nTarget Solved\nKeep 10 of many\nEnd\n",
+                4,
+                "Keep takes a whole number from 1 to",
             ),
             ("Phase a\nMoves U\nTarget Solved\n", 1, "without End"),
             ("Bogus\n", 1, "unexpected `Bogus`"),

@@ -134,6 +134,9 @@ pub struct Phase {
     pub costs: Vec<u8>,
     /// How many of its solutions the next phase tries.
     pub keep: usize,
+    /// `Keep N of M`: how many solutions it looks at (M) before handing on the `keep`
+    /// best by their total plus the next phase's bound; 0: the first `keep` found.
+    pub looks_at: usize,
     /// `Stream`: with a deadline or a length to reach, its solutions go on in batches
     /// of `keep` as they are found (see [`PhasedSolver::solve`]).
     pub stream: bool,
@@ -661,6 +664,28 @@ impl Plan {
                     ),
                 ));
             }
+            if let Some((line, _)) = phase.looks_at {
+                if k + 1 == spec.phases.len() {
+                    return Err(error(
+                        line,
+                        format!(
+                            "Keep N of M in phase {}: the last phase has no next phase to \
+                             rank its solutions by",
+                            phase.name
+                        ),
+                    ));
+                }
+                if phase.stream.is_some() {
+                    return Err(error(
+                        line,
+                        format!(
+                            "Keep N of M in phase {}: a phase that streams hands its \
+                             solutions on as they are found",
+                            phase.name
+                        ),
+                    ));
+                }
+            }
             let (moves_line, tokens) = &phase.moves;
             let mut ids: Vec<usize> = Vec::new();
             let mut local: Vec<PuzzleMove> = Vec::new();
@@ -895,6 +920,7 @@ impl Plan {
                 moves: ids,
                 costs,
                 keep: phase.keep.unwrap_or(DEFAULT_KEEP),
+                looks_at: phase.looks_at.map_or(0, |(_, m)| m),
                 stream: phase.stream.is_some(),
                 join: phase.join.unwrap_or(0),
                 follows_legality: !keeps_legal_states(puzzle, &local),
@@ -1868,10 +1894,6 @@ pub struct PhasedSolution {
 #[derive(Clone)]
 struct Candidate {
     full: Element,
-    /// The same moves from the start seen after other rotations, alike to the phase
-    /// that will search it (its start's coordinates equal): searched once, told apart
-    /// when a later phase sees a difference.
-    twins: Vec<Element>,
     moves: Vec<usize>,
     cost: usize,
     phase_costs: Vec<usize>,
@@ -1888,6 +1910,10 @@ struct Candidate {
 /// next phase search that state again; so would a state the next phase sees as one
 /// handed on (the same coordinates: the 4x4x4's pairs phase sees centres and wings, not
 /// corners, and had searched one start over and over).
+///
+/// With `Keep N of M` it looks at M solutions (`looks_at`) and keeps the N best by
+/// score, in the order found among equals: one that could not be among them is passed
+/// over before anything of it is copied.
 struct HandedOn<T = Candidate> {
     keep: usize,
     kept: Vec<(usize, T)>,
@@ -1895,6 +1921,12 @@ struct HandedOn<T = Candidate> {
     started: NumberSet<Vec<u64>>,
     /// Solutions passed over for reaching a state already handed on.
     repeated: usize,
+    /// Solutions to look at before stopping (0: stop at `keep` kept).
+    looks_at: usize,
+    /// Solutions scored so far (`Keep N of M`).
+    seen: usize,
+    /// Per score, how many of `kept` have it (`Keep N of M`).
+    by_score: Vec<usize>,
 }
 
 /// What the next phase makes of a state a phase's solution reaches.
@@ -1931,7 +1963,42 @@ impl<T: Reaches> HandedOn<T> {
             reached: NumberSet::with_capacity_and_hasher(room, Default::default()),
             started: NumberSet::with_capacity_and_hasher(room, Default::default()),
             repeated: 0,
+            looks_at: 0,
+            seen: 0,
+            by_score: Vec::new(),
         }
+    }
+
+    /// The same, looking at `looks_at` solutions and keeping the `keep` best (no more
+    /// than `keep` looked at: the first `keep`).
+    fn looking_at(keep: usize, looks_at: usize) -> Self {
+        Self {
+            looks_at: if looks_at > keep { looks_at } else { 0 },
+            ..Self::new(keep)
+        }
+    }
+
+    /// Whether a solution scored `score` could be among the best kept (always, without
+    /// `Keep N of M`).
+    fn could_keep(&self, score: usize) -> bool {
+        self.looks_at == 0 || self.by_score.iter().take(score + 1).sum::<usize>() < self.keep
+    }
+
+    /// Counts a solution as looked at (`Keep N of M`).
+    fn note_seen(&mut self) {
+        if self.looks_at > 0 {
+            self.seen += 1;
+        }
+    }
+
+    /// The kept solutions, the best `keep` by score first when it looked at more
+    /// (stable: in the order found among equals).
+    fn into_best(mut self) -> Vec<(usize, T)> {
+        if self.looks_at > 0 {
+            self.kept.sort_by_key(|(score, _)| *score);
+            self.kept.truncate(self.keep);
+        }
+        self.kept
     }
 
     /// Whether `state` was handed on already (then counted as repeated).
@@ -1961,11 +2028,21 @@ impl<T: Reaches> HandedOn<T> {
     fn push(&mut self, score: usize, candidate: T) -> bool {
         self.reached.insert(candidate.state().clone());
         self.kept.push((score, candidate));
+        if self.looks_at > 0 {
+            if self.by_score.len() <= score {
+                self.by_score.resize(score + 1, 0);
+            }
+            self.by_score[score] += 1;
+        }
         !self.is_full()
     }
 
     fn is_full(&self) -> bool {
-        self.kept.len() >= self.keep
+        if self.looks_at > 0 {
+            self.seen >= self.looks_at
+        } else {
+            self.kept.len() >= self.keep
+        }
     }
 }
 
@@ -2442,13 +2519,11 @@ impl PhasedSolver {
     }
 
     /// The first phase's candidates: `state`, or with `Rotations`, `state` seen after
-    /// each rotation, those alike to the first phase (equal start coordinates) one
-    /// candidate with twins.
+    /// each rotation, one of those alike to the first phase (equal start coordinates).
     fn first_candidates(&self, state: &Element) -> Vec<Candidate> {
         let sets = &self.puzzle.sets;
         let fresh = |full: Element, start: Option<StartNode>| Candidate {
             full,
-            twins: Vec::new(),
             moves: Vec::new(),
             cost: 0,
             phase_costs: Vec::new(),
@@ -2473,7 +2548,11 @@ impl PhasedSolver {
         };
         // Each turn of the state (`View`: the cube picked up another way, so that the
         // phases' own axes fall on other pieces) seen after each rotation (the colours
-        // renamed); twins only within one turn, whose moves read back alike.
+        // renamed). Of the holds of one turn the first phase sees alike, only the first
+        // starts: the first phase's solutions then go to the next as many different
+        // paths, not as a few paths each seen in several holds (the 4x4x4, 200 states:
+        // 44.49 moves in 20.8 s, where also handing on each solution's alike holds gave
+        // 44.87 in 34.0 s).
         let (phase, tables) = (&self.plan.phases[0], &self.tables[0]);
         let mut candidates: Vec<Candidate> = Vec::new();
         let starts = &self.plan.starts;
@@ -2488,15 +2567,14 @@ impl PhasedSolver {
                 else {
                     continue;
                 };
-                let twin_of = candidates[first_of_turn..]
+                let alike = candidates[first_of_turn..]
                     .iter()
-                    .position(|c| c.start.as_ref().is_some_and(|s| s.values == start.values));
-                match twin_of {
-                    Some(c) => candidates[first_of_turn + c].twins.push(seen),
-                    None => candidates.push(Candidate {
+                    .any(|c| c.start.as_ref().is_some_and(|s| s.values == start.values));
+                if !alike {
+                    candidates.push(Candidate {
                         from,
                         ..fresh(seen, Some(start))
-                    }),
+                    });
                 }
             }
         }
@@ -2601,7 +2679,12 @@ impl PhasedSolver {
                     halted,
                 };
             };
-            let mut handed = HandedOn::new(keep);
+            let looks_at = if widen == 0 {
+                0
+            } else {
+                phase.looks_at.saturating_mul(widen)
+            };
+            let mut handed = HandedOn::looking_at(keep, looks_at);
             let mut cap = bound.map_or(usize::MAX, |b| b.saturating_sub(1));
             // A solution counts only when the next phase can start from it (its tables rank
             // the state, and it is not unreachable for them): the estimate is its total
@@ -2632,8 +2715,6 @@ impl PhasedSolver {
                     None => NextStart::Unreachable,
                 }
             };
-            // The state a solution reaches, built in place (no allocation per move).
-            let mut scratch = candidates[runs[0].0].full.clone();
             let mut visited = 0usize;
             let mut rejected = 0usize;
             let mut total = cheapest;
@@ -2779,112 +2860,69 @@ impl PhasedSolver {
                         if handed.already(reached) {
                             return true;
                         }
-                        // A start of a class handed on already: passed over before its
-                        // distance is walked (and before anything is copied).
-                        let mut first = None;
-                        if c.twins.is_empty() {
-                            match next_start(&mut handed, reached, total) {
-                                NextStart::ClassHandedOn => {
-                                    rejected += 1;
-                                    return true;
-                                }
-                                next => first = Some(next),
+                        // A start of a class handed on already is passed over before its
+                        // distance is walked, and one that cannot be among the best kept
+                        // is counted as looked at: nothing of either is copied.
+                        let (score, start) = match next_start(&mut handed, reached, total) {
+                            NextStart::Scored(score, start) => (score, start),
+                            NextStart::ClassHandedOn | NextStart::Unreachable => {
+                                rejected += 1;
+                                return true;
                             }
-                        }
-                        let full = reached.clone();
-                        let mut walk = |from: &Element| {
-                            let mut full = from.clone();
-                            for &m in path {
-                                full.then_into(elements[m], sets, &mut scratch);
-                                std::mem::swap(&mut full, &mut scratch);
-                            }
-                            full
                         };
-                        // The same moves from the candidate's twins (the start seen after
-                        // other rotations, alike to this phase), grouped by the next
-                        // phase's start: each group one candidate, its twins alike to
-                        // the next phase.
-                        let mut groups: Vec<(usize, Option<StartNode>, Element, Vec<Element>)> =
-                            Vec::new();
-                        for reached in std::iter::once(full).chain(c.twins.iter().map(&mut walk)) {
-                            // (Without twins the first was looked at above.)
-                            let next = match first.take() {
-                                Some(next) => next,
-                                None => next_start(&mut handed, &reached, total),
-                            };
-                            let NextStart::Scored(score, start) = next else {
-                                continue;
-                            };
-                            let twin_of = start.as_ref().and_then(|s| {
-                                groups.iter().position(|(_, g, _, _)| {
-                                    g.as_ref().is_some_and(|g| g.values == s.values)
-                                })
-                            });
-                            match twin_of {
-                                Some(g) => groups[g].3.push(reached),
-                                None => groups.push((score, start, reached, Vec::new())),
-                            }
-                        }
-                        if groups.is_empty() {
-                            rejected += 1;
+                        // Streaming: what cannot beat the best so far is not handed on.
+                        if streaming.is_some() && score > cap {
                             return true;
                         }
-                        groups.sort_by_key(|(score, _, _, _)| *score);
-                        for (g, (score, start, full, twins)) in groups.into_iter().enumerate() {
-                            // Streaming: what cannot beat the best so far is not handed on.
-                            if streaming.is_some() && score > cap {
-                                continue;
-                            }
-                            if g > 0 && handed.already(&full) {
-                                continue;
-                            }
-                            if start.as_ref().is_some_and(|s| {
-                                let key = following.map_or_else(
-                                    || s.values.clone(),
-                                    |(_, tables)| tables.start_key(&s.values),
-                                );
-                                handed.already_started(&key)
-                            }) {
-                                continue;
-                            }
-                            let mut moves = c.moves.clone();
-                            moves.extend(path.iter().map(|&m| phase.moves[m]));
-                            let mut phase_costs = c.phase_costs.clone();
-                            phase_costs.push(own);
-                            let more = handed.push(
-                                score,
-                                Candidate {
-                                    full,
-                                    twins,
-                                    moves,
-                                    cost: total,
-                                    phase_costs,
-                                    start,
-                                    from: c.from,
-                                },
+                        handed.note_seen();
+                        if !handed.could_keep(score) {
+                            return !handed.is_full();
+                        }
+                        if start.as_ref().is_some_and(|s| {
+                            let key = following.map_or_else(
+                                || s.values.clone(),
+                                |(_, tables)| tables.start_key(&s.values),
                             );
-                            if more {
-                                continue;
-                            }
-                            let Some(stream) = streaming else {
-                                return false;
-                            };
-                            // A full batch: through the later phases now, then on.
-                            let batch = std::mem::take(&mut handed.kept);
-                            if self.stream_batch(
-                                k,
-                                batch,
-                                (bound, &mut cap),
-                                &mut streamed,
-                                stop,
-                                &mut streamed_nodes,
-                            ) {
-                                halted = true;
-                                return false;
-                            }
-                            if stream.reached(&streamed) || handed.reached.len() >= stream.most {
-                                return false;
-                            }
+                            handed.already_started(&key)
+                        }) {
+                            return true;
+                        }
+                        let mut moves = c.moves.clone();
+                        moves.extend(path.iter().map(|&m| phase.moves[m]));
+                        let mut phase_costs = c.phase_costs.clone();
+                        phase_costs.push(own);
+                        let more = handed.push(
+                            score,
+                            Candidate {
+                                full: reached.clone(),
+                                moves,
+                                cost: total,
+                                phase_costs,
+                                start,
+                                from: c.from,
+                            },
+                        );
+                        if more {
+                            return true;
+                        }
+                        let Some(stream) = streaming else {
+                            return false;
+                        };
+                        // A full batch: through the later phases now, then on.
+                        let batch = std::mem::take(&mut handed.kept);
+                        if self.stream_batch(
+                            k,
+                            batch,
+                            (bound, &mut cap),
+                            &mut streamed,
+                            stop,
+                            &mut streamed_nodes,
+                        ) {
+                            halted = true;
+                            return false;
+                        }
+                        if stream.reached(&streamed) || handed.reached.len() >= stream.most {
+                            return false;
                         }
                         true
                     };
@@ -2947,7 +2985,7 @@ impl PhasedSolver {
                     phase.name,
                     candidates.len(),
                     runs.len(),
-                    handed.kept.len(),
+                    handed.kept.len().min(handed.keep),
                     total,
                     nodes,
                     began.map_or(0.0, |b| b.elapsed().as_secs_f64() * 1e3),
@@ -2967,7 +3005,7 @@ impl PhasedSolver {
                     halted,
                 };
             }
-            let mut next = handed.kept;
+            let mut next = handed.into_best();
             if next.is_empty() {
                 return PassOutcome {
                     found: None,
@@ -3563,9 +3601,10 @@ mod tests {
             );
         }
         // The centres phase pairs nothing.
-        let changed = text
-            .replace(shipped, "")
-            .replace("Keep 10\nEnd", &format!("Keep 10\n{shipped}\nEnd"));
+        let changed = text.replace(shipped, "").replace(
+            "Keep 30 of 100\nEnd",
+            &format!("Keep 30 of 100\n{shipped}\nEnd"),
+        );
         let error = Plan::compile(&puzzle, &PlanSpec::parse(&changed).expect("parses"))
             .expect_err("no matching");
         assert!(error.problem.contains("a matching"), "{}", error.problem);
@@ -3608,5 +3647,72 @@ mod tests {
         let kept: Vec<(usize, &str)> = handed.kept.iter().map(|(s, r)| (*s, r.1)).collect();
         assert_eq!(kept, [(5, "R"), (6, "U R U'")]);
         assert_ne!(handed.kept[0].1 .0, handed.kept[1].1 .0);
+    }
+
+    /// `Keep 2 of 4`: four solutions looked at, the two best by score handed on (the
+    /// first found among equals); one that cannot be among them is passed over.
+    #[test]
+    fn a_phase_keeping_the_best_of_more_hands_on_the_cheapest() {
+        let states = [
+            state(&[1, 0, 2, 3]),
+            state(&[0, 2, 1, 3]),
+            state(&[0, 1, 3, 2]),
+            state(&[3, 1, 2, 0]),
+        ];
+        let mut handed = HandedOn::looking_at(2, 4);
+        let offer = |handed: &mut HandedOn<Reached>, score: usize, at: usize| {
+            handed.note_seen();
+            if handed.could_keep(score) {
+                handed.push(score, Reached(states[at].clone(), ["a", "b", "c", "d"][at]));
+            }
+            !handed.is_full()
+        };
+        assert!(offer(&mut handed, 7, 0));
+        assert!(offer(&mut handed, 5, 1));
+        // Two kept at 7 or less: a third at 7 could not be among the best two.
+        assert!(!handed.could_keep(7));
+        assert!(offer(&mut handed, 7, 2));
+        assert!(!offer(&mut handed, 5, 3));
+        assert!(handed.is_full());
+        let best: Vec<(usize, &str)> = handed.into_best().iter().map(|(s, r)| (*s, r.1)).collect();
+        assert_eq!(best, [(5, "b"), (5, "d")]);
+        // Without more looked at than kept it is the plain first-found hand-on.
+        let plain = HandedOn::<Reached>::looking_at(2, 2);
+        assert_eq!(plain.looks_at, 0);
+    }
+
+    /// `Keep N of M` ranks by the next phase's bound: refused on the last phase and
+    /// beside `Stream`, naming the line.
+    #[test]
+    fn keeping_the_best_of_more_needs_a_next_phase() {
+        let puzzle = crate::puzzles::perm::shipped_puzzle("4x4x4.tws", PuzzleMetric::Htm);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/4x4x4.plan");
+        let text = std::fs::read_to_string(path).expect("shipped plan");
+        // The first phase's `Keep N of M` line, as shipped.
+        let first = text
+            .lines()
+            .find(|l| l.starts_with("Keep ") && l.contains(" of "))
+            .expect("a Keep N of M line");
+        let (streaming, streams) = (format!("{first}\n"), format!("{first}\nStream\n"));
+        for (from, to, words) in [
+            (
+                "Keep 1\nEnd",
+                "Keep 1 of 5\nEnd",
+                "the last phase has no next phase",
+            ),
+            (streaming.as_str(), streams.as_str(), "a phase that streams"),
+        ] {
+            assert!(text.contains(from), "{from}");
+            let changed = text.replacen(from, to, 1);
+            let keep_line = to.lines().next().expect("a line");
+            let line = 1 + changed
+                .lines()
+                .position(|l| l == keep_line)
+                .expect("the Keep N of M line");
+            let error =
+                Plan::compile(&puzzle, &PlanSpec::parse(&changed).expect("parses")).expect_err(to);
+            assert_eq!(error.line, line, "{to}: {}", error.problem);
+            assert!(error.problem.contains(words), "{to}: {}", error.problem);
+        }
     }
 }
