@@ -83,6 +83,23 @@ fn whole_number(tokens: &[&str], line: usize, most: usize) -> Result<usize, Plan
         })
 }
 
+/// A number of a `Keep` line (`Keep N`, `Keep N of M`), from 1 to [`MAX_KEEP`].
+fn keep_number(token: &str, line: usize) -> Result<usize, PlanError> {
+    token
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_KEEP).contains(n))
+        .ok_or_else(|| {
+            error(
+                line,
+                format!(
+                    "Keep takes a whole number from 1 to {MAX_KEEP} (`Keep N`), or two \
+                     (`Keep N of M`)"
+                ),
+            )
+        })
+}
+
 fn error(line: usize, problem: impl Into<String>) -> PlanError {
     PlanError {
         line,
@@ -438,8 +455,8 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 through = Some((line, tokens[1].to_string()));
             }
             "Keep" if tokens.len() == 4 && tokens[2] == "of" => {
-                let n = whole_number(&tokens[..2], line, MAX_KEEP)?;
-                let m = whole_number(&[tokens[0], tokens[3]], line, MAX_KEEP)?;
+                let n = keep_number(tokens[1], line)?;
+                let m = keep_number(tokens[3], line)?;
                 if m <= n {
                     return Err(error(
                         line,
@@ -451,7 +468,8 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 keep = Some(n);
                 looks_at = Some((line, m));
             }
-            "Keep" => keep = Some(whole_number(&tokens, line, MAX_KEEP)?),
+            "Keep" if tokens.len() == 2 => keep = Some(keep_number(tokens[1], line)?),
+            "Keep" => return Err(keep_number("", line).unwrap_err()),
             "Stream" if tokens.len() == 1 => stream = Some(line),
             "Stream" => return Err(error(line, "Stream takes nothing after it")),
             "Inverse" if tokens.len() == 1 => inverse = Some(line),
