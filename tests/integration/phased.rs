@@ -336,11 +336,45 @@ fn the_4x4x4_plan_starts_from_the_cube_picked_up_along_each_axis() {
 }
 
 /// Plans that break a rule: the file and line named, exit 2, nothing built.
+/// `plan_text` written to `dir/bad.plan` and given to `cubedb puzzle solve DEF` (tables
+/// in `data`): refused in one line of stderr naming the file, `line` and `word`, exit 2,
+/// nothing on stdout.
+fn assert_plan_refused(
+    def: &Path,
+    plan_text: &str,
+    dir: &Path,
+    data: &Path,
+    line: &str,
+    word: &str,
+) {
+    let plan = dir.join("bad.plan");
+    std::fs::write(&plan, plan_text).expect("write plan");
+    let out = cubedb(
+        &[
+            "puzzle",
+            "solve",
+            def.to_str().expect("utf-8 path"),
+            "--plan",
+            plan.to_str().expect("utf-8 path"),
+            "--data",
+            data.to_str().expect("utf-8 path"),
+            "--scramble",
+            "R U",
+        ],
+        "",
+    );
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("bad.plan") && said.contains(line), "{said}");
+    assert!(said.contains(word), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(stdout(&out).is_empty());
+}
+
 #[test]
 fn bad_plans_are_named_by_file_and_line() {
     let dir = fresh_dir("phased-bad");
     let def = definition("2x2x2-fixed.tws");
-    let def = def.to_str().expect("utf-8 path");
     let data = dir.join("data");
     std::fs::create_dir_all(&data).expect("data dir");
     let cases = [
@@ -393,28 +427,7 @@ fn bad_plans_are_named_by_file_and_line() {
         ),
     ];
     for (text, line, word) in cases {
-        let plan = dir.join("bad.plan");
-        std::fs::write(&plan, text).expect("write plan");
-        let out = cubedb(
-            &[
-                "puzzle",
-                "solve",
-                def,
-                "--plan",
-                plan.to_str().expect("utf-8 path"),
-                "--data",
-                data.to_str().expect("utf-8 path"),
-                "--scramble",
-                "R U",
-            ],
-            "",
-        );
-        let said = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{said}");
-        assert!(said.contains("bad.plan") && said.contains(line), "{said}");
-        assert!(said.contains(word), "{said}");
-        assert_eq!(said.lines().count(), 1, "{said}");
-        assert!(stdout(&out).is_empty());
+        assert_plan_refused(&def, text, &dir, &data, line, word);
     }
     let built = std::fs::read_dir(&data).expect("data dir").count();
     assert_eq!(built, 0, "tables were built for a bad plan");
@@ -1645,31 +1658,8 @@ fn bad_whole_lines_are_named_by_file_and_line() {
         ("Whole MIDGE 1 3 6 8 2", "at most 4 slots, not 5"),
         ("Whole MIDGE 1 3 six 8", "a slot is a whole number"),
     ] {
-        let plan = dir.join("bad.plan");
-        std::fs::write(&plan, shipped.replace(whole, replacement)).expect("write plan");
-        let out = cubedb(
-            &[
-                "puzzle",
-                "solve",
-                def.to_str().expect("utf-8 path"),
-                "--plan",
-                plan.to_str().expect("utf-8 path"),
-                "--data",
-                data.to_str().expect("utf-8 path"),
-                "--scramble",
-                "R",
-            ],
-            "",
-        );
-        let said = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{said}");
-        assert!(
-            said.contains("bad.plan") && said.contains(&format!("line {line}")),
-            "{said}"
-        );
-        assert!(said.contains(word), "{said}");
-        assert_eq!(said.lines().count(), 1, "{said}");
-        assert!(stdout(&out).is_empty());
+        let text = shipped.replace(whole, replacement);
+        assert_plan_refused(&def, &text, &dir, &data, &format!("line {line}"), word);
         assert_eq!(std::fs::read_dir(&data).map_or(0, |d| d.count()), 0);
     }
     // A later phase whose move takes the whole pieces apart (R carries two S-slice edges
