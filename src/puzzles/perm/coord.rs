@@ -501,10 +501,10 @@ pub struct Places {
 }
 
 /// Steps a two-class arrangement without a move table: the mask of its class-1 slots
-/// goes through each move byte by byte (`carry`) and is ranked again. A search that
-/// visits few values of a large coordinate (the 4x4x4's first phase: about a thousand
-/// nodes a state over 735,471 values and 36 moves) then skips a 106 MB table that took
-/// half the time of opening the puzzle.
+/// (read from a table by value) goes through each move byte by byte (`carry`) and is
+/// ranked again. A large coordinate (the 4x4x4's first phase: 735,471 values and 36
+/// moves) then needs 2.9 MB of masks, made in milliseconds, instead of a 106 MB move
+/// table that took half the time of opening the puzzle.
 #[derive(Debug, Clone)]
 struct TwoClassStepper {
     /// `carry[m * bytes + k][byte]`: where move `m` takes the class-1 slots among the
@@ -514,9 +514,58 @@ struct TwoClassStepper {
     ranker: TwoClassRanker,
     ones: usize,
     moves: usize,
+    /// Each value's mask (`masks[value]`), made at the first step when there are at
+    /// most [`MOST_STEPPED_MASKS`] values: a read in place of a branchy unranking (the
+    /// 4x4x4's first phase: 735,471 values, 2.9 MB, made in a few milliseconds).
+    masks: OnceLock<Vec<u32>>,
+    /// Number of values, `C(n, ones)`.
+    values: u64,
 }
 
+/// Most values whose masks a [`TwoClassStepper`] keeps (4 bytes each: 32 MiB).
+const MOST_STEPPED_MASKS: u64 = 1 << 23;
+
 impl TwoClassStepper {
+    /// Every mask of `ones` ones among the ranker's slots, by rank.
+    fn all_masks(&self) -> Vec<u32> {
+        let mut masks = vec![0u32; self.values as usize];
+        if self.ones == 0 {
+            return masks;
+        }
+        let last = if self.ranker.n >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.ranker.n) - 1
+        };
+        // Every mask with `ones` bits, in increasing order (Gosper's step).
+        let mut mask = (1u32 << self.ones) - 1;
+        loop {
+            masks[self.ranker.rank(mask) as usize] = mask;
+            let low = mask & mask.wrapping_neg();
+            let Some(ripple) = mask.checked_add(low) else {
+                break;
+            };
+            if ripple > last {
+                break;
+            }
+            mask = (((ripple ^ mask) >> 2) / low) | ripple;
+            if mask > last {
+                break;
+            }
+        }
+        masks
+    }
+
+    /// The mask of `value`, read from [`Self::masks`] when kept.
+    #[inline]
+    fn mask_of(&self, value: u64) -> u32 {
+        if self.values <= MOST_STEPPED_MASKS {
+            self.masks.get_or_init(|| self.all_masks())[value as usize]
+        } else {
+            self.ranker.unrank(value, self.ones)
+        }
+    }
+
     #[inline]
     fn moved(&self, mask: u32, m: usize) -> u32 {
         let rows = &self.carry[m * self.bytes..][..self.bytes];
@@ -527,8 +576,7 @@ impl TwoClassStepper {
 
     #[inline]
     fn step(&self, value: u64, m: usize) -> u64 {
-        self.ranker
-            .rank(self.moved(self.ranker.unrank(value, self.ones), m))
+        self.ranker.rank(self.moved(self.mask_of(value), m))
     }
 
     fn table(&self, size: u64) -> Vec<u32> {
@@ -1333,9 +1381,16 @@ impl Coord {
             Coord::TwistPart(t) => copy(&t.table[row..][..moves], &mut write),
             Coord::Places(p) => match p.table.get() {
                 Some(table) => copy(&table[row..][..moves], &mut write),
-                None => {
-                    set_bits(taken).for_each(|m| write(m, p.apply_without_table(value, m, moves)))
-                }
+                None => match &p.stepper {
+                    // One mask for every move.
+                    Some(stepper) => {
+                        let mask = stepper.mask_of(value);
+                        set_bits(taken)
+                            .for_each(|m| write(m, stepper.ranker.rank(stepper.moved(mask, m))))
+                    }
+                    None => set_bits(taken)
+                        .for_each(|m| write(m, p.apply_without_table(value, m, moves))),
+                },
             },
             Coord::Split(s) => set_bits(taken).for_each(|m| write(m, s.step(value, m, moves))),
             Coord::Tracked(t) => set_bits(taken).for_each(|m| write(m, t.step(value, m, moves))),
@@ -1853,6 +1908,8 @@ impl Coord {
                 ranker: TwoClassRanker::new(n),
                 ones: places.counts[1],
                 moves,
+                masks: OnceLock::new(),
+                values: places.size(),
             };
             if places.size() * moves as u64 <= EAGER_TWO_CLASS_ENTRIES {
                 let _ = places.table.set(stepper.table(places.size()));
@@ -2139,6 +2196,31 @@ impl Projection {
 
 #[cfg(test)]
 mod tests {
+    /// The stepper's masks by value are the ranker's unranking of every value (24 slots,
+    /// 8 ones: the 4x4x4's first phase), and each value's mask ranks back to it.
+    #[test]
+    fn stepped_masks_unrank_every_value() {
+        let stepper = super::TwoClassStepper {
+            carry: Vec::new(),
+            bytes: 3,
+            ranker: super::TwoClassRanker::new(24),
+            ones: 8,
+            moves: 0,
+            masks: std::sync::OnceLock::new(),
+            values: super::binomials()[24][8],
+        };
+        let masks = stepper.all_masks();
+        assert_eq!(masks.len(), 735_471);
+        for (value, &mask) in masks.iter().enumerate() {
+            assert_eq!(mask.count_ones(), 8);
+            assert_eq!(stepper.ranker.rank(mask), value as u64);
+            if value % 101 == 0 {
+                assert_eq!(stepper.ranker.unrank(value as u64, 8), mask);
+                assert_eq!(stepper.mask_of(value as u64), mask);
+            }
+        }
+    }
+
     /// The byte-at-a-time ranker gives [`rank_two_class_mask`]'s ranks, and its unrank
     /// reverses them: every mask of 13 slots, and one in 97 of 24 slots.
     #[test]

@@ -619,22 +619,40 @@ impl OrbitSplit {
         if !self.split {
             return Some(state.clone());
         }
-        let mut orbits = Vec::with_capacity(self.parts.len());
-        for (set, slots, relabel) in &self.parts {
+        let mut out = Element { orbits: Vec::new() };
+        self.apply_into(state, &mut out)?;
+        Some(out)
+    }
+
+    /// Whether states map as they are (nothing split).
+    pub fn is_identity(&self) -> bool {
+        !self.split
+    }
+
+    /// [`OrbitSplit::apply`] into `out`, whose orbits' storage is reused (a phase scoring
+    /// thousands of solutions allocates nothing per solution); `None` as there, `out`
+    /// then unspecified.
+    pub fn apply_into(&self, state: &Element, out: &mut Element) -> Option<()> {
+        if !self.split {
+            out.assign(state);
+            return Some(());
+        }
+        out.orbits
+            .resize_with(self.parts.len(), super::element::Orbit::default);
+        for ((set, slots, relabel), into) in self.parts.iter().zip(&mut out.orbits) {
             let orbit = &state.orbits[*set];
-            let mut perm = Vec::with_capacity(slots.len());
-            let mut ori = Vec::with_capacity(slots.len());
+            into.perm.clear();
+            into.ori.clear();
             for &slot in slots {
                 let label = relabel[orbit.perm[slot] as usize];
                 if label == u8::MAX {
                     return None;
                 }
-                perm.push(label);
-                ori.push(orbit.ori[slot]);
+                into.perm.push(label);
+                into.ori.push(orbit.ori[slot]);
             }
-            orbits.push(super::element::Orbit { perm, ori });
         }
-        Some(Element { orbits })
+        Some(())
     }
 }
 

@@ -1931,14 +1931,34 @@ struct HandedOn<T = Candidate> {
 
 /// What the next phase makes of a state a phase's solution reaches.
 enum NextStart {
-    /// Its start, scored by the solution's total and the start's bound (no start when
-    /// the phase is the last).
-    Scored(usize, Option<StartNode>),
+    /// Scored by the solution's total and the start's bound (the total alone when the
+    /// phase is the last); the start's values are in the [`NextScratch`].
+    Scored(usize),
     /// A start of its class was handed on already: passed over before its distance is
     /// walked.
     ClassHandedOn,
     /// The next phase cannot start there.
     Unreachable,
+}
+
+/// Room reused from one scored solution to the next: the next phase's view of the
+/// state reached, its coordinate values, ranked state and start key.
+struct NextScratch {
+    view: Element,
+    values: Vec<u64>,
+    inner: Element,
+    key: Vec<u64>,
+}
+
+impl NextScratch {
+    fn new() -> Self {
+        Self {
+            view: Element { orbits: Vec::new() },
+            values: Vec::new(),
+            inner: Element { orbits: Vec::new() },
+            key: Vec::new(),
+        }
+    }
 }
 
 /// What [`HandedOn`] needs of a candidate: the state it reaches.
@@ -2690,31 +2710,43 @@ impl PhasedSolver {
             // the state, and it is not unreachable for them): the estimate is its total
             // plus the next phase's distance.
             let following = self.plan.phases.get(k + 1).zip(self.tables.get(k + 1));
-            // The next phase's start from a state a solution reaches (at `total`), the
-            // state's view and coordinates worked out once for both the check of classes
-            // handed on and the start.
+            // The next phase's score of a state a solution reaches (at `total`), the
+            // state's view and coordinates worked out once (into `scratch`, reused) for
+            // the check of classes handed on, the score and the start made if kept.
             let next_start = |handed: &mut HandedOn<Candidate>,
+                              scratch: &mut NextScratch,
                               full: &Element,
                               total: usize|
              -> NextStart {
                 let Some((phase, tables)) = following else {
-                    return NextStart::Scored(total, None);
+                    return NextStart::Scored(total);
                 };
-                let Some(view) = phase.view.apply(full, sets) else {
+                if phase
+                    .view
+                    .apply_into(full, sets, &mut scratch.view)
+                    .is_none()
+                {
                     return NextStart::Unreachable;
-                };
-                let mut values = vec![0u64; tables.width];
-                let Some(inner) = tables.encode(&view, full, &mut values) else {
-                    return NextStart::Unreachable;
-                };
-                if tables.starts_by_class() && handed.started_already(&tables.start_key(&values)) {
-                    return NextStart::ClassHandedOn;
                 }
-                match tables.start_of(values, inner) {
-                    Some(start) => NextStart::Scored(total + start.bound(), Some(start)),
+                scratch.values.resize(tables.width, 0);
+                if tables
+                    .encode_into(&scratch.view, full, &mut scratch.values, &mut scratch.inner)
+                    .is_none()
+                {
+                    return NextStart::Unreachable;
+                }
+                if tables.starts_by_class() {
+                    tables.start_key_into(&scratch.values, &mut scratch.key);
+                    if handed.started_already(&scratch.key) {
+                        return NextStart::ClassHandedOn;
+                    }
+                }
+                match tables.start_bound(&scratch.values) {
+                    Some(bound) => NextStart::Scored(total + bound),
                     None => NextStart::Unreachable,
                 }
             };
+            let mut scratch = NextScratch::new();
             let mut visited = 0usize;
             let mut rejected = 0usize;
             let mut total = cheapest;
@@ -2863,8 +2895,8 @@ impl PhasedSolver {
                         // A start of a class handed on already is passed over before its
                         // distance is walked, and one that cannot be among the best kept
                         // is counted as looked at: nothing of either is copied.
-                        let (score, start) = match next_start(&mut handed, reached, total) {
-                            NextStart::Scored(score, start) => (score, start),
+                        let score = match next_start(&mut handed, &mut scratch, reached, total) {
+                            NextStart::Scored(score) => score,
                             NextStart::ClassHandedOn | NextStart::Unreachable => {
                                 rejected += 1;
                                 return true;
@@ -2878,15 +2910,16 @@ impl PhasedSolver {
                         if !handed.could_keep(score) {
                             return !handed.is_full();
                         }
-                        if start.as_ref().is_some_and(|s| {
-                            let key = following.map_or_else(
-                                || s.values.clone(),
-                                |(_, tables)| tables.start_key(&s.values),
-                            );
-                            handed.already_started(&key)
-                        }) {
-                            return true;
-                        }
+                        let start = match following {
+                            Some((_, tables)) => {
+                                tables.start_key_into(&scratch.values, &mut scratch.key);
+                                if handed.already_started(&scratch.key) {
+                                    return true;
+                                }
+                                tables.start_of(scratch.values.clone(), scratch.inner.clone())
+                            }
+                            None => None,
+                        };
                         let mut moves = c.moves.clone();
                         moves.extend(path.iter().map(|&m| phase.moves[m]));
                         let mut phase_costs = c.phase_costs.clone();

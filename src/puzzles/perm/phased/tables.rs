@@ -613,6 +613,20 @@ impl PhaseTables {
     /// from the full state), or `None` when the phase cannot start from it (a piece where
     /// no phase move can bring it from, a coordinate the phase's moves never reach).
     pub fn encode(&self, view: &Element, full: &Element, out: &mut [u64]) -> Option<Element> {
+        let mut inner = Element { orbits: Vec::new() };
+        self.encode_into(view, full, out, &mut inner)?;
+        Some(inner)
+    }
+
+    /// [`PhaseTables::encode`] with the ranked state written into `inner`, whose storage
+    /// is reused (a phase scores thousands of its solutions by the next phase's start).
+    pub fn encode_into(
+        &self,
+        view: &Element,
+        full: &Element,
+        out: &mut [u64],
+        inner: &mut Element,
+    ) -> Option<()> {
         // A told set must hold what its tie says (else the state is not reachable), then
         // counts as one kind.
         let tied;
@@ -630,10 +644,10 @@ impl PhaseTables {
             &tied
         };
         let restricted = self.restriction.apply_cow(view)?;
-        let inner = self.split.apply(&restricted)?;
+        self.split.apply_into(&restricted, inner)?;
         let mut at = 0;
-        for projection in self.projections() {
-            let rank = projection.encode(&inner)?;
+        for projection in self.projections_iter() {
+            let rank = projection.encode(inner)?;
             projection.values(rank, &mut out[at..at + projection.radix.len()]);
             at += projection.radix.len();
         }
@@ -649,7 +663,7 @@ impl PhaseTables {
             out[at] = matching.encode(full)?;
             at += 1;
         }
-        Some(inner)
+        Some(())
     }
 
     /// Where a search of this phase starts from the view `view` of the full state `full`:
@@ -663,6 +677,28 @@ impl PhaseTables {
 
     /// [`PhaseTables::start`] from what [`PhaseTables::encode`] made of the state (its
     /// coordinate values and its state in the inner puzzle): the distances walked.
+    /// The bound [`StartNode::bound`] of the start [`PhaseTables::start_of`] would make
+    /// from `values`, without making it (`None` where it makes none): a phase scores
+    /// each of its solutions by it and keeps few.
+    pub fn start_bound(&self, values: &[u64]) -> Option<usize> {
+        let pattern = self.exact_distance(values)?;
+        let first = self.width - self.matchings.len();
+        let pairs = self
+            .matchings
+            .iter()
+            .zip(&values[first..])
+            .map(|(m, &t)| m.distance(t))
+            .max()
+            .unwrap_or(0);
+        let kinds = Some(self.kinds_bound(values)).filter(|&k| k != usize::MAX)?;
+        Some(
+            pattern
+                .max(pairs)
+                .max(self.straddle_bound(values))
+                .max(kinds),
+        )
+    }
+
     pub fn start_of(&self, values: Vec<u64>, inner: Element) -> Option<StartNode> {
         let pattern = self.exact_distance(&values)?;
         let first = self.width - self.matchings.len();
@@ -688,6 +724,23 @@ impl PhaseTables {
     /// What tells two starts of this phase apart: their coordinate values, the exact
     /// coordinates' replaced by their class when the table is over classes (a start and
     /// one its free moves reach cost the same and are searched alike).
+    /// [`PhaseTables::start_key`] written into `key` (its storage reused).
+    pub fn start_key_into(&self, values: &[u64], key: &mut Vec<u64>) {
+        key.clear();
+        match &self.heuristic {
+            Heuristic::Exact {
+                projection,
+                quotient: Some(q),
+                ..
+            } => {
+                let width = projection.radix.len();
+                key.push(q.index(&values[..width]));
+                key.extend_from_slice(&values[width..]);
+            }
+            _ => key.extend_from_slice(values),
+        }
+    }
+
     pub fn start_key(&self, values: &[u64]) -> Vec<u64> {
         match &self.heuristic {
             Heuristic::Exact {

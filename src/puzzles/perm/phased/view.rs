@@ -321,21 +321,18 @@ impl View {
 
     /// The collapsed orbit of set `set` (class labels `perm`), or `None` when a pair holds
     /// no pair of pieces the solved state has (the state is not paired).
-    fn collapse_orbit(&self, perm: &[u8]) -> Option<Orbit> {
+    fn collapse_orbit(&self, perm: &[u8], out: &mut Orbit) -> Option<()> {
         let c = self.collapse.as_ref()?;
-        let mut out_perm = Vec::with_capacity(c.blocks.len());
-        let mut out_ori = Vec::with_capacity(c.blocks.len());
+        out.perm.clear();
+        out.ori.clear();
         for &(p, q) in &c.blocks {
             let (x, y) = (perm[p], perm[q]);
             let key = (x.min(y), x.max(y));
             let (_, id) = c.labels.iter().find(|(k, _)| *k == key)?;
-            out_perm.push(*id);
-            out_ori.push(u8::from(c.reversible && x > y));
+            out.perm.push(*id);
+            out.ori.push(u8::from(c.reversible && x > y));
         }
-        Some(Orbit {
-            perm: out_perm,
-            ori: out_ori,
-        })
+        Some(())
     }
 
     /// The parity tying the pairs to the sets `with` (a matching), from a full state:
@@ -345,84 +342,101 @@ impl View {
         let m = self.matching.as_ref()?;
         let orbit = &state.orbits[m.pairing.set];
         let n = m.a.len();
-        let mut seen = vec![false; n];
-        let mut perm = Vec::with_capacity(n);
-        for &slot in &m.a {
+        // Fewer than 256 slots in a set: the pairs' permutation fits on the stack.
+        let mut seen = [false; 256];
+        let mut perm = [0u8; 256];
+        for (i, &slot) in m.a.iter().enumerate() {
             let block = m.pairing.block_of_label[orbit.perm[slot] as usize] as usize;
             if block >= n || std::mem::replace(&mut seen[block], true) {
                 return None;
             }
-            perm.push(block as u8);
+            perm[i] = block as u8;
         }
         Some(
             m.with
                 .iter()
                 .map(|&s| parity(&state.orbits[s].perm))
-                .fold(parity(&perm), |a, b| a ^ b),
+                .fold(parity(&perm[..n]), |a, b| a ^ b),
         )
     }
 
     /// The view of a full state; `None` when the phase cannot follow it (a pair that
     /// must be whole is not, a matching's pair with both pieces on one side).
     pub fn apply(&self, state: &Element, sets: &[SetDef]) -> Option<Element> {
-        let mut orbits = Vec::with_capacity(state.orbits.len() + self.parities.len() + 1);
-        for (s, orbit) in state.orbits.iter().enumerate() {
+        let mut out = Element { orbits: Vec::new() };
+        self.apply_into(state, sets, &mut out)?;
+        Some(out)
+    }
+
+    /// [`View::apply`] into `out`, whose orbits' storage is reused (a phase scores
+    /// thousands of its solutions by the next phase's view); `None` as there, `out` then
+    /// unspecified.
+    pub fn apply_into(&self, state: &Element, sets: &[SetDef], out: &mut Element) -> Option<()> {
+        let orbits = state.orbits.len()
+            + self.parities.len()
+            + usize::from(self.matching.is_some())
+            + self.readings.len();
+        out.orbits.resize_with(orbits, Orbit::default);
+        let (mine, extra) = out.orbits.split_at_mut(state.orbits.len());
+        for (s, (orbit, into)) in state.orbits.iter().zip(mine).enumerate() {
             let omod = sets[s].omod.max(1) as u16;
             let map = &self.classes[s];
-            let mut perm = Vec::with_capacity(orbit.perm.len());
-            let mut ori = Vec::with_capacity(orbit.perm.len());
+            into.perm.clear();
+            into.ori.clear();
             for (slot, (&label, &o)) in orbit.perm.iter().zip(&orbit.ori).enumerate() {
                 let class = map[label as usize];
-                perm.push(class);
-                ori.push(if !self.oriented[s][class as usize] || o == WILD {
-                    if sets[s].omod > 1 {
-                        WILD
+                into.perm.push(class);
+                into.ori
+                    .push(if !self.oriented[s][class as usize] || o == WILD {
+                        if sets[s].omod > 1 {
+                            WILD
+                        } else {
+                            0
+                        }
                     } else {
-                        0
-                    }
-                } else {
-                    ((o as u16 + omod - self.gauge[s][slot] as u16 % omod
-                        + self.home_gauge[s][label as usize] as u16)
-                        % omod) as u8
-                });
+                        ((o as u16 + omod - self.gauge[s][slot] as u16 % omod
+                            + self.home_gauge[s][label as usize] as u16)
+                            % omod) as u8
+                    });
             }
             if self.collapse.as_ref().is_some_and(|c| c.set == s) {
-                orbits.push(self.collapse_orbit(&perm)?);
-            } else {
-                orbits.push(Orbit { perm, ori });
+                let classes = std::mem::take(&mut into.perm);
+                let done = self.collapse_orbit(&classes, into);
+                done?;
             }
         }
+        let mut extra = extra.iter_mut();
+        let mut write_parity = |odd: u8| {
+            let into = extra.next().expect("an orbit for each parity");
+            into.perm.clear();
+            into.perm
+                .extend_from_slice(if odd == 1 { &[1, 0] } else { &[0, 1] });
+            into.ori.clear();
+            into.ori.extend_from_slice(&[0, 0]);
+        };
         for (k, watched) in self.parities.iter().enumerate() {
             let odd = watched
                 .iter()
                 .map(|&s| parity(&state.orbits[s].perm))
                 .fold(self.solved_parity[k], |a, b| a ^ b);
-            orbits.push(Orbit {
-                perm: if odd == 1 { vec![1, 0] } else { vec![0, 1] },
-                ori: vec![0, 0],
-            });
+            write_parity(odd);
         }
         if self.matching.is_some() {
-            let odd = self.matching_parity(state)? ^ self.solved_matching_parity;
-            orbits.push(Orbit {
-                perm: if odd == 1 { vec![1, 0] } else { vec![0, 1] },
-                ori: vec![0, 0],
-            });
+            write_parity(self.matching_parity(state)? ^ self.solved_matching_parity);
         }
         for (s, place) in &self.readings {
-            let order: Vec<u8> = state.orbits[*s]
-                .perm
-                .iter()
-                .map(|&l| place[l as usize])
-                .filter(|&p| p != u8::MAX)
-                .collect();
-            let odd = parity(&order);
-            orbits.push(Orbit {
-                perm: if odd == 1 { vec![1, 0] } else { vec![0, 1] },
-                ori: vec![0, 0],
-            });
+            let mut order = [0u8; 256];
+            let mut n = 0;
+            for &l in &state.orbits[*s].perm {
+                let p = place[l as usize];
+                if p != u8::MAX {
+                    order[n] = p;
+                    n += 1;
+                }
+            }
+            write_parity(parity(&order[..n]));
         }
-        Some(Element { orbits })
+        Some(())
     }
 
     /// A move as the pattern puzzle sees it: twists read in the frame, a collapsed set's
