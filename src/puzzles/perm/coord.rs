@@ -526,32 +526,23 @@ struct TwoClassStepper {
 const MOST_STEPPED_MASKS: u64 = 1 << 23;
 
 impl TwoClassStepper {
-    /// Every mask of `ones` ones among the ranker's slots, by rank.
+    /// Every mask of `ones` ones among the ranker's slots, by rank. Ranks order masks
+    /// as numbers read with slot 0 the highest bit, so the masks in increasing order of
+    /// their bits reversed (Gosper's step) come by rank, written one after another.
     fn all_masks(&self) -> Vec<u32> {
-        let mut masks = vec![0u32; self.values as usize];
+        let n = self.ranker.n as u32;
+        let mut masks = Vec::with_capacity(self.values as usize);
         if self.ones == 0 {
+            masks.push(0);
             return masks;
         }
-        let last = if self.ranker.n >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.ranker.n) - 1
-        };
-        // Every mask with `ones` bits, in increasing order (Gosper's step).
-        let mut mask = (1u32 << self.ones) - 1;
-        loop {
-            masks[self.ranker.rank(mask) as usize] = mask;
-            let low = mask & mask.wrapping_neg();
-            let Some(ripple) = mask.checked_add(low) else {
-                break;
-            };
-            if ripple > last {
-                break;
-            }
-            mask = (((ripple ^ mask) >> 2) / low) | ripple;
-            if mask > last {
-                break;
-            }
+        let reversed = |x: u32| x.reverse_bits() >> (32 - n);
+        let mut x = (1u32 << self.ones) - 1;
+        while masks.len() < self.values as usize {
+            masks.push(reversed(x));
+            let low = x & x.wrapping_neg();
+            let ripple = x.wrapping_add(low);
+            x = (((ripple ^ x) >> 2) / low) | ripple;
         }
         masks
     }
@@ -2197,28 +2188,40 @@ impl Projection {
 #[cfg(test)]
 mod tests {
     /// The stepper's masks by value are the ranker's unranking of every value (24 slots,
-    /// 8 ones: the 4x4x4's first phase), and each value's mask ranks back to it.
+    /// 8 ones: the 4x4x4's first phase; and every count of ones among 1, 7 and 13
+    /// slots), and each value's mask ranks back to it.
     #[test]
     fn stepped_masks_unrank_every_value() {
-        let stepper = super::TwoClassStepper {
+        let stepper = |n: usize, ones: usize| super::TwoClassStepper {
             carry: Vec::new(),
-            bytes: 3,
-            ranker: super::TwoClassRanker::new(24),
-            ones: 8,
+            bytes: n.div_ceil(8),
+            ranker: super::TwoClassRanker::new(n),
+            ones,
             moves: 0,
             masks: std::sync::OnceLock::new(),
-            values: super::binomials()[24][8],
+            values: super::binomials()[n][ones],
         };
-        let masks = stepper.all_masks();
-        assert_eq!(masks.len(), 735_471);
-        for (value, &mask) in masks.iter().enumerate() {
-            assert_eq!(mask.count_ones(), 8);
-            assert_eq!(stepper.ranker.rank(mask), value as u64);
-            if value % 101 == 0 {
-                assert_eq!(stepper.ranker.unrank(value as u64, 8), mask);
-                assert_eq!(stepper.mask_of(value as u64), mask);
+        let mut cases = vec![(24, 8)];
+        cases.extend(
+            [1, 7, 13]
+                .into_iter()
+                .flat_map(|n| (0..=n).map(move |k| (n, k))),
+        );
+        for (n, ones) in cases {
+            let stepper = stepper(n, ones);
+            let masks = stepper.all_masks();
+            assert_eq!(masks.len() as u64, stepper.values, "{n} slots, {ones} ones");
+            for (value, &mask) in masks.iter().enumerate() {
+                assert_eq!(mask.count_ones() as usize, ones);
+                assert!(u64::from(mask) < 1 << n);
+                assert_eq!(stepper.ranker.rank(mask), value as u64);
+                if value % 101 == 0 {
+                    assert_eq!(stepper.ranker.unrank(value as u64, ones), mask);
+                    assert_eq!(stepper.mask_of(value as u64), mask);
+                }
             }
         }
+        assert_eq!(stepper(24, 8).all_masks().len(), 735_471);
     }
 
     /// The byte-at-a-time ranker gives [`rank_two_class_mask`]'s ranks, and its unrank

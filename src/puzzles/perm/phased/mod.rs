@@ -2920,6 +2920,11 @@ impl PhasedSolver {
                             }
                             None => None,
                         };
+                        debug_assert_eq!(
+                            start.as_ref().map_or(total, |s| total + s.bound()),
+                            score,
+                            "a start's bound is the one it was scored by"
+                        );
                         let mut moves = c.moves.clone();
                         moves.extend(path.iter().map(|&m| phase.moves[m]));
                         let mut phase_costs = c.phase_costs.clone();

@@ -401,8 +401,7 @@ impl View {
             }
             if self.collapse.as_ref().is_some_and(|c| c.set == s) {
                 let classes = std::mem::take(&mut into.perm);
-                let done = self.collapse_orbit(&classes, into);
-                done?;
+                self.collapse_orbit(&classes, into)?;
             }
         }
         let mut extra = extra.iter_mut();
