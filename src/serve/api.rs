@@ -875,16 +875,18 @@ const EVENT_SCRAMBLE_COUNT: WholeRange = WholeRange {
 };
 
 /// The parameters of `GET /api/scramble/{event}`.
-const EVENT_SCRAMBLE_PARAMETERS: [(&str, Kind); 3] = [
+const EVENT_SCRAMBLE_PARAMETERS: [(&str, Kind); 4] = [
     ("count", Kind::Whole(EVENT_SCRAMBLE_COUNT)),
     ("seed", Kind::Whole(WholeRange::SEED)),
     ("format", Kind::Text),
+    ("random_state", Kind::Flag),
 ];
 
-/// `GET /api/scramble/{event}?count=&seed=&format=`: scrambles for a WCA event in its
-/// notation, as `cubedb scramble EVENT` prints them: JSON (`format=json`, the default),
-/// one scramble per line (`format=text`), or JSON with each scrambled state's picture
-/// (`format=svg`).
+/// `GET /api/scramble/{event}?count=&seed=&format=&random_state=`: scrambles for a WCA
+/// event in its notation, as `cubedb scramble EVENT` prints them: JSON (`format=json`,
+/// the default), one scramble per line (`format=text`), or JSON with each scrambled
+/// state's picture (`format=svg`); `random_state=true` as `--random-state` (random-state
+/// megaminx and 5x5x5).
 async fn event_scramble(
     State(service): State<Arc<Service>>,
     Path(event): Path<String>,
@@ -911,7 +913,13 @@ async fn event_scramble(
             )))
         }
     };
-    let scrambles = service.event_scrambles(event, seed, count).await?;
+    let random_state = map
+        .get("random_state")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let scrambles = service
+        .event_scrambles(event, random_state, seed, count)
+        .await?;
     service.count_answer();
     if format == "svg" {
         let pictures = scrambles

@@ -146,12 +146,13 @@ pub struct Service {
     answered: AtomicU64,
     /// The definition-driven puzzles served.
     puzzles: PuzzleShelf,
-    /// The WCA events' scramblers, opened on first use (each opened once).
-    events: Mutex<HashMap<&'static str, Arc<OpenedEvent>>>,
+    /// The WCA events' scramblers, by event and whether random-state, opened on first
+    /// use (each opened once).
+    events: Mutex<HashMap<(&'static str, bool), Arc<OpenedEvent>>>,
 }
 
 /// An event's scrambler once opened, or why it could not be (kept: opened once).
-type OpenedEvent = OnceLock<Result<Arc<EventScrambler>, String>>;
+type OpenedEvent = OnceLock<Result<Arc<EventScrambler>, ApiError>>;
 
 fn slot(metric: Metric) -> usize {
     match metric {
@@ -384,22 +385,29 @@ impl Service {
     pub async fn event_scrambles(
         self: &Arc<Self>,
         event: Event,
+        random_state: bool,
         seed: u64,
         count: u64,
     ) -> Result<Vec<String>, ApiError> {
         self.on_long_pool(move |service, cancel| {
             let slot = {
                 let mut events = service.events.lock().unwrap_or_else(|p| p.into_inner());
-                Arc::clone(events.entry(event.id()).or_default())
+                Arc::clone(events.entry((event.id(), random_state)).or_default())
             };
             let scrambler = slot
                 .get_or_init(|| {
-                    EventScrambler::open(event, false, &service.store, &service.progress)
+                    EventScrambler::open(event, random_state, &service.store, &service.progress)
                         .map(Arc::new)
-                        .map_err(|e| e.to_string())
+                        .map_err(|e| match e {
+                            // Asked of an event without a random-state solver: the
+                            // request's fault.
+                            EventError::NoRandomState(_) => ApiError::bad_request(
+                                e.to_string().replacen("--random-state", "random_state", 1),
+                            ),
+                            other => ApiError::internal(other.to_string()),
+                        })
                 })
-                .clone()
-                .map_err(ApiError::internal)?;
+                .clone()?;
             let (stop, limit, _) = service.stop_within(None, cancel);
             scrambler
                 .scrambles(seed, 0, count, &stop)

@@ -1194,4 +1194,56 @@ fn event_scrambles_over_http_are_the_command_lines() {
     assert_eq!(status, 400, "{text}");
     let (status, text, _) = call(&agent, "GET", &url("/api/scramble/333?count=0"), None);
     assert_eq!(status, 400, "{text}");
+    // `random_state` as `--random-state`: taken where the event is random-state anyway
+    // (the same scrambles as the command line's with the flag), refused by name where
+    // there is no random-state solver, and read as a flag.
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &url("/api/scramble/222?count=3&seed=4&random_state=true&format=text"),
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    let out = crate::common::cubedb(
+        &[
+            "scramble",
+            "222",
+            "--count",
+            "3",
+            "--seed",
+            "4",
+            "--random-state",
+            "--data",
+            &data,
+            "-q",
+        ],
+        "",
+    );
+    assert_eq!(text, String::from_utf8_lossy(&out.stdout));
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &url("/api/scramble/666?random_state=true"),
+        None,
+    );
+    assert_eq!(status, 400, "{text}");
+    assert!(
+        text.contains("random_state") && text.contains("666") && !text.contains("--"),
+        "{text}"
+    );
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &url("/api/scramble/666?random_state=false&count=2&seed=1"),
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    let (status, text, _) = call(
+        &agent,
+        "GET",
+        &url("/api/scramble/minx?random_state=maybe"),
+        None,
+    );
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("random_state"), "{text}");
 }
