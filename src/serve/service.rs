@@ -379,9 +379,9 @@ impl Service {
         .await
     }
 
-    /// Scrambles `0..count` of `seed` for the WCA event `event` (its scrambler opened,
-    /// tables built, on first use), on the long pool behind the queue, within the
-    /// deadline.
+    /// Scrambles `0..count` of `seed` for the WCA event `event`, random-state where
+    /// `random_state` asks it as `--random-state` does (its scrambler opened, tables
+    /// built, on first use), on the long pool behind the queue, within the deadline.
     pub async fn event_scrambles(
         self: &Arc<Self>,
         event: Event,

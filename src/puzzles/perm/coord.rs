@@ -567,7 +567,13 @@ impl TwoClassStepper {
 
     #[inline]
     fn step(&self, value: u64, m: usize) -> u64 {
-        self.ranker.rank(self.moved(self.mask_of(value), m))
+        self.step_mask(self.mask_of(value), m)
+    }
+
+    /// The value after move `m` of the arrangement whose mask is `mask`.
+    #[inline]
+    fn step_mask(&self, mask: u32, m: usize) -> u64 {
+        self.ranker.rank(self.moved(mask, m))
     }
 
     fn table(&self, size: u64) -> Vec<u32> {
@@ -1376,8 +1382,7 @@ impl Coord {
                     // One mask for every move.
                     Some(stepper) => {
                         let mask = stepper.mask_of(value);
-                        set_bits(taken)
-                            .for_each(|m| write(m, stepper.ranker.rank(stepper.moved(mask, m))))
+                        set_bits(taken).for_each(|m| write(m, stepper.step_mask(mask, m)))
                     }
                     None => set_bits(taken)
                         .for_each(|m| write(m, p.apply_without_table(value, m, moves))),

@@ -624,11 +624,6 @@ impl OrbitSplit {
         Some(out)
     }
 
-    /// Whether states map as they are (nothing split).
-    pub fn is_identity(&self) -> bool {
-        !self.split
-    }
-
     /// [`OrbitSplit::apply`] into `out`, whose orbits' storage is reused (a phase scoring
     /// thousands of solutions allocates nothing per solution); `None` as there, `out`
     /// then unspecified.

@@ -675,8 +675,6 @@ impl PhaseTables {
         self.start_of(values, inner)
     }
 
-    /// [`PhaseTables::start`] from what [`PhaseTables::encode`] made of the state (its
-    /// coordinate values and its state in the inner puzzle): the distances walked.
     /// The bound [`StartNode::bound`] of the start [`PhaseTables::start_of`] would make
     /// from `values`, without making it (`None` where it makes none): a phase scores
     /// each of its solutions by it and keeps few.
@@ -699,6 +697,8 @@ impl PhaseTables {
         )
     }
 
+    /// [`PhaseTables::start`] from what [`PhaseTables::encode`] made of the state (its
+    /// coordinate values and its state in the inner puzzle): the distances walked.
     pub fn start_of(&self, values: Vec<u64>, inner: Element) -> Option<StartNode> {
         let pattern = self.exact_distance(&values)?;
         let first = self.width - self.matchings.len();
@@ -721,9 +721,6 @@ impl PhaseTables {
         })
     }
 
-    /// What tells two starts of this phase apart: their coordinate values, the exact
-    /// coordinates' replaced by their class when the table is over classes (a start and
-    /// one its free moves reach cost the same and are searched alike).
     /// [`PhaseTables::start_key`] written into `key` (its storage reused).
     pub fn start_key_into(&self, values: &[u64], key: &mut Vec<u64>) {
         key.clear();
@@ -741,20 +738,13 @@ impl PhaseTables {
         }
     }
 
+    /// What tells two starts of this phase apart: their coordinate values, the exact
+    /// coordinates' replaced by their class when the table is over classes (a start and
+    /// one its free moves reach cost the same and are searched alike).
     pub fn start_key(&self, values: &[u64]) -> Vec<u64> {
-        match &self.heuristic {
-            Heuristic::Exact {
-                projection,
-                quotient: Some(q),
-                ..
-            } => {
-                let width = projection.radix.len();
-                std::iter::once(q.index(&values[..width]))
-                    .chain(values[width..].iter().copied())
-                    .collect()
-            }
-            _ => values.to_vec(),
-        }
+        let mut key = Vec::with_capacity(values.len());
+        self.start_key_into(values, &mut key);
+        key
     }
 
     /// Whether starts are told apart by class ([`PhaseTables::start_key`] differs from
