@@ -680,15 +680,8 @@ impl PhaseTables {
     /// each of its solutions by it and keeps few.
     pub fn start_bound(&self, values: &[u64]) -> Option<usize> {
         let pattern = self.exact_distance(values)?;
-        let first = self.width - self.matchings.len();
-        let pairs = self
-            .matchings
-            .iter()
-            .zip(&values[first..])
-            .map(|(m, &t)| m.distance(t))
-            .max()
-            .unwrap_or(0);
-        let kinds = Some(self.kinds_bound(values)).filter(|&k| k != usize::MAX)?;
+        let pairs = self.pair_distances(values).max().unwrap_or(0);
+        let kinds = self.start_kinds(values)?;
         Some(
             pattern
                 .max(pairs)
@@ -697,20 +690,28 @@ impl PhaseTables {
         )
     }
 
+    /// Each matching's distance at a start's coordinate values.
+    fn pair_distances<'v>(&'v self, values: &'v [u64]) -> impl Iterator<Item = usize> + 'v {
+        let first = self.width - self.matchings.len();
+        self.matchings
+            .iter()
+            .zip(&values[first..])
+            .map(|(m, &t)| m.distance(t))
+    }
+
+    /// The kinds tables' bound at a start, `None` where kinds can never be placed (the
+    /// phase cannot start there).
+    fn start_kinds(&self, values: &[u64]) -> Option<usize> {
+        Some(self.kinds_bound(values)).filter(|&k| k != usize::MAX)
+    }
+
     /// [`PhaseTables::start`] from what [`PhaseTables::encode`] made of the state (its
     /// coordinate values and its state in the inner puzzle): the distances walked.
     pub fn start_of(&self, values: Vec<u64>, inner: Element) -> Option<StartNode> {
         let pattern = self.exact_distance(&values)?;
-        let first = self.width - self.matchings.len();
-        let pairs = self
-            .matchings
-            .iter()
-            .zip(&values[first..])
-            .map(|(m, &t)| m.distance(t))
-            .collect();
+        let pairs = self.pair_distances(&values).collect();
         let straddle = self.straddle_bound(&values);
-        // Kinds that can never be placed: the phase cannot start there.
-        let kinds = Some(self.kinds_bound(&values)).filter(|&k| k != usize::MAX)?;
+        let kinds = self.start_kinds(&values)?;
         Some(StartNode {
             values,
             inner,
