@@ -89,15 +89,18 @@ fn keep_number(token: &str, line: usize) -> Result<usize, PlanError> {
         .parse::<usize>()
         .ok()
         .filter(|n| (1..=MAX_KEEP).contains(n))
-        .ok_or_else(|| {
-            error(
-                line,
-                format!(
-                    "Keep takes a whole number from 1 to {MAX_KEEP} (`Keep N`), or two \
-                     (`Keep N of M`)"
-                ),
-            )
-        })
+        .ok_or_else(|| keep_error(line))
+}
+
+/// A `Keep` line that is neither `Keep N` nor `Keep N of M` with numbers in range.
+fn keep_error(line: usize) -> PlanError {
+    error(
+        line,
+        format!(
+            "Keep takes a whole number from 1 to {MAX_KEEP} (`Keep N`), or two \
+             (`Keep N of M`)"
+        ),
+    )
 }
 
 fn error(line: usize, problem: impl Into<String>) -> PlanError {
@@ -469,7 +472,7 @@ fn read_phase(lines: &mut Lines<'_>, start: usize, name: &str) -> Result<PhaseSp
                 looks_at = Some((line, m));
             }
             "Keep" if tokens.len() == 2 => keep = Some(keep_number(tokens[1], line)?),
-            "Keep" => return Err(keep_number("", line).unwrap_err()),
+            "Keep" => return Err(keep_error(line)),
             "Stream" if tokens.len() == 1 => stream = Some(line),
             "Stream" => return Err(error(line, "Stream takes nothing after it")),
             "Inverse" if tokens.len() == 1 => inverse = Some(line),

@@ -2711,8 +2711,9 @@ impl PhasedSolver {
             // plus the next phase's distance.
             let following = self.plan.phases.get(k + 1).zip(self.tables.get(k + 1));
             // The next phase's score of a state a solution reaches (at `total`), the
-            // state's view and coordinates worked out once (into `scratch`, reused) for
-            // the check of classes handed on, the score and the start made if kept.
+            // state's view, coordinates and start key worked out once (into `scratch`,
+            // reused) for the checks of starts handed on, the score and the start made
+            // if kept.
             let next_start = |handed: &mut HandedOn<Candidate>,
                               scratch: &mut NextScratch,
                               full: &Element,
@@ -2735,11 +2736,9 @@ impl PhasedSolver {
                 {
                     return NextStart::Unreachable;
                 }
-                if tables.starts_by_class() {
-                    tables.start_key_into(&scratch.values, &mut scratch.key);
-                    if handed.started_already(&scratch.key) {
-                        return NextStart::ClassHandedOn;
-                    }
+                tables.start_key_into(&scratch.values, &mut scratch.key);
+                if tables.starts_by_class() && handed.started_already(&scratch.key) {
+                    return NextStart::ClassHandedOn;
                 }
                 match tables.start_bound(&scratch.values) {
                     Some(bound) => NextStart::Scored(total + bound),
@@ -2910,9 +2909,9 @@ impl PhasedSolver {
                         if !handed.could_keep(score) {
                             return !handed.is_full();
                         }
+                        // Its start key is the one `next_start` left in the scratch.
                         let start = match following {
                             Some((_, tables)) => {
-                                tables.start_key_into(&scratch.values, &mut scratch.key);
                                 if handed.already_started(&scratch.key) {
                                     return true;
                                 }
@@ -3731,14 +3730,14 @@ mod tests {
             .lines()
             .find(|l| l.starts_with("Keep ") && l.contains(" of "))
             .expect("a Keep N of M line");
-        let (streaming, streams) = (format!("{first}\n"), format!("{first}\nStream\n"));
+        let (plain, streams) = (format!("{first}\n"), format!("{first}\nStream\n"));
         for (from, to, words) in [
             (
                 "Keep 1\nEnd",
                 "Keep 1 of 5\nEnd",
                 "the last phase has no next phase",
             ),
-            (streaming.as_str(), streams.as_str(), "a phase that streams"),
+            (plain.as_str(), streams.as_str(), "a phase that streams"),
         ] {
             assert!(text.contains(from), "{from}");
             let changed = text.replacen(from, to, 1);
